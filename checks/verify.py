@@ -1,0 +1,270 @@
+"""The verify report: every family of checks over every bundled game, with counts and times.
+
+A family is a function from a game to a :class:`FamilyResult`. Families are listed in
+``FAMILIES``; later checks (graphs, solvers, scenarios) add themselves there, so ``hauntcheck
+verify`` picks them up with no change to the report.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hauntcheck.engine import transcript as transcripts
+from hauntcheck.engine.games import GameDef, available_games, game_spec, get_game, rule_id_errors, rulebook
+from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, Mark, SpecErrors
+
+SCENARIO_ROOT = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+@dataclass
+class Failure:
+    """A failed check: what is wrong, where, and optionally a replayable counterexample."""
+
+    message: str
+    counterexample: str | None = None
+
+
+@dataclass
+class FamilyResult:
+    family: str
+    game: str
+    checked: int = 0
+    failures: list[Failure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    skipped: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+@dataclass
+class GameContext:
+    """What the families get: the game, its loaded spec (None if it failed to load)."""
+
+    game: str
+    definition: GameDef | None
+    spec: GameSpec | None
+    spec_errors: list[str]
+
+
+Family = Callable[[GameContext], FamilyResult]
+
+
+def family_spec(ctx: GameContext) -> FamilyResult:
+    """Every spec file loads safely and validates against its schema; citations name sources."""
+    result = FamilyResult("spec", ctx.game)
+    if ctx.spec is None:
+        result.failures = [Failure(e) for e in ctx.spec_errors]
+        return result
+    result.checked = len(ctx.spec.files)
+    return result
+
+
+def family_rules(ctx: GameContext) -> FamilyResult:
+    """Rule ids are unique and every id the engine's source names is defined in rules.yaml."""
+    result = FamilyResult("rules", ctx.game)
+    if ctx.spec is None or ctx.definition is None:
+        result.skipped = "spec did not load"
+        return result
+    result.failures = [Failure(str(e)) for e in rule_id_errors(ctx.spec)]
+    book = rulebook(ctx.spec)
+    used = engine_rule_references(ctx.game)
+    for rule_id, where in sorted(used.items()):
+        if rule_id not in book:
+            result.failures.append(Failure(f"{where}: the engine cites rule {rule_id!r}, which {ctx.game}'s rules.yaml does not define"))
+    result.checked = len(book.rules) + len(used)
+    result.notes.append(f"{len(book.rules)} rule clauses; the engine cites {len(used)} of them by id")
+    return result
+
+
+def family_xref(ctx: GameContext) -> FamilyResult:
+    """Cross-references between spec files (a name used in one file is defined in another)."""
+    result = FamilyResult("cross-references", ctx.game)
+    if ctx.spec is None or ctx.definition is None:
+        result.skipped = "spec did not load"
+        return result
+    errors = ctx.definition.cross_check(ctx.spec)
+    result.failures = [Failure(str(e)) for e in errors]
+    result.checked = len(ctx.spec.files)
+    result.notes.extend(ctx.definition.notices(ctx.spec))
+    return result
+
+
+def golden_dir(game: str) -> Path:
+    return SCENARIO_ROOT / game / "golden"
+
+
+def family_golden(ctx: GameContext) -> FamilyResult:
+    """Every golden case has a transcript, and every transcript replays clean in strict mode."""
+    result = FamilyResult("golden replay", ctx.game)
+    if ctx.spec is None or ctx.definition is None:
+        result.skipped = "spec did not load"
+        return result
+    folder = golden_dir(ctx.game)
+    for case in ctx.definition.golden:
+        if not (folder / f"{case.name}.yaml").is_file():
+            result.failures.append(
+                Failure(f"golden case {case.name!r} has no transcript; make it with `hauntcheck golden --update {ctx.game}`")
+            )
+    for path in sorted(folder.glob("**/*.yaml")) if folder.is_dir() else []:
+        result.checked += 1
+        try:
+            log = transcripts.read(path)
+        except SpecErrors as exc:
+            result.failures.append(Failure(str(exc)))
+            continue
+        replayed = replay_transcript(log, ctx.definition, ctx.spec)
+        if not replayed.ok and replayed.divergence is not None:
+            result.failures.append(Failure(replayed.divergence.render(str(path)), counterexample=str(path)))
+    return result
+
+
+def replay_transcript(log: transcripts.Transcript, definition: GameDef, spec: GameSpec, strict: bool = True) -> transcripts.ReplayResult:
+    state = definition.new_game(spec, log.header.players, log.header.options)
+    return transcripts.replay(log, state, strict=strict, spec_hash=spec.content_hash())
+
+
+FAMILIES: list[tuple[str, Family]] = [
+    ("spec", family_spec),
+    ("rules", family_rules),
+    ("cross-references", family_xref),
+    ("golden replay", family_golden),
+]
+
+#: Modules that add families to FAMILIES when imported (graph, solver and scenario checks).
+FAMILY_MODULES: tuple[str, ...] = ()
+
+
+def engine_rule_references(game: str) -> dict[str, str]:
+    """Rule ids named as string literals in ``.event("...")`` / ``.rule("...")`` calls of the
+    game's engine source, with the first place each is named (``file:line``)."""
+    from hauntcheck.engine.games import GAME_MODULES
+
+    module_name = GAME_MODULES[game]
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None:
+        return {}
+    origin = Path(spec.origin)
+    files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
+    found: dict[str, str] = {}
+    for file in files:
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("event", "rule")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.setdefault(node.args[0].value, f"{file.name}:{node.lineno}")
+    return found
+
+
+def load_context(game: str, root: Path = SPEC_ROOT) -> GameContext:
+    definition = get_game(game)
+    try:
+        spec = game_spec(game, root)
+        return GameContext(game, definition, spec, [])
+    except SpecErrors as exc:
+        return GameContext(game, definition, None, [str(e) for e in exc.errors])
+
+
+@dataclass
+class Report:
+    results: list[FamilyResult]
+    marks: dict[str, list[Mark]]
+    counts: dict[str, dict[str, int]]
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "seconds": round(self.seconds, 3),
+            "results": [
+                {
+                    "game": r.game,
+                    "family": r.family,
+                    "checked": r.checked,
+                    "failed": len(r.failures),
+                    "seconds": round(r.seconds, 3),
+                    "skipped": r.skipped,
+                    "failures": [{"message": f.message, "counterexample": f.counterexample} for f in r.failures],
+                    "notes": r.notes,
+                }
+                for r in self.results
+            ],
+            "counts": self.counts,
+            "marks": {
+                game: [{"where": str(m.where), "kind": m.kind, "path": m.path, "note": m.note} for m in marks]
+                for game, marks in self.marks.items()
+            },
+        }
+
+
+def families() -> Iterator[tuple[str, Family]]:
+    for module in FAMILY_MODULES:
+        importlib.import_module(module)
+    yield from FAMILIES
+
+
+def run(games: list[str] | None = None, only: set[str] | None = None, progress: Callable[[str], None] | None = None) -> Report:
+    """Run every family over every game (or the ones named)."""
+    start = time.perf_counter()
+    results: list[FamilyResult] = []
+    marks: dict[str, list[Mark]] = {}
+    counts: dict[str, dict[str, int]] = {}
+    for game in games or available_games():
+        ctx = load_context(game)
+        if ctx.spec is not None:
+            marks[game] = ctx.spec.marks()
+            counts[game] = spec_counts(ctx.spec)
+        for name, family in families():
+            if only and name not in only:
+                continue
+            if progress:
+                progress(f"{game}: {name}")
+            t0 = time.perf_counter()
+            result = family(ctx)
+            result.seconds = time.perf_counter() - t0
+            results.append(result)
+    return Report(results, marks, counts, time.perf_counter() - start)
+
+
+def spec_counts(spec: GameSpec) -> dict[str, int]:
+    """How many entries each spec kind holds (its largest top-level list), and the marks."""
+    counts: dict[str, int] = {}
+    for file in spec.files.values():
+        lists = [len(v) for k, v in file.data.items() if isinstance(v, list)]
+        counts[file.kind] = counts.get(file.kind, 0) + (max(lists) if lists else 1)
+    counts["custom effects"] = sum(1 for _ in _customs(spec))
+    return counts
+
+
+def _customs(spec: GameSpec) -> Iterator[str]:
+    def walk(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            if isinstance(node.get("custom"), str):
+                yield node["custom"]
+            for value in node.values():
+                yield from walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from walk(value)
+
+    for file in spec.files.values():
+        yield from walk(file.data)

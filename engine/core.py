@@ -1,0 +1,439 @@
+"""The game-agnostic core: actions, events, chance, and the state interface every game implements.
+
+A game is a sequence of decisions. At every point exactly one actor decides: a player seat
+(``"P1"``, ``"P2"``, ...) or ``"chance"`` (dice, draws, shuffles). ``legal_actions()`` lists what
+that actor may do; ``apply()`` takes one of those actions, changes the state and returns the
+events it caused, each naming the rule clause (by id) that produced it. Nothing in a game state
+draws random numbers: chance is an actor like the players, and its decisions are recorded like
+theirs, so a transcript of actions replays to the same state without any generator.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias
+
+CHANCE = "chance"
+
+Scalar: TypeAlias = str | int | bool | None
+Value: TypeAlias = Scalar | tuple["Value", ...]
+
+
+def _freeze(value: Any) -> Value:
+    """Turn lists (as read from YAML or JSON) into tuples so actions are hashable."""
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if value is None or isinstance(value, str | int | bool):
+        return value
+    raise TypeError(f"action arguments must be strings, integers, booleans or lists, not {value!r}")
+
+
+def _thaw(value: Value) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision: a kind (``move``, ``roll``, ``draw`` ...) and named arguments.
+
+    Actions are plain hashable data. Their dictionary form (``to_data``) is what transcripts and
+    scenarios store, with the kind first and the arguments in the order given.
+    """
+
+    kind: str
+    args: tuple[tuple[str, Value], ...] = ()
+
+    @classmethod
+    def of(cls, kind: str, **args: Any) -> Action:
+        return cls(kind, tuple((k, _freeze(v)) for k, v in args.items()))
+
+    def get(self, name: str, default: Value = None) -> Value:
+        for key, value in self.args:
+            if key == name:
+                return value
+        return default
+
+    def __getitem__(self, name: str) -> Value:
+        for key, value in self.args:
+            if key == name:
+                return value
+        raise KeyError(f"action {self} has no argument {name!r}")
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for key, value in self.args:
+            data[key] = _thaw(value)
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Action:
+        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
+            raise ValueError(f"an action needs a 'kind' string, got {data!r}")
+        return cls(
+            data["kind"], tuple((str(k), _freeze(v)) for k, v in data.items() if k != "kind")
+        )
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        for key, value in self.args:
+            shown = _thaw(value)
+            parts.append(f"{key}={shown}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, and the rule clause (by id) that made it happen."""
+
+    rule: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.text}"
+
+    @classmethod
+    def parse(cls, line: str) -> Event:
+        rule, sep, text = line.partition(": ")
+        if not sep:
+            raise ValueError(f"an event reads 'rule-id: what happened', got {line!r}")
+        return cls(rule, text)
+
+
+class IllegalAction(Exception):
+    """An action that is not legal now. The state is unchanged when this is raised."""
+
+    def __init__(self, action: Action, actor: str | None, reason: str) -> None:
+        super().__init__(f"{actor or 'nobody'} cannot {action}: {reason}")
+        self.action = action
+        self.actor = actor
+        self.reason = reason
+
+
+class UnknownRule(KeyError):
+    """The engine referred to a rule id that the game's rules.yaml does not define."""
+
+
+# --------------------------------------------------------------------------------------------
+# Deterministic randomness
+
+
+class Rng:
+    """A small seeded generator (SplitMix64) that gives the same numbers on every machine and
+    Python version. It feeds chance and seeded-random players; a replay never uses it."""
+
+    _MASK = (1 << 64) - 1
+
+    def __init__(self, seed: int) -> None:
+        self._state = seed & self._MASK
+
+    def next64(self) -> int:
+        self._state = (self._state + 0x9E3779B97F4A7C15) & self._MASK
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` (rejection sampling, so no modulo bias)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        return items[self.below(len(items))]
+
+    def shuffled(self, items: Sequence[Any]) -> list[Any]:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def fork(self, stream: int) -> Rng:
+        """An independent generator derived from this one's seed and a stream number."""
+        return Rng(self._state ^ (0xD1B54A32D192ED03 * (stream + 1)))
+
+
+# --------------------------------------------------------------------------------------------
+# Choices: what the actor to move may do
+
+
+class Choices(abc.ABC):
+    """The legal actions at a decision point. Players get an explicit list; chance gets a
+    description of the random process (dice, a draw, a shuffle) whose outcomes may be too many
+    to list, but which can be counted, sampled and tested for membership."""
+
+    @abc.abstractmethod
+    def __len__(self) -> int: ...
+
+    @abc.abstractmethod
+    def __contains__(self, action: object) -> bool: ...
+
+    @abc.abstractmethod
+    def sample(self, rng: Rng) -> Action: ...
+
+    @abc.abstractmethod
+    def __iter__(self) -> Iterator[Action]: ...
+
+    def describe(self) -> str:
+        return f"{len(self)} actions"
+
+
+class ActionList(Choices):
+    """An explicit list of legal actions, in the engine's stable order."""
+
+    __slots__ = ("_set", "actions")
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self.actions = list(actions)
+        self._set: frozenset[Action] | None = None
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __contains__(self, action: object) -> bool:
+        if self._set is None:
+            self._set = frozenset(self.actions)
+        return action in self._set
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.actions)
+
+    def __getitem__(self, index: int) -> Action:
+        return self.actions[index]
+
+    def sample(self, rng: Rng) -> Action:
+        return self.actions[rng.below(len(self.actions))]
+
+
+DIE_FACES: tuple[int, ...] = (0, 0, 1, 1, 2, 2)
+
+
+class DiceRoll(Choices):
+    """Chance rolls ``count`` dice. The action is ``roll faces=[...]`` with one face per die."""
+
+    def __init__(self, count: int, faces: Sequence[int] = DIE_FACES, purpose: str = "") -> None:
+        self.count = count
+        self.faces = tuple(faces)
+        self.distinct = tuple(sorted(set(self.faces)))
+        self.purpose = purpose
+
+    def __len__(self) -> int:
+        return int(len(self.distinct) ** self.count)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action) or action.kind != "roll" or len(action.args) != 1:
+            return False
+        rolled = action.get("faces")
+        return (
+            isinstance(rolled, tuple)
+            and len(rolled) == self.count
+            and all(isinstance(f, int) and f in self.distinct for f in rolled)
+        )
+
+    def __iter__(self) -> Iterator[Action]:
+        def rec(prefix: tuple[int, ...]) -> Iterator[Action]:
+            if len(prefix) == self.count:
+                yield Action.of("roll", faces=prefix)
+                return
+            for face in self.distinct:
+                yield from rec((*prefix, face))
+
+        return rec(())
+
+    def sample(self, rng: Rng) -> Action:
+        return Action.of("roll", faces=[self.faces[rng.below(len(self.faces))] for _ in range(self.count)])
+
+    def describe(self) -> str:
+        return f"roll {self.count} dice" + (f" for {self.purpose}" if self.purpose else "")
+
+
+class Draw(Choices):
+    """Chance draws one item from a pile whose order is unknown: ``draw <arg>=<item>``.
+
+    ``weights`` (copies of each item) default to one each; the action names the item only."""
+
+    def __init__(self, items: Sequence[str], arg: str = "card", kind: str = "draw") -> None:
+        self.items = list(items)
+        self.arg = arg
+        self.kind = kind
+        self._set = frozenset(self.items)
+
+    def __len__(self) -> int:
+        return len(self._set)
+
+    def __contains__(self, action: object) -> bool:
+        return (
+            isinstance(action, Action)
+            and action.kind == self.kind
+            and len(action.args) == 1
+            and action.args[0][0] == self.arg
+            and action.args[0][1] in self._set
+        )
+
+    def __iter__(self) -> Iterator[Action]:
+        seen: set[str] = set()
+        for item in self.items:
+            if item not in seen:
+                seen.add(item)
+                yield Action(self.kind, ((self.arg, item),))
+
+    def sample(self, rng: Rng) -> Action:
+        return Action(self.kind, ((self.arg, self.items[rng.below(len(self.items))]),))
+
+    def describe(self) -> str:
+        return f"{self.kind} one of {len(self)}"
+
+
+class Shuffle(Choices):
+    """Chance puts a pile in a random order: ``shuffle pile=<name> order=[...]`` (top first)."""
+
+    def __init__(self, pile: str, items: Sequence[str]) -> None:
+        self.pile = pile
+        self.items = tuple(items)
+        self._sorted = sorted(self.items)
+
+    def __len__(self) -> int:
+        # Distinct orders of a multiset: n! / prod(k_i!).
+        total = math.factorial(len(self.items))
+        counts: dict[str, int] = {}
+        for item in self.items:
+            counts[item] = counts.get(item, 0) + 1
+        for k in counts.values():
+            total //= math.factorial(k)
+        return total
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Action) or action.kind != "shuffle":
+            return False
+        order = action.get("order")
+        return (
+            action.get("pile") == self.pile
+            and len(action.args) == 2
+            and isinstance(order, tuple)
+            and sorted(str(x) for x in order) == self._sorted
+        )
+
+    def __iter__(self) -> Iterator[Action]:
+        raise TypeError(f"a shuffle of {len(self.items)} has too many orders to list")
+
+    def sample(self, rng: Rng) -> Action:
+        return Action.of("shuffle", pile=self.pile, order=rng.shuffled(self.items))
+
+    def describe(self) -> str:
+        return f"shuffle {self.pile} ({len(self.items)} items)"
+
+
+# --------------------------------------------------------------------------------------------
+# Rules and states
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    says: str
+
+
+class RuleBook:
+    """The rule clauses of one game by id. Engines emit events through ``event(rule_id, ...)``,
+    which refuses an id the game's rules.yaml does not define."""
+
+    def __init__(self, game: str, rules: Mapping[str, Rule]) -> None:
+        self.game = game
+        self.rules = dict(rules)
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self.rules
+
+    def __getitem__(self, rule_id: str) -> Rule:
+        try:
+            return self.rules[rule_id]
+        except KeyError:
+            raise UnknownRule(f"{self.game} has no rule {rule_id!r} in its rules.yaml") from None
+
+    def event(self, rule_id: str, text: str) -> Event:
+        if rule_id not in self.rules:
+            raise UnknownRule(f"{self.game} has no rule {rule_id!r} in its rules.yaml")
+        return Event(rule_id, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: the winning seats (possibly several, possibly none) and a
+    short result word (``heroes``, ``traitor``, ``escape``, ``draw``, ``undecided``...)."""
+
+    result: str
+    winners: tuple[str, ...] = ()
+    detail: str = ""
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"result": self.result, "winners": list(self.winners)}
+        if self.detail:
+            data["detail"] = self.detail
+        return data
+
+
+class GameState(abc.ABC):
+    """The interface every game's state implements. Subclasses implement the underscored
+    methods; ``apply`` checks legality first so a rejected action leaves the state unchanged."""
+
+    game: ClassVar[str]
+
+    @abc.abstractmethod
+    def to_move(self) -> str | None:
+        """The seat that decides now (``"P1"``...), ``"chance"``, or None when the game is over."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> Choices:
+        """Every legal decision for the actor to move."""
+
+    @abc.abstractmethod
+    def _apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return its events (legality already checked)."""
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The outcome once the game is over, else None."""
+
+    @abc.abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain, canonical data (for replay checks and invariants)."""
+
+    @abc.abstractmethod
+    def clone(self) -> GameState: ...
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def seats(self) -> list[str]:
+        """The player seats, in seating order."""
+        return []
+
+    def roster(self) -> dict[str, str]:
+        """Who plays each seat (explorer or character names), once chosen."""
+        return {}
+
+    def reached(self, milestone: str) -> bool:
+        """Whether a named stopping point (such as ``reveal``) has been reached."""
+        return False
+
+    def apply(self, action: Action) -> list[Event]:
+        actor = self.to_move()
+        if actor is None:
+            raise IllegalAction(action, None, "the game is over")
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalAction(action, actor, f"not among the {len(legal)} legal actions ({legal.describe()})")
+        return self._apply(action)
+
+
+StateFactory: TypeAlias = Callable[..., GameState]

@@ -1,0 +1,130 @@
+"""The games hauntcheck knows, and what each one provides to the CLI and the checks.
+
+Each game lives in its own module (``hauntcheck.engine.<module>``) that defines ``GAME``, a
+:class:`GameDef`. The registry imports a game's module only when the game is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hauntcheck.engine.core import GameState, Rule, RuleBook
+from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, load_game
+
+#: Game id -> module under hauntcheck.engine that defines GAME.
+GAME_MODULES: dict[str, str] = {
+    "betrayal": "hauntcheck.engine.betrayal",
+    "halls-of-horror": "hauntcheck.engine.halls",
+    "haunted": "hauntcheck.engine.haunted",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setup option a game accepts (``hauntcheck play GAME --option name=value``)."""
+
+    name: str
+    help: str
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One golden transcript: a game played by seeded controllers, kept under scenarios/."""
+
+    name: str
+    players: int
+    seed: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    controller: str = "random"
+    stop: str | None = None
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """What a game module provides.
+
+    ``new_game(spec, players, options)`` returns the initial state (no randomness: shuffles and
+    dice are chance actions). ``cross_check(spec)`` returns errors that span files (a haunt naming
+    a room that does not exist). ``policy(state, rng)`` is an optional goal-directed controller.
+    """
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    new_game: Callable[[GameSpec, int, Mapping[str, Any]], GameState]
+    cross_check: Callable[[GameSpec], list[SpecError]] = lambda spec: []
+    options: tuple[Option, ...] = ()
+    golden: tuple[GoldenCase, ...] = ()
+    policy: Callable[..., Any] | None = None
+    milestones: tuple[str, ...] = ()
+    notices: Callable[[GameSpec], list[str]] = lambda spec: []
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+def available_games() -> list[str]:
+    """Games whose module is present in this installation."""
+    out = []
+    for game, module in GAME_MODULES.items():
+        if importlib.util.find_spec(module) is not None:
+            out.append(game)
+    return out
+
+
+def get_game(game: str) -> GameDef:
+    module_name = GAME_MODULES.get(game)
+    if module_name is None:
+        known = ", ".join(available_games())
+        raise UnknownGame(f"unknown game {game!r}; known games: {known}")
+    module = importlib.import_module(module_name)
+    definition: GameDef = module.GAME
+    return definition
+
+
+_SPEC_CACHE: dict[tuple[str, Path], GameSpec] = {}
+
+
+def game_spec(game: str, root: Path = SPEC_ROOT) -> GameSpec:
+    """The loaded spec of a game (cached per process; specs are read-only once loaded)."""
+    key = (game, root)
+    if key not in _SPEC_CACHE:
+        _SPEC_CACHE[key] = load_game(game, root)
+    return _SPEC_CACHE[key]
+
+
+def rulebook(spec: GameSpec) -> RuleBook:
+    """The game's rule clauses by id, from its rules.yaml."""
+    rules = spec.one("rules").data["rules"]
+    return RuleBook(spec.game, {r["id"]: Rule(r["id"], r["says"]) for r in rules})
+
+
+def rule_id_errors(spec: GameSpec) -> list[SpecError]:
+    """Rule ids must be unique, and every ``see`` must name an existing id."""
+    file = spec.one("rules")
+    first: dict[str, int] = {}
+    errors = []
+    for index, rule in enumerate(file.data["rules"]):
+        if rule["id"] in first:
+            errors.append(
+                SpecError(
+                    file.where(("rules", index, "id")),
+                    f"duplicate rule id {rule['id']!r}",
+                    ((file.where(("rules", first[rule["id"]], "id")), "first defined here"),),
+                )
+            )
+        else:
+            first[rule["id"]] = index
+    for index, rule in enumerate(file.data["rules"]):
+        for j, other in enumerate(rule.get("see", [])):
+            if other not in first:
+                errors.append(file.error(("rules", index, "see", j), f"'see' names rule {other!r}, which is not defined"))
+    return errors

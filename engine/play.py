@@ -1,0 +1,160 @@
+"""Controllers that supply decisions, and the loop that plays a game into a transcript.
+
+Every decision — a player's or chance's — comes from a controller. Scenario tests, golden
+transcripts, the CLI and the Hypothesis machines all drive games through ``play``.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hauntcheck.engine.core import CHANCE, Action, Choices, GameState, Outcome, Rng
+from hauntcheck.engine.transcript import Step, Transcript, TranscriptHeader
+
+
+class Controller(abc.ABC):
+    """Chooses an action for the actor to move."""
+
+    name: str = "controller"
+
+    @abc.abstractmethod
+    def choose(self, state: GameState, actor: str, legal: Choices) -> Action: ...
+
+
+class ScriptExhausted(Exception):
+    """A scripted controller was asked for a decision its script does not hold."""
+
+
+class Scripted(Controller):
+    """Plays a fixed list of actions in order (a scenario's moves, or a transcript's log)."""
+
+    name = "scripted"
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self.actions = list(actions)
+        self.position = 0
+
+    def choose(self, state: GameState, actor: str, legal: Choices) -> Action:
+        if self.position >= len(self.actions):
+            raise ScriptExhausted(f"{actor} must decide ({legal.describe()}) but the script has no more actions")
+        action = self.actions[self.position]
+        self.position += 1
+        return action
+
+    @property
+    def unused(self) -> list[Action]:
+        return self.actions[self.position :]
+
+
+class SeededRandom(Controller):
+    """Chooses uniformly among the legal actions with its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, state: GameState, actor: str, legal: Choices) -> Action:
+        return legal.sample(self.rng)
+
+
+class FirstLegal(Controller):
+    """Always takes the first legal action the engine lists (chance: the first outcome)."""
+
+    name = "first-legal"
+
+    def choose(self, state: GameState, actor: str, legal: Choices) -> Action:
+        return next(iter(legal))
+
+
+class PolicyController(Controller):
+    """Wraps a game's goal-directed policy: ``policy(state, legal, rng) -> Action``."""
+
+    name = "policy"
+
+    def __init__(self, policy: Callable[[GameState, Choices, Rng], Action], seed: int) -> None:
+        self.policy = policy
+        self.rng = Rng(seed)
+
+    def choose(self, state: GameState, actor: str, legal: Choices) -> Action:
+        return self.policy(state, legal, self.rng)
+
+
+@dataclass
+class Table:
+    """Who decides for whom: chance has its own controller, players share one (or per seat)."""
+
+    chance: Controller
+    players: Controller
+    seats: Mapping[str, Controller] | None = None
+
+    def for_actor(self, actor: str) -> Controller:
+        if actor == CHANCE:
+            return self.chance
+        if self.seats and actor in self.seats:
+            return self.seats[actor]
+        return self.players
+
+
+def seeded_table(seed: int, players: Controller | None = None) -> Table:
+    """Chance from one generator seeded with ``seed``; players random from a separate stream."""
+    chance_rng = Rng(seed)
+    chance = SeededRandom(0)
+    chance.rng = chance_rng
+    if players is None:
+        player = SeededRandom(0)
+        player.rng = chance_rng.fork(1)
+        players = player
+    return Table(chance=chance, players=players)
+
+
+@dataclass
+class PlayResult:
+    state: GameState
+    transcript: Transcript
+    stopped: str | None
+
+
+def play(
+    state: GameState,
+    table: Table,
+    header: TranscriptHeader,
+    *,
+    stop: str | None = None,
+    max_steps: int = 100_000,
+    on_step: Callable[[GameState, Step], None] | None = None,
+) -> PlayResult:
+    """Play until the game ends, a milestone ``stop`` is reached, or ``max_steps`` steps.
+
+    Every decision is recorded with the number of legal actions offered and its events."""
+    steps: list[Step] = []
+    stopped: str | None = None
+    while True:
+        if stop is not None and state.reached(stop):
+            stopped = stop
+            break
+        actor = state.to_move()
+        if actor is None:
+            break
+        if len(steps) >= max_steps:
+            stopped = "step-limit"
+            break
+        legal = state.legal_actions()
+        action = table.for_actor(actor).choose(state, actor, legal)
+        events = state.apply(action)
+        step = Step(len(steps) + 1, actor, action, len(legal), [str(e) for e in events])
+        steps.append(step)
+        if on_step is not None:
+            on_step(state, step)
+    outcome = state.outcome()
+    transcript = Transcript(header, steps, _ending(outcome, stopped))
+    return PlayResult(state, transcript, stopped)
+
+
+def _ending(outcome: Outcome | None, stopped: str | None) -> dict[str, Any]:
+    if outcome is not None:
+        return {"terminal": True, **outcome.to_data()}
+    return {"terminal": False, "stopped": stopped or "unfinished"}

@@ -1,0 +1,301 @@
+"""Transcripts: the complete decision log of a game, written as readable, diff-friendly YAML.
+
+A transcript has a header (format, game, spec version and content hash, players, roster, seed,
+options, controller) and one entry per decision: who decided, the action, how many legal actions
+were offered, and the events that followed, each ``rule-id: what happened``. Replaying applies the
+recorded actions to a fresh game (never the seed) and checks every recorded consequence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hauntcheck.engine.core import Action, GameState, IllegalAction
+from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml
+
+FORMAT = "hauntcheck-transcript"
+FORMAT_VERSION = 1
+
+
+@dataclass
+class TranscriptHeader:
+    game: str
+    players: int
+    seed: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    controller: str = "scripted"
+    spec_hash: str = ""
+    spec_version: int = SPEC_LANGUAGE
+    roster: dict[str, str] = field(default_factory=dict)
+    stop: str | None = None
+    title: str = ""
+
+
+@dataclass
+class Step:
+    n: int
+    actor: str
+    action: Action
+    offered: int
+    events: list[str]
+
+    def rules(self) -> list[str]:
+        """The rule ids that produced this step's events, in first-seen order."""
+        seen: dict[str, None] = {}
+        for event in self.events:
+            seen.setdefault(event.partition(": ")[0], None)
+        return list(seen)
+
+
+@dataclass
+class Transcript:
+    header: TranscriptHeader
+    steps: list[Step]
+    end: dict[str, Any]
+    source: str = "<memory>"
+    step_lines: dict[int, int] = field(default_factory=dict)
+
+    def rules_applied(self) -> set[str]:
+        return {rule for step in self.steps for rule in step.rules()}
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def _flow(value: Any) -> str:
+    """A value as one line of YAML flow syntax (JSON is valid YAML flow)."""
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _flow_mapping(data: Mapping[str, Any]) -> str:
+    # Bare keys read better than JSON's quoted ones; keys are plain words here.
+    return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in data.items()) + "}"
+
+
+def dumps(transcript: Transcript) -> str:
+    h = transcript.header
+    lines = [
+        f"# hauntcheck transcript of {h.title or h.game}. Produced by the engine; do not edit by hand.",
+        f"format: {FORMAT}",
+        f"version: {FORMAT_VERSION}",
+        f"game: {h.game}",
+        f"spec: {{version: {h.spec_version}, hash: {_flow(h.spec_hash)}}}",
+        f"players: {h.players}",
+        f"seed: {_flow(h.seed)}",
+        f"options: {_flow_mapping(h.options)}",
+        f"controller: {_flow(h.controller)}",
+    ]
+    if h.stop:
+        lines.append(f"stop: {_flow(h.stop)}")
+    lines.append(f"roster: {_flow_mapping(h.roster)}")
+    lines.append("steps:")
+    for step in transcript.steps:
+        lines.append(f"- n: {step.n}")
+        lines.append(f"  actor: {step.actor}")
+        lines.append(f"  action: {_flow_mapping(step.action.to_data())}")
+        lines.append(f"  offered: {step.offered}")
+        if step.events:
+            lines.append("  events:")
+            lines.extend(f"  - {_flow(event)}" for event in step.events)
+    lines.append(f"end: {_flow_mapping(transcript.end)}")
+    return "\n".join(lines) + "\n"
+
+
+def write(transcript: Transcript, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps(transcript), encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def loads(text: str, source: str) -> Transcript:
+    """Parse a transcript; every structural problem is reported with file:line:col."""
+    data, positions = parse_yaml(text, source)
+    errors: list[SpecError] = []
+
+    def where(path: tuple[str | int, ...]) -> Where:
+        while path not in positions and path:
+            path = path[:-1]
+        line, col = positions.get(path, (0, 0))
+        return Where(source, line, col)
+
+    def need(path: tuple[str | int, ...], value: Any, kind: type | tuple[type, ...], what: str) -> bool:
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+            errors.append(SpecError(where(path), f"{what}: expected {_kind_name(kind)}, got {value!r}"))
+            return False
+        return True
+
+    if not isinstance(data, dict):
+        raise SpecErrors([SpecError(Where(source, 1, 1), "a transcript is a mapping with a header and steps")])
+    if data.get("format") != FORMAT:
+        raise SpecErrors([SpecError(where(("format",)), f"not a hauntcheck transcript (format should be {FORMAT!r})")])
+    version = data.get("version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise SpecErrors(
+            [SpecError(where(("version",)), f"transcript format version {version!r}; this hauntcheck reads up to {FORMAT_VERSION}")]
+        )
+    known = {"format", "version", "game", "spec", "players", "seed", "options", "controller", "stop", "roster", "steps", "end"}
+    for key in data:
+        if key not in known:
+            errors.append(SpecError(where((key,)), f"unknown key {key!r}; expected one of: {', '.join(sorted(known))}"))
+    need(("game",), data.get("game"), str, "game")
+    need(("players",), data.get("players"), int, "players")
+    spec = data.get("spec") or {}
+    need(("spec",), spec, dict, "spec")
+    options = data.get("options") or {}
+    need(("options",), options, dict, "options")
+    roster = data.get("roster") or {}
+    need(("roster",), roster, dict, "roster")
+    end = data.get("end") or {}
+    need(("end",), end, dict, "end")
+    raw_steps = data.get("steps")
+    steps: list[Step] = []
+    step_lines: dict[int, int] = {}
+    if isinstance(raw_steps, list) or need(("steps",), raw_steps, list, "steps"):
+        assert isinstance(raw_steps, list)
+        for i, raw in enumerate(raw_steps):
+            path: tuple[str | int, ...] = ("steps", i)
+            if not need(path, raw, dict, f"step {i + 1}"):
+                continue
+            extra = set(raw) - {"n", "actor", "action", "offered", "events"}
+            for key in sorted(extra):
+                errors.append(SpecError(where((*path, key)), f"unknown key {key!r} in a step"))
+            ok = need((*path, "n"), raw.get("n"), int, "n")
+            ok &= need((*path, "actor"), raw.get("actor"), str, "actor")
+            ok &= need((*path, "offered"), raw.get("offered"), int, "offered")
+            events = raw.get("events", [])
+            ok &= need((*path, "events"), events, list, "events")
+            try:
+                action = Action.from_data(raw.get("action"))
+            except (ValueError, TypeError) as exc:
+                errors.append(SpecError(where((*path, "action")), f"action: {exc}"))
+                continue
+            if not ok:
+                continue
+            if raw["n"] != len(steps) + 1:
+                errors.append(SpecError(where((*path, "n")), f"steps must be numbered in order: expected {len(steps) + 1}, got {raw['n']}"))
+            steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events]))
+            step_lines[raw["n"]] = where(path).line
+    if errors:
+        raise SpecErrors(errors)
+    header = TranscriptHeader(
+        game=data["game"],
+        players=data["players"],
+        seed=data.get("seed"),
+        options=dict(options),
+        controller=str(data.get("controller", "scripted")),
+        spec_hash=str(spec.get("hash", "")),
+        spec_version=int(spec.get("version", SPEC_LANGUAGE)),
+        roster={str(k): str(v) for k, v in roster.items()},
+        stop=data.get("stop"),
+    )
+    return Transcript(header, steps, dict(end), source, step_lines)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", str: "a string", list: "a list", dict: "a mapping"}
+    if isinstance(kind, tuple):
+        return " or ".join(names.get(k, k.__name__) for k in kind)
+    return names.get(kind, kind.__name__)
+
+
+def read(path: Path) -> Transcript:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecErrors([SpecError(Where(str(path)), f"cannot read: {exc.strerror or exc}")]) from None
+    except UnicodeDecodeError:
+        raise SpecErrors([SpecError(Where(str(path)), "not UTF-8 text")]) from None
+    return loads(text, str(path))
+
+
+# --------------------------------------------------------------------------------------------
+# Replaying
+
+
+@dataclass
+class Divergence:
+    """The first place where a replay disagrees with the log."""
+
+    step: int
+    line: int
+    what: str
+    expected: list[str]
+    actual: list[str]
+
+    def render(self, source: str) -> str:
+        out = [f"{source}:{self.line}: step {self.step}: {self.what}"]
+        width = max([len("expected (log)")] + [len(x) for x in self.expected])
+        out.append(f"  {'expected (log)':<{width}} | actual (engine)")
+        for i in range(max(len(self.expected), len(self.actual))):
+            left = self.expected[i] if i < len(self.expected) else ""
+            right = self.actual[i] if i < len(self.actual) else ""
+            marker = " " if left == right else "!"
+            out.append(f"{marker} {left:<{width}} | {right}")
+        return "\n".join(out)
+
+
+@dataclass
+class ReplayResult:
+    transcript: Transcript
+    steps_checked: int
+    divergence: Divergence | None
+    notes: list[str]
+    state: GameState | None
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None
+
+
+def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spec_hash: str = "") -> ReplayResult:
+    """Re-apply the logged actions to ``state`` (a fresh game built from the header) and check
+    each step's actor, offered count and events, then the ending."""
+    notes = []
+    if spec_hash and transcript.header.spec_hash and spec_hash != transcript.header.spec_hash:
+        notes.append(f"the spec changed since this transcript was recorded ({transcript.header.spec_hash} -> {spec_hash})")
+
+    def diverge(step: Step | None, n: int, what: str, expected: Sequence[str], actual: Sequence[str]) -> ReplayResult:
+        line = transcript.step_lines.get(n, 0)
+        return ReplayResult(transcript, n - 1, Divergence(n, line, what, list(expected), list(actual)), notes, state)
+
+    for step in transcript.steps:
+        actor = state.to_move()
+        if actor is None:
+            if strict:
+                return diverge(step, step.n, "the game is already over but the log goes on (recorded answer left unused)",
+                               [f"{step.actor} {step.action}"], ["(game over)"])
+            break
+        legal = state.legal_actions()
+        if actor != step.actor or len(legal) != step.offered:
+            return diverge(step, step.n, "a different decision point",
+                           [f"actor {step.actor}", f"offered {step.offered}"], [f"actor {actor}", f"offered {len(legal)}"])
+        try:
+            events = [str(e) for e in state.apply(step.action)]
+        except IllegalAction as exc:
+            return diverge(step, step.n, "the recorded action is illegal here", [str(step.action)], [exc.reason])
+        if events != step.events:
+            return diverge(step, step.n, f"different consequences of {step.action}", step.events, events)
+    end = transcript.end
+    n_end = len(transcript.steps) + 1
+    outcome = state.outcome()
+    if outcome is not None:
+        actual = {"terminal": True, **outcome.to_data()}
+        if end != actual:
+            return diverge(None, n_end, "a different ending", [_flow(end)], [_flow(actual)])
+    else:
+        stopped = end.get("stopped")
+        if end.get("terminal"):
+            return diverge(None, n_end, "the log ends before the game does", [_flow(end)], [f"{state.to_move()} to move"])
+        if strict and not (isinstance(stopped, str) and state.reached(stopped)):
+            legal = state.legal_actions()
+            return diverge(None, n_end, "a prompt the log does not answer",
+                           [f"stopped: {stopped}"], [f"{state.to_move()} must decide ({legal.describe()})"])
+    return ReplayResult(transcript, len(transcript.steps), None, notes, state)

@@ -1,0 +1,1 @@
+"""Golden transcripts and dispute scenarios shipped with hauntcheck."""

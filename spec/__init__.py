@@ -1,0 +1,1 @@
+"""Spec data shipped with hauntcheck (YAML files and their JSON Schemas)."""

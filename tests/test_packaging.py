@@ -1,0 +1,62 @@
+"""Packaging and project tripwires: every code folder is installed, the spec data ships inside
+the package, every schema is a valid JSON Schema, every spec file carries its editor modeline, and
+CI runs exactly the README's set-up commands."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from hauntcheck.engine.spec import SCHEMA_DIR, SPEC_ROOT, spec_files
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_every_code_folder_is_a_listed_package() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    mapping = config["package-dir"]
+    for package, folder in mapping.items():
+        for init in (REPO / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(REPO / folder)
+            name = ".".join([package, *rel.parts]) if rel.parts else package
+            assert name in listed, f"{init.parent} holds code but {name} is not in pyproject's packages"
+
+
+def test_spec_data_ships_with_the_installed_package() -> None:
+    # SPEC_ROOT is the installed copy under tox, and the checkout in a development install.
+    assert (SPEC_ROOT / "sources.yaml").is_file()
+    shipped = {p.relative_to(SPEC_ROOT).as_posix() for p in spec_files(SPEC_ROOT)}
+    in_repo = {p.relative_to(REPO / "spec").as_posix() for p in spec_files(REPO / "spec")}
+    assert shipped == in_repo
+    assert {p.name for p in SCHEMA_DIR.glob("*.json")} == {p.name for p in (REPO / "spec" / "schema").glob("*.json")}
+
+
+@pytest.mark.parametrize("schema", sorted((REPO / "spec" / "schema").glob("*.schema.json")), ids=lambda p: p.name)
+def test_schemas_are_valid_json_schema(schema: Path) -> None:
+    Draft202012Validator.check_schema(json.loads(schema.read_text()))
+
+
+@pytest.mark.parametrize("path", spec_files(REPO / "spec"), ids=lambda p: p.relative_to(REPO / "spec").as_posix())
+def test_spec_files_carry_the_schema_modeline(path: Path) -> None:
+    text = path.read_text()
+    match = re.match(r"# yaml-language-server: \$schema=(\S+)\n", text)
+    assert match, f"{path} must start with a '# yaml-language-server: $schema=...' line"
+    target = (path.parent / match.group(1)).resolve()
+    kind = re.search(r"^kind: (\S+)$", text, re.MULTILINE)
+    assert kind, f"{path} declares no kind"
+    assert target == (REPO / "spec" / "schema" / f"{kind.group(1)}.schema.json").resolve()
+
+
+def test_ci_runs_the_readme_commands() -> None:
+    readme = (REPO / "README.md").read_text()
+    commands = re.findall(r"^(python3 -m venv .*)$", readme, re.MULTILINE)
+    assert len(commands) >= 2, "the README gives the set-up commands as lines starting 'python3 -m venv'"
+    ci = (REPO / ".ci" / "run").read_text()
+    for command in commands[:2]:
+        assert command in ci.splitlines(), f".ci/run does not run the README command: {command}"

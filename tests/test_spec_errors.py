@@ -1,0 +1,113 @@
+"""Every deliberately invalid spec in tests/fixtures/bad-specs fails `hauntcheck lint` with exit
+status 2, no traceback, and exactly the messages pinned here (file:line:col first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hauntcheck.engine.cli import main
+from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecErrors, load_file, parse_yaml
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures" / "bad-specs"
+
+PINNED: dict[str, list[str]] = {
+    'bad-rule-id.yaml': [
+        "tests/fixtures/bad-specs/bad-rule-id.yaml:5:9: error: 'Setup Deal' is not of the expected form: A rule clause id: a dotted group and a name, e.g. move.opponent-slows.",
+    ],
+    'duplicate-key.yaml': [
+        "tests/fixtures/bad-specs/duplicate-key.yaml:7:5: error: duplicate key 'says'",
+        '  tests/fixtures/bad-specs/duplicate-key.yaml:6:11: note: first given here',
+    ],
+    'duplicate-rule-id.yaml': [
+        "tests/fixtures/bad-specs/duplicate-rule-id.yaml:8:9: error: duplicate rule id 'setup.deal'",
+        '  tests/fixtures/bad-specs/duplicate-rule-id.yaml:5:9: note: first defined here',
+        "tests/fixtures/bad-specs/duplicate-rule-id.yaml:11:11: error: 'see' names rule 'setup.shuffle', which is not defined",
+    ],
+    'empty.yaml': [
+        'tests/fixtures/bad-specs/empty.yaml:1:1: error: the file is empty',
+    ],
+    'many-errors.yaml': [
+        "tests/fixtures/bad-specs/many-errors.yaml:5:5: error: missing required key 'says'",
+        "tests/fixtures/bad-specs/many-errors.yaml:9:11: error: missing required key 'section'",
+        "tests/fixtures/bad-specs/many-errors.yaml:13:13: error: unknown key 'colour'; expected one of: cite, id, judgement, says, see, unverified, variant",
+    ],
+    'missing-version.yaml': [
+        "tests/fixtures/bad-specs/missing-version.yaml:1:1: error: missing 'spec_version' (the spec language version, e.g. spec_version: 1)",
+    ],
+    'newer-version.yaml': [
+        'tests/fixtures/bad-specs/newer-version.yaml:1:15: error: this file needs spec language 7, but this hauntcheck reads up to 1; upgrade hauntcheck',
+    ],
+    'not-a-mapping.yaml': [
+        'tests/fixtures/bad-specs/not-a-mapping.yaml:1:1: error: a spec file must be a mapping with spec_version and kind',
+    ],
+    'syntax-error.yaml': [
+        'tests/fixtures/bad-specs/syntax-error.yaml:7:1: error: YAML syntax: found unexpected end of stream (while scanning a quoted scalar at 5:11)',
+    ],
+    'unknown-key.yaml': [
+        "tests/fixtures/bad-specs/unknown-key.yaml:5:5: error: missing required key 'says'",
+        "tests/fixtures/bad-specs/unknown-key.yaml:6:11: error: unknown key 'sayz'; expected one of: cite, id, judgement, says, see, unverified, variant",
+    ],
+    'unknown-kind.yaml': [
+        "tests/fixtures/bad-specs/unknown-kind.yaml:2:7: error: unknown kind 'ghosts'; expected one of: ",
+    ],
+    'unlisted-source.yaml': [
+        "tests/fixtures/bad-specs/unlisted-source.yaml:7:20: error: citation names 'my-house-rules.txt', which is not a source listed in sources.yaml",
+        '  spec/sources.yaml:8:3: note: sources are listed here',
+    ],
+    'unsafe-tag.yaml': [
+        "tests/fixtures/bad-specs/unsafe-tag.yaml:3:7: error: the tag 'tag:yaml.org,2002:python/object/apply:os.system' is not allowed: specs hold plain data only",
+    ],
+    'wrong-type.yaml': [
+        "tests/fixtures/bad-specs/wrong-type.yaml:6:11: error: expected string, got list ['Deal', 'the', 'cards']",
+    ],
+}
+
+
+def test_every_fixture_is_pinned() -> None:
+    assert sorted(p.name for p in FIXTURES.glob("*.yaml")) == sorted(PINNED)
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_bad_spec_fails_lint_with_pinned_message(name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    assert main(["lint", f"tests/fixtures/bad-specs/{name}"]) == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    lines = captured.err.splitlines()
+    assert lines[-1].endswith("error(s) in 1 file(s)")
+    expected = PINNED[name]
+    assert len(lines[:-1]) == len(expected), lines
+    for got, want in zip(lines[:-1], expected, strict=True):
+        if name == "unknown-kind.yaml":
+            assert got.startswith(want) and "rules" in got
+        else:
+            assert got == want
+
+
+def test_valid_bundled_specs_lint_clean(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    assert main(["lint", "spec/sources.yaml"]) == 0
+    assert "1 file(s) OK" in capsys.readouterr().out
+
+
+def test_spec_language_is_checked_before_the_schema(tmp_path: Path) -> None:
+    future = tmp_path / "future.yaml"
+    future.write_text(f"spec_version: {SPEC_LANGUAGE + 1}\nkind: rules\nsomething_new: true\n")
+    with pytest.raises(SpecErrors) as info:
+        load_file(future)
+    assert len(info.value.errors) == 1
+    assert f"needs spec language {SPEC_LANGUAGE + 1}" in str(info.value)
+
+
+def test_positions_point_at_values() -> None:
+    data, positions = parse_yaml("a:\n  b: [1, 2]\n  c: x\n", "t.yaml")
+    assert data == {"a": {"b": [1, 2], "c": "x"}}
+    assert positions[("a", "b", 1)] == (2, 10)
+    assert positions[("a", "c")] == (3, 6)
+
+
+def test_lint_of_a_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "no/such/file.yaml"]) == 2
+    assert "no/such/file.yaml: error: no such file" in capsys.readouterr().err
