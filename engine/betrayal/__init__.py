@@ -1,0 +1,1 @@
+"""Betrayal at House on the Hill, 2nd edition."""
