@@ -272,7 +272,8 @@ def _explain(error: ValidationError) -> tuple[PathKey, str]:
         form = schema.get("description") or f"text matching {error.validator_value!r}"
         return path, f"{error.instance!r} is not of the expected form: {form}"
     if validator == "minItems":
-        return path, f"expected at least {error.validator_value} item(s), got {len(error.instance)}"
+        items: Any = error.instance
+        return path, f"expected at least {error.validator_value} item(s), got {len(items)}"
     if validator == "type":
         return path, f"expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
     if validator in ("oneOf", "anyOf") and error.context:
