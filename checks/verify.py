@@ -133,11 +133,32 @@ def replay_transcript(log: transcripts.Transcript, definition: GameDef, spec: Ga
     return transcripts.replay(log, state, strict=strict, spec_hash=spec.content_hash())
 
 
+def family_scenarios(ctx: GameContext) -> FamilyResult:
+    """Every dispute scenario shipped for the game passes, and applies the rules it cites."""
+    from hauntcheck.engine.scenario import ScenarioRun, load_scenario, scenario_files
+
+    result = FamilyResult("scenarios", ctx.game)
+    if ctx.spec is None or ctx.definition is None:
+        result.skipped = "spec did not load"
+        return result
+    folder = SCENARIO_ROOT / ctx.game
+    for path in scenario_files(folder) if folder.is_dir() else []:
+        result.checked += 1
+        try:
+            outcome = ScenarioRun(load_scenario(path, str(path.relative_to(SCENARIO_ROOT.parent))), ctx.definition, ctx.spec).run()
+        except SpecErrors as exc:
+            result.failures.append(Failure(str(exc)))
+            continue
+        result.failures.extend(Failure(f, counterexample=str(path)) for f in outcome.failures)
+    return result
+
+
 FAMILIES: list[tuple[str, Family]] = [
     ("spec", family_spec),
     ("rules", family_rules),
     ("cross-references", family_xref),
     ("golden replay", family_golden),
+    ("scenarios", family_scenarios),
 ]
 
 #: Modules that add families to FAMILIES when imported (graph, solver and scenario checks).

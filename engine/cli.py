@@ -31,6 +31,8 @@ examples:
   hauntcheck play haunted --players 3 --seed 7 --out game.yaml
   hauntcheck replay game.yaml             re-apply a transcript and check every step
   hauntcheck golden --update haunted      regenerate the golden transcripts of a game
+  hauntcheck dispute case.yaml --svg b.svg  run a dispute scenario and draw the position
+  hauntcheck report game.yaml --at 40     turn step 40 of a game into a scenario skeleton
 """
 
 
@@ -332,6 +334,108 @@ def cmd_golden(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# dispute and report
+
+
+def cmd_dispute(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.scenario import ScenarioRun, explain, load_scenario
+
+    failed = 0
+    files = [load_scenario(Path(name), name) for name in args.files]
+    for index, file in enumerate(files):
+        run = ScenarioRun(file)
+        result = run.run()
+        explain(result, run.rules, print)
+        if not result.ok:
+            failed += 1
+        if args.svg:
+            draw = run.definition.draw_svg
+            if draw is None:
+                raise UsageError(f"{run.definition.id} cannot draw positions yet")
+            target = Path(args.svg if len(files) == 1 else f"{Path(args.svg).stem}-{index + 1}.svg")
+            panels = [("before", result.before), ("after", result.after)]
+            target.write_text(_side_by_side([(label, draw(state)) for label, state in panels if state is not None]))
+            print(f"  picture: {target}")
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def _side_by_side(panels: list[tuple[str, str]]) -> str:
+    """Put several SVG pictures next to each other, each under a caption."""
+    import re
+
+    parts, x, height = [], 0, 0
+    for label, svg in panels:
+        w = re.search(r'width="(\d+)', svg)
+        h = re.search(r'height="(\d+)', svg)
+        width, tall = (int(w.group(1)) if w else 400), (int(h.group(1)) if h else 400)
+        inner = re.sub(r"^.*?<svg[^>]*>|</svg>\s*$", "", svg, flags=re.S)
+        caption = f'<text x="4" y="-6" font-family="sans-serif" font-size="16">{label}</text>'
+        parts.append(f'<g transform="translate({x},24)">{caption}{inner}</g>')
+        x += width + 20
+        height = max(height, tall)
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{x}" height="{height + 30}">' + "".join(parts) + "</svg>\n"
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    import yaml
+
+    log = transcripts.read(Path(args.transcript))
+    definition = get_game(log.header.game)
+    if definition.describe_position is None:
+        raise UsageError(f"{definition.id} cannot describe positions yet")
+    if not 1 <= args.at <= len(log.steps):
+        raise UsageError(f"--at must be a step from 1 to {len(log.steps)}")
+    spec = game_spec(definition.id)
+    state = definition.new_game(spec, log.header.players, log.header.options)
+    stopped = {"terminal": False, "stopped": "report"}
+    prefix = transcripts.Transcript(log.header, log.steps[: args.at - 1], stopped, log.source, log.step_lines)
+    replayed = transcripts.replay(prefix, state, strict=False)
+    if not replayed.ok and replayed.divergence is not None:
+        print(replayed.divergence.render(args.transcript), file=sys.stderr)
+        return 1
+    step = log.steps[args.at - 1]
+    skeleton = {
+        "spec_version": 1,
+        "kind": "scenario",
+        "game": definition.id,
+        "title": f"{Path(args.transcript).name} at step {step.n}",
+        "question": "TODO: the disputed question, in one line",
+        "source": {"rules": step.rules() or ["TODO.rule-id"]},
+        "rules": step.rules() or ["TODO.rule-id"],
+        "players": log.header.players,
+        "options": dict(log.header.options),
+        "position": definition.describe_position(state),
+        "steps": [
+            {"do": step.action.to_data(), "by": step.actor},
+            {"expect": {}, "note": "TODO: what the rules require after this action"},
+        ],
+    }
+    text = "# yaml-language-server: $schema=" + _schema_ref(args.out) + "\n"
+    text += "# Made by `hauntcheck report`; the recorded events of this step were:\n"
+    text += "".join(f"#   {e}\n" for e in step.events)
+    text += yaml.safe_dump(skeleton, sort_keys=False, allow_unicode=True, width=120)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"scenario skeleton written to {args.out}")
+    else:
+        print(text, end="")
+    return 0
+
+
+def _schema_ref(out: str | None) -> str:
+    import os
+
+    schema = SPEC_ROOT / "schema" / "scenario.schema.json"
+    if out:
+        try:
+            return os.path.relpath(schema, Path(out).resolve().parent)
+        except ValueError:
+            pass
+    return str(schema)
+
+
+# --------------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -378,6 +482,18 @@ def build_parser() -> argparse.ArgumentParser:
                               "  hauntcheck golden --update haunted\n  hauntcheck golden --update haunted/solo")
     p.add_argument("names", nargs="*", metavar="GAME[/CASE]")
     p.add_argument("--update", action="store_true", help="rewrite the transcripts that differ")
+
+    p = sub.add_parser("dispute", help="run dispute scenarios and explain each verdict rule by rule", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck dispute scenarios/betrayal/disputes/coal-chute.yaml\n"
+                              "  hauntcheck dispute my-case.yaml --svg board.svg")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
+
+    p = sub.add_parser("report", help="turn the position at a step of a transcript into a scenario skeleton", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck report game.yaml --at 120 --out dispute.yaml")
+    p.add_argument("transcript", metavar="TRANSCRIPT")
+    p.add_argument("--at", type=int, required=True, metavar="STEP", help="the step whose action is disputed")
+    p.add_argument("--out", metavar="FILE")
     return parser
 
 
@@ -389,7 +505,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args, extra)
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
-        handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden}
+        handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
+                    "dispute": cmd_dispute, "report": cmd_report}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

@@ -50,7 +50,8 @@ class GameDef:
     """What a game module provides.
 
     ``new_game(spec, players, options)`` returns the initial state (no randomness: shuffles and
-    dice are chance actions). ``cross_check(spec)`` returns errors that span files (a haunt naming
+    dice are chance actions). Options may hold ``variants``: named rule variants switched on.
+    ``cross_check(spec)`` returns errors that span files (a haunt naming
     a room that does not exist). ``policy(state, rng)`` is an optional goal-directed controller.
     """
 
@@ -65,6 +66,13 @@ class GameDef:
     policy: Callable[..., Any] | None = None
     milestones: tuple[str, ...] = ()
     notices: Callable[[GameSpec], list[str]] = lambda spec: []
+    #: Build a state directly from a scenario's ``position`` mapping (raises
+    #: scenario.PositionError naming the paths at fault): (spec, players, options, position).
+    position: Callable[[GameSpec, int, Mapping[str, Any], Mapping[str, Any]], GameState] | None = None
+    #: The inverse: a state as a ``position`` mapping, for `hauntcheck report`.
+    describe_position: Callable[[GameState], dict[str, Any]] | None = None
+    #: A picture of a state as SVG text, for `hauntcheck dispute --svg`.
+    draw_svg: Callable[[GameState], str] | None = None
 
 
 class UnknownGame(LookupError):

@@ -208,3 +208,123 @@ def test_transcript_errors_name_line_and_column() -> None:
     text = str(info.value)
     assert "bad.yaml:4:10: error: players: expected an integer, got 'two'" in text
     assert "bad.yaml:9:11: error: action: an action needs a 'kind' string" in text
+
+
+# --------------------------------------------------------------------------------------------
+# Scenarios, run against the dice race
+
+
+RACE_RULES = """\
+spec_version: 1
+kind: rules
+game: race
+rules:
+""" + "".join(
+    f"  - {{id: {r}, says: {r} in our own words, cite: {{source: race.txt, section: Rules}}}}\n"
+    for r in ("turn.choose", "roll.score", "turn.pass", "win.reach-five")
+)
+
+
+def race_position(spec: object, players: int, options: object, position: dict[str, Any]) -> Race:
+    from hauntcheck.engine.scenario import PositionError
+
+    state = Race()
+    scores = position.get("scores", [0, 0])
+    if not (isinstance(scores, list) and len(scores) == 2 and all(isinstance(s, int) and 0 <= s < 5 for s in scores)):
+        raise PositionError([(("scores",), f"scores must be two numbers from 0 to 4, got {scores!r}")])
+    state.scores = list(scores)
+    state.turn = int(position.get("turn", 0))
+    return state
+
+
+@pytest.fixture
+def race(tmp_path: Any) -> tuple[Any, Any]:
+    from hauntcheck.engine.games import GameDef
+    from hauntcheck.engine.spec import SCHEMA_DIR, load_game
+
+    root = tmp_path / "spec"
+    (root / "race").mkdir(parents=True)
+    (root / "schema").symlink_to(SCHEMA_DIR)
+    (root / "race" / "rules.yaml").write_text(RACE_RULES)
+    definition = GameDef(id="race", title="Race", min_players=2, max_players=2,
+                         new_game=lambda spec, players, options: Race(), position=race_position)
+    return definition, load_game("race", root)
+
+
+def run_scenario(tmp_path: Any, race: tuple[Any, Any], body: str) -> Any:
+    from hauntcheck.engine.scenario import ScenarioRun, load_scenario
+
+    path = tmp_path / "case.yaml"
+    path.write_text("spec_version: 1\nkind: scenario\ngame: race\ntitle: a case\nsource: {rules: [roll.score]}\n" + body)
+    return ScenarioRun(load_scenario(path, "case.yaml"), *race).run()
+
+
+def test_scenario_passes_and_explains_with_rule_ids(tmp_path: Any, race: tuple[Any, Any]) -> None:
+    from hauntcheck.engine.scenario import explain
+
+    result = run_scenario(tmp_path, race, """\
+rules: [roll.score, win.reach-five]
+position: {scores: [3, 0]}
+chance: [{kind: roll, faces: [2, 0]}]
+steps:
+  - expect_legal: [{kind: roll}, {kind: pass}]
+  - expect_illegal: {kind: jump}
+  - do: {kind: roll}
+    by: P1
+  - expect: {scores: [5, 0], winner: [P1], result: win}
+""")
+    assert result.ok, result.failures
+    lines: list[str] = []
+    explain(result, RuleBook("race", {"roll.score": Rule("roll.score", "dice add to your score")}), lines.append)
+    assert "      roll.score: P1 scores 2 (5)" in lines
+    assert "          (dice add to your score)" in lines
+    assert lines[-1] == "  verdict: PASS"
+
+
+def test_scenario_is_strict_about_unused_chance_and_unapplied_rules(tmp_path: Any, race: tuple[Any, Any]) -> None:
+    result = run_scenario(tmp_path, race, """\
+rules: [turn.pass]
+chance: [{kind: roll, faces: [1, 1]}, {kind: roll, faces: [2, 2]}]
+steps:
+  - do: {kind: roll}
+""")
+    assert not result.ok
+    assert any("case.yaml:7:39: error:" in f and "scripted chance left unused: roll faces=[2, 2]" in f for f in result.failures), result.failures
+    assert any("turn.pass decides it, but that rule was never applied" in f for f in result.failures)
+
+
+def test_scenario_fails_on_a_prompt_it_does_not_answer(tmp_path: Any, race: tuple[Any, Any]) -> None:
+    result = run_scenario(tmp_path, race, """\
+rules: [turn.choose]
+steps:
+  - do: {kind: roll}
+  - do: {kind: pass}
+    by: P2
+""")
+    assert not result.ok
+    assert any("chance must decide (roll 2 dice) but the scenario scripts no outcome" in f for f in result.failures)
+
+
+def test_scenario_expected_refusal_keeps_state(tmp_path: Any, race: tuple[Any, Any]) -> None:
+    result = run_scenario(tmp_path, race, """\
+rules: [turn.pass]
+steps:
+  - do: {kind: roll, faces: [1]}
+    error: not among the 2 legal actions
+  - do: {kind: pass}
+  - expect: {turn: 1}
+  - expect_no_prompt: P1
+  - expect_to_move: P2
+""")
+    assert result.ok, result.failures
+
+
+def test_scenario_bad_position_names_the_path(tmp_path: Any, race: tuple[Any, Any]) -> None:
+    result = run_scenario(tmp_path, race, """\
+rules: [turn.pass]
+position:
+  scores: [9, 0]
+steps:
+  - do: {kind: pass}
+""")
+    assert result.failures == ["case.yaml:8:11: error: scores must be two numbers from 0 to 4, got [9, 0]"]
