@@ -334,6 +334,41 @@ def cmd_golden(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# coverage
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from hauntcheck.checks.coverage import SOURCES, measure
+
+    results = [measure(game, playouts=args.playouts) for game in (args.games or available_games())]
+    if args.json:
+        print(json.dumps([c.to_data() for c in results], indent=2, sort_keys=True))
+        return 0
+    out = _console()
+    for cov in results:
+        table = RichTable(title=f"{cov.game}: rule coverage")
+        table.add_column("rule")
+        for source in SOURCES:
+            table.add_column(source, justify="right")
+        exercised = {s: sum(1 for r in cov.rules if cov.counts[s][r]) for s in SOURCES}
+        if args.rules:
+            for rule in cov.rules:
+                table.add_row(rule, *(str(cov.counts[s][rule]) for s in SOURCES))
+            out.print(table)
+        never = cov.never()
+        shown = ", ".join(f"{s} {exercised[s]}" for s in SOURCES)
+        out.print(f"[bold]{cov.game}[/bold]: {len(cov.rules)} rules; exercised by {shown}; never exercised: {len(never)}")
+        for rule in never:
+            variant = f" (variant {cov.variants[rule]})" if rule in cov.variants else ""
+            out.print(f"  never: {rule}{variant}")
+        for name, hooks in cov.hooks.items():
+            out.print(f"  hooks in {name}: {', '.join(hooks)}")
+        for problem in cov.problems:
+            out.print(f"  [red]problem[/red]: {problem}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
 # dispute and report
 
 
@@ -483,6 +518,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", metavar="GAME[/CASE]")
     p.add_argument("--update", action="store_true", help="rewrite the transcripts that differ")
 
+    p = sub.add_parser("coverage", help="which rules the scenarios, golden transcripts and playouts exercise", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck coverage\n  hauntcheck coverage betrayal --rules\n  hauntcheck coverage --json")
+    p.add_argument("games", nargs="*", metavar="GAME")
+    p.add_argument("--playouts", type=int, default=20, help="seeded random games per game (default 20)")
+    p.add_argument("--rules", action="store_true", help="print the count of every rule, not only the ones never exercised")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("dispute", help="run dispute scenarios and explain each verdict rule by rule", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck dispute scenarios/betrayal/disputes/coal-chute.yaml\n"
                               "  hauntcheck dispute my-case.yaml --svg board.svg")
@@ -506,7 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
-                    "dispute": cmd_dispute, "report": cmd_report}
+                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

@@ -1,0 +1,102 @@
+"""Rule coverage: which rule clauses the scenarios, golden transcripts and random playouts apply.
+
+A rule that nothing exercises is a rule whose encoding nobody has checked; the report lists them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from hauntcheck.checks.verify import SCENARIO_ROOT, golden_dir
+from hauntcheck.engine import transcript as transcripts
+from hauntcheck.engine.games import game_spec, get_game, rulebook
+from hauntcheck.engine.play import play, seeded_table
+from hauntcheck.engine.scenario import ScenarioRun, load_scenario, scenario_files
+from hauntcheck.engine.spec import SpecErrors
+from hauntcheck.engine.transcript import TranscriptHeader
+
+SOURCES = ("scenarios", "golden", "playouts")
+
+
+@dataclass
+class Coverage:
+    game: str
+    rules: list[str]
+    counts: dict[str, Counter[str]] = field(default_factory=lambda: {s: Counter() for s in SOURCES})
+    variants: dict[str, str] = field(default_factory=dict)
+    hooks: dict[str, list[str]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def never(self) -> list[str]:
+        return [r for r in self.rules if not any(self.counts[s][r] for s in SOURCES)]
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "rules": {r: {s: self.counts[s][r] for s in SOURCES} for r in self.rules},
+            "never_exercised": self.never(),
+            "hooks": self.hooks,
+            "problems": self.problems,
+        }
+
+
+def measure(game: str, playouts: int = 20, max_steps: int = 5_000) -> Coverage:
+    """Count, per rule id, how many scenarios, golden transcripts and seeded random playouts of
+    ``game`` applied it (each source counts a rule once per file or game)."""
+    definition = get_game(game)
+    spec = game_spec(game)
+    book = rulebook(spec)
+    coverage = Coverage(game, list(book.rules))
+    for rule in spec.one("rules").data["rules"]:
+        if "variant" in rule:
+            coverage.variants[rule["id"]] = rule["variant"]
+    folder = SCENARIO_ROOT / game
+    for path in scenario_files(folder) if folder.is_dir() else []:
+        try:
+            result = ScenarioRun(load_scenario(path, str(path)), definition, spec).run()
+        except SpecErrors as exc:
+            coverage.problems.append(str(exc))
+            continue
+        coverage.counts["scenarios"].update(set(result.rules_applied))
+    gold = golden_dir(game)
+    for path in sorted(gold.glob("*.yaml")) if gold.is_dir() else []:
+        try:
+            log = transcripts.read(path)
+        except SpecErrors as exc:
+            coverage.problems.append(str(exc))
+            continue
+        coverage.counts["golden"].update(log.rules_applied())
+    for seed in range(playouts):
+        players = definition.min_players + seed % (definition.max_players - definition.min_players + 1)
+        state = definition.new_game(spec, players, {})
+        header = TranscriptHeader(game=game, players=players, seed=seed)
+        stop = definition.milestones[0] if definition.milestones else None
+        log = play(state, seeded_table(seed), header, stop=stop, max_steps=max_steps).transcript
+        coverage.counts["playouts"].update(log.rules_applied())
+    coverage.hooks = hooks_by_file(game)
+    return coverage
+
+
+def hooks_by_file(game: str) -> dict[str, list[str]]:
+    """The named hooks (``custom:`` entries) each spec file of the game uses."""
+    spec = game_spec(game)
+    out: dict[str, list[str]] = {}
+
+    def walk(node: Any, found: list[str]) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("custom"), str):
+                found.append(node["custom"])
+            for value in node.values():
+                walk(value, found)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, found)
+
+    for name, file in sorted(spec.files.items()):
+        found: list[str] = []
+        walk(file.data, found)
+        if found:
+            out[name] = sorted(set(found))
+    return out
