@@ -62,10 +62,9 @@ Family = Callable[[GameContext], FamilyResult]
 def family_spec(ctx: GameContext) -> FamilyResult:
     """Every spec file loads safely and validates against its schema; citations name sources."""
     result = FamilyResult("spec", ctx.game)
-    if ctx.spec is None:
-        result.failures = [Failure(e) for e in ctx.spec_errors]
-        return result
-    result.checked = len(ctx.spec.files)
+    result.failures = [Failure(e) for e in ctx.spec_errors]
+    if ctx.spec is not None:
+        result.checked = len(ctx.spec.files)
     return result
 
 
@@ -73,7 +72,7 @@ def family_rules(ctx: GameContext) -> FamilyResult:
     """Rule ids are unique and every id the engine's source names is defined in rules.yaml."""
     result = FamilyResult("rules", ctx.game)
     if ctx.spec is None or ctx.definition is None:
-        result.skipped = "spec did not load"
+        result.skipped = "spec or engine did not load"
         return result
     result.failures = [Failure(str(e)) for e in rule_id_errors(ctx.spec)]
     book = rulebook(ctx.spec)
@@ -90,7 +89,7 @@ def family_xref(ctx: GameContext) -> FamilyResult:
     """Cross-references between spec files (a name used in one file is defined in another)."""
     result = FamilyResult("cross-references", ctx.game)
     if ctx.spec is None or ctx.definition is None:
-        result.skipped = "spec did not load"
+        result.skipped = "spec or engine did not load"
         return result
     errors = ctx.definition.cross_check(ctx.spec)
     result.failures = [Failure(str(e)) for e in errors]
@@ -107,7 +106,7 @@ def family_golden(ctx: GameContext) -> FamilyResult:
     """Every golden case has a transcript, and every transcript replays clean in strict mode."""
     result = FamilyResult("golden replay", ctx.game)
     if ctx.spec is None or ctx.definition is None:
-        result.skipped = "spec did not load"
+        result.skipped = "spec or engine did not load"
         return result
     folder = golden_dir(ctx.game)
     for case in ctx.definition.golden:
@@ -139,7 +138,7 @@ def family_scenarios(ctx: GameContext) -> FamilyResult:
 
     result = FamilyResult("scenarios", ctx.game)
     if ctx.spec is None or ctx.definition is None:
-        result.skipped = "spec did not load"
+        result.skipped = "spec or engine did not load"
         return result
     folder = SCENARIO_ROOT / ctx.game
     for path in scenario_files(folder) if folder.is_dir() else []:
@@ -165,9 +164,14 @@ FAMILIES: list[tuple[str, Family]] = [
 FAMILY_MODULES: tuple[str, ...] = ()
 
 
+#: Calls through which engine code cites a rule id as its first argument (a string literal).
+RULE_CALLS = frozenset({"event", "emit", "_ev", "_emit", "rule"})
+
+
 def engine_rule_references(game: str) -> dict[str, str]:
-    """Rule ids named as string literals in ``.event("...")`` / ``.rule("...")`` calls of the
-    game's engine source, with the first place each is named (``file:line``)."""
+    """Rule ids named as string literals in the game's engine source, as the first argument of
+    the calls in RULE_CALLS (``rules.event("move.speed", ...)``, ``self.emit(...)``), with the
+    first place each is named (``file:line``)."""
     from hauntcheck.engine.games import GAME_MODULES
 
     module_name = GAME_MODULES[game]
@@ -182,8 +186,7 @@ def engine_rule_references(game: str) -> dict[str, str]:
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("event", "rule")
+                and _callee(node.func) in RULE_CALLS
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
@@ -192,13 +195,26 @@ def engine_rule_references(game: str) -> dict[str, str]:
     return found
 
 
+def _callee(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
 def load_context(game: str, root: Path = SPEC_ROOT) -> GameContext:
-    definition = get_game(game)
+    problems: list[str] = []
+    definition: GameDef | None = None
+    try:
+        definition = get_game(game)
+    except Exception as exc:  # a broken game module is a failed check, not a crash of the report
+        problems.append(f"the {game} engine module failed to load: {type(exc).__name__}: {exc}")
     try:
         spec = game_spec(game, root)
-        return GameContext(game, definition, spec, [])
     except SpecErrors as exc:
-        return GameContext(game, definition, None, [str(e) for e in exc.errors])
+        return GameContext(game, definition, None, problems + [str(e) for e in exc.errors])
+    return GameContext(game, definition, spec, problems)
 
 
 @dataclass

@@ -14,14 +14,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.table import Table as RichTable
+
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.core import GameState
 from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game, rule_id_errors
 from hauntcheck.engine.play import Controller, FirstLegal, PolicyController, play, seeded_table
 from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, SpecErrors, SpecFile, citation_errors, load_file
 from hauntcheck.engine.transcript import Step, TranscriptHeader
-from rich.console import Console
-from rich.table import Table as RichTable
 
 EXAMPLES = """\
 examples:

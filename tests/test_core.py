@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+
 from hauntcheck.engine.core import (
     CHANCE,
     Action,

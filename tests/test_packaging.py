@@ -10,8 +10,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hauntcheck.engine.spec import SCHEMA_DIR, SPEC_ROOT, spec_files
 from jsonschema import Draft202012Validator
+
+from hauntcheck.engine.spec import SCHEMA_DIR, SPEC_ROOT, spec_files
 
 REPO = Path(__file__).resolve().parents[1]
 

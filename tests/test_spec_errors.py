@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from hauntcheck.engine.cli import main
 from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecErrors, load_file, parse_yaml
 

@@ -1,1 +1,97 @@
-"""Betrayal at House on the Hill, 2nd edition."""
+"""Betrayal at House on the Hill, 2nd edition.
+
+Part 1 of the engine plays the game exactly by ``spec/betrayal/`` from setup to the revealing of
+the haunt (milestone ``reveal``); see ``docs/betrayal-engine.md`` for how rules map to code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
+from hauntcheck.engine.betrayal.state import BetrayalState, Setup
+from hauntcheck.engine.games import GameDef, GoldenCase, Option, rulebook
+from hauntcheck.engine.spec import GameSpec, SpecError
+
+DEFAULT_DATE = "01-01"
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables(spec: GameSpec) -> Tables:
+    """The engine tables of a loaded spec (built once per spec object)."""
+    key = id(spec)
+    cached = _TABLES.get(key)
+    if cached is None:
+        cached = tables_from_spec(spec)
+        _TABLES[key] = cached
+    return cached
+
+
+def parse_date(value: Any) -> tuple[int, int]:
+    """The game's date for the birthday rule, written MM-DD."""
+    text = str(value if value is not None else DEFAULT_DATE)
+    try:
+        month, day = (int(x) for x in text.split("-"))
+    except ValueError:
+        raise ValueError(f"option date must be MM-DD (like 10-31), got {text!r}") from None
+    days = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+    if not (1 <= month <= 12 and 1 <= day <= days[month - 1]):
+        raise ValueError(f"option date must be a real day of the year, got {text!r}")
+    return month, day
+
+
+def parse_played(value: Any) -> tuple[int, ...]:
+    """The optional "selecting the haunt" rule: haunt numbers already played (comma list)."""
+    if value in (None, "", False):
+        return ()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,)
+    items = value if isinstance(value, list | tuple) else str(value).split(",")
+    try:
+        return tuple(sorted({int(str(x).strip()) for x in items if str(x).strip()}))
+    except ValueError:
+        raise ValueError(f"option select_haunt lists haunt numbers, like 1,5,12; got {value!r}") from None
+
+
+def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> BetrayalState:
+    if not 3 <= players <= 6:
+        raise ValueError(f"Betrayal is for 3 to 6 players, not {players}")
+    setup = Setup(
+        tables=tables(spec), rules=rulebook(spec), players=players,
+        date=parse_date(options.get("date")), played=parse_played(options.get("select_haunt")),
+        options=dict(options),
+    )
+    return BetrayalState(setup)
+
+
+def cross_check(spec: GameSpec) -> list[SpecError]:
+    try:
+        from hauntcheck.engine.betrayal import specdata
+    except ImportError:
+        return []
+    check = getattr(specdata, "cross_check", None)
+    return list(check(spec)) if check is not None else []
+
+
+GAME = GameDef(
+    id="betrayal",
+    title="Betrayal at House on the Hill (2nd edition)",
+    min_players=3,
+    max_players=6,
+    new_game=new_game,
+    cross_check=cross_check,
+    options=(
+        Option("date", "the game's date MM-DD for the next-birthday rule", DEFAULT_DATE),
+        Option("select_haunt", "optional rule 'selecting the haunt': haunt numbers already played, e.g. 1,5,12", ""),
+        Option("haunt", "reserved for part 2 (playing the haunt)", None),
+    ),
+    golden=(
+        GoldenCase("reveal-3p-seed-3", players=3, seed=3, stop="reveal"),
+        GoldenCase("reveal-4p-seed-7", players=4, seed=7, stop="reveal"),
+        GoldenCase("reveal-5p-seed-11", players=5, seed=11, options={"date": "07-04"}, stop="reveal"),
+        GoldenCase("reveal-6p-seed-5", players=6, seed=5, options={"select_haunt": "1,2,3"}, stop="reveal"),
+    ),
+    milestones=("reveal",),
+)
