@@ -71,6 +71,9 @@ class GameDef:
     position: Callable[[GameSpec, int, Mapping[str, Any], Mapping[str, Any]], GameState] | None = None
     #: The inverse: a state as a ``position`` mapping, for `hauntcheck report`.
     describe_position: Callable[[GameState], dict[str, Any]] | None = None
+    #: The game's own invariants: a list of violations (empty when the state is sound), checked
+    #: after every step by the state machines and random-walk tests.
+    invariants: Callable[[GameState], list[str]] | None = None
     #: A picture of a state as SVG text, for `hauntcheck dispute --svg`.
     draw_svg: Callable[[GameState], str] | None = None
 

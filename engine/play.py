@@ -9,10 +9,9 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from hauntcheck.engine.core import CHANCE, Action, Choices, GameState, Outcome, Rng
-from hauntcheck.engine.transcript import Step, Transcript, TranscriptHeader
+from hauntcheck.engine.core import CHANCE, Action, Choices, GameState, Rng
+from hauntcheck.engine.transcript import Step, Transcript, TranscriptHeader, ending
 
 
 class Controller(abc.ABC):
@@ -150,11 +149,5 @@ def play(
         if on_step is not None:
             on_step(state, step)
     outcome = state.outcome()
-    transcript = Transcript(header, steps, _ending(outcome, stopped))
+    transcript = Transcript(header, steps, ending(outcome, stopped))
     return PlayResult(state, transcript, stopped)
-
-
-def _ending(outcome: Outcome | None, stopped: str | None) -> dict[str, Any]:
-    if outcome is not None:
-        return {"terminal": True, **outcome.to_data()}
-    return {"terminal": False, "stopped": stopped or "unfinished"}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hauntcheck.engine.core import Action, GameState, IllegalAction
+from hauntcheck.engine.core import Action, GameState, IllegalAction, Outcome
 from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml
 
 FORMAT = "hauntcheck-transcript"
@@ -61,6 +61,13 @@ class Transcript:
 
     def rules_applied(self) -> set[str]:
         return {rule for step in self.steps for rule in step.rules()}
+
+
+def ending(outcome: Outcome | None, stopped: str | None) -> dict[str, Any]:
+    """The ``end`` entry of a transcript: the outcome, or why the log stops early."""
+    if outcome is not None:
+        return {"terminal": True, **outcome.to_data()}
+    return {"terminal": False, "stopped": stopped or "unfinished"}
 
 
 # --------------------------------------------------------------------------------------------

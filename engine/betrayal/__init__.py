@@ -10,13 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
-from hauntcheck.engine.betrayal.state import BetrayalState, Setup
+from hauntcheck.engine.betrayal.state import BetrayalState, Setup, invariants
+from hauntcheck.engine.core import RuleBook
 from hauntcheck.engine.games import GameDef, GoldenCase, Option, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError
 
 DEFAULT_DATE = "01-01"
 
 _TABLES: dict[int, Tables] = {}
+_RULES: dict[int, RuleBook] = {}
 
 
 def tables(spec: GameSpec) -> Tables:
@@ -58,8 +60,11 @@ def parse_played(value: Any) -> tuple[int, ...]:
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> BetrayalState:
     if not 3 <= players <= 6:
         raise ValueError(f"Betrayal is for 3 to 6 players, not {players}")
+    rules = _RULES.get(id(spec))
+    if rules is None:
+        rules = _RULES[id(spec)] = rulebook(spec)
     setup = Setup(
-        tables=tables(spec), rules=rulebook(spec), players=players,
+        tables=tables(spec), rules=rules, players=players,
         date=parse_date(options.get("date")), played=parse_played(options.get("select_haunt")),
         options=dict(options),
     )
@@ -94,4 +99,5 @@ GAME = GameDef(
         GoldenCase("reveal-6p-seed-5", players=6, seed=5, options={"select_haunt": "1,2,3"}, stop="reveal"),
     ),
     milestones=("reveal",),
+    invariants=invariants,
 )
