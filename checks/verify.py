@@ -11,6 +11,7 @@ import ast
 import importlib
 import importlib.util
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -276,7 +277,12 @@ def run(games: list[str] | None = None, only: set[str] | None = None, progress: 
             if progress:
                 progress(f"{game}: {name}")
             t0 = time.perf_counter()
-            result = family(ctx)
+            try:
+                result = family(ctx)
+            except Exception as exc:  # a crashing check is a failure of that check, reported with where it broke
+                frame = traceback.extract_tb(exc.__traceback__)[-1]
+                place = f"{Path(frame.filename).name}:{frame.lineno}"
+                result = FamilyResult(name, game, failures=[Failure(f"the check crashed at {place}: {type(exc).__name__}: {exc}")])
             result.seconds = time.perf_counter() - t0
             results.append(result)
     return Report(results, marks, counts, time.perf_counter() - start)
