@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import abc
 import math
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
@@ -175,6 +176,11 @@ class Choices(abc.ABC):
     @abc.abstractmethod
     def __len__(self) -> int: ...
 
+    def size(self) -> int:
+        """The exact number of legal actions (``len()`` is capped at ``sys.maxsize`` by Python,
+        which the orders of a large shuffle exceed)."""
+        return len(self)
+
     @abc.abstractmethod
     def __contains__(self, action: object) -> bool: ...
 
@@ -303,6 +309,9 @@ class Shuffle(Choices):
         self._sorted = sorted(self.items)
 
     def __len__(self) -> int:
+        return min(self.size(), sys.maxsize)
+
+    def size(self) -> int:
         # Distinct orders of a multiset: n! / prod(k_i!).
         total = math.factorial(len(self.items))
         counts: dict[str, int] = {}
@@ -432,7 +441,7 @@ class GameState(abc.ABC):
             raise IllegalAction(action, None, "the game is over")
         legal = self.legal_actions()
         if action not in legal:
-            raise IllegalAction(action, actor, f"not among the {len(legal)} legal actions ({legal.describe()})")
+            raise IllegalAction(action, actor, f"not among the {legal.size()} legal actions ({legal.describe()})")
         return self._apply(action)
 
 

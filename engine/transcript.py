@@ -281,9 +281,9 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
                                [f"{step.actor} {step.action}"], ["(game over)"])
             break
         legal = state.legal_actions()
-        if actor != step.actor or len(legal) != step.offered:
+        if actor != step.actor or legal.size() != step.offered:
             return diverge(step, step.n, "a different decision point",
-                           [f"actor {step.actor}", f"offered {step.offered}"], [f"actor {actor}", f"offered {len(legal)}"])
+                           [f"actor {step.actor}", f"offered {step.offered}"], [f"actor {actor}", f"offered {legal.size()}"])
         try:
             events = [str(e) for e in state.apply(step.action)]
         except IllegalAction as exc:

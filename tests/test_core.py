@@ -329,3 +329,13 @@ steps:
   - do: {kind: pass}
 """)
     assert result.failures == ["case.yaml:8:11: error: scores must be two numbers from 0 to 4, got [9, 0]"]
+
+
+def test_large_shuffles_are_counted_exactly() -> None:
+    shuffle = Shuffle("deck", [f"c{i}" for i in range(30)])
+    import math
+    import sys
+
+    assert shuffle.size() == math.factorial(30)
+    assert len(shuffle) == sys.maxsize
+    assert shuffle.sample(Rng(1)) in shuffle

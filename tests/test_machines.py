@@ -61,7 +61,7 @@ class GameMachine(RuleBasedStateMachine):
             events = self.state.apply(action)
         except IllegalAction as exc:
             self.fail(f"the engine offered {action} but refused it: {exc.reason}")
-        self.steps.append(Step(len(self.steps) + 1, actor, action, len(legal), [str(e) for e in events]))
+        self.steps.append(Step(len(self.steps) + 1, actor, action, legal.size(), [str(e) for e in events]))
 
     @precondition(lambda self: self.state.to_move() is not None)
     @rule()
