@@ -41,6 +41,8 @@ class FamilyResult:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     skipped: str | None = None
+    #: False when the family has nothing to check in this game (left out of the report).
+    applies: bool = True
 
     @property
     def ok(self) -> bool:
@@ -162,7 +164,7 @@ FAMILIES: list[tuple[str, Family]] = [
 ]
 
 #: Modules that add families to FAMILIES when imported (graph, solver and scenario checks).
-FAMILY_MODULES: tuple[str, ...] = ()
+FAMILY_MODULES: tuple[str, ...] = ("hauntcheck.checks.solver", "hauntcheck.checks.graph")
 
 
 #: Calls through which engine code cites a rule id as its first argument (a string literal).
@@ -284,7 +286,8 @@ def run(games: list[str] | None = None, only: set[str] | None = None, progress: 
                 place = f"{Path(frame.filename).name}:{frame.lineno}"
                 result = FamilyResult(name, game, failures=[Failure(f"the check crashed at {place}: {type(exc).__name__}: {exc}")])
             result.seconds = time.perf_counter() - t0
-            results.append(result)
+            if result.applies:
+                results.append(result)
     return Report(results, marks, counts, time.perf_counter() - start)
 
 

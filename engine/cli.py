@@ -132,6 +132,10 @@ def lint_in_context(spec_file: SpecFile, path: Path) -> list[SpecError]:
         definition = get_game(game)
         merged = _with_file(game_spec(game), spec_file, path)
         errors.extend(e for e in definition.cross_check(merged) if e.where.file == spec_file.display)
+        if spec_file.kind == "haunt" and game == "betrayal":
+            from hauntcheck.checks.solver import lint_haunt
+
+            errors.extend(lint_haunt(spec_file, merged))
     return errors
 
 
