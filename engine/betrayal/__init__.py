@@ -71,6 +71,20 @@ def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> Betray
     return BetrayalState(setup)
 
 
+def position(spec: GameSpec, players: int, options: Mapping[str, Any], where: Mapping[str, Any]) -> BetrayalState:
+    """A position built directly (see ``positions.py`` for its keys); raises PositionError."""
+    from hauntcheck.engine.betrayal import positions
+    from hauntcheck.engine.scenario import PositionError
+
+    state = new_game(spec, players, options)
+    problems = positions.build(state, where)
+    if problems:
+        raise PositionError(problems)
+    state.history = []
+    state.rebuild = lambda: position(spec, players, options, where)
+    return state
+
+
 def cross_check(spec: GameSpec) -> list[SpecError]:
     try:
         from hauntcheck.engine.betrayal import specdata
@@ -101,4 +115,5 @@ GAME = GameDef(
     ),
     milestones=("reveal",),
     invariants=invariants,
+    position=position,
 )
