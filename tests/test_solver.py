@@ -92,7 +92,7 @@ def test_verify_family_registers_and_passes(spec: GameSpec) -> None:
     result = solver.family_solver(load_context("betrayal"))
     assert result.ok and result.checked > 400
     skipped = solver.family_solver(load_context("haunted"))
-    assert skipped.skipped == "no haunt specs"
+    assert skipped.applies is False and skipped.ok
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,9 +11,9 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
 from hauntcheck.engine.betrayal.state import BetrayalState, Setup, invariants
-from hauntcheck.engine.core import RuleBook
+from hauntcheck.engine.core import GameState, RuleBook
 from hauntcheck.engine.games import GameDef, GoldenCase, Option, rulebook
-from hauntcheck.engine.spec import GameSpec, SpecError
+from hauntcheck.engine.spec import GameSpec, SpecError, Where
 
 DEFAULT_DATE = "01-01"
 
@@ -71,27 +71,33 @@ def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> Betray
     return BetrayalState(setup)
 
 
-def position(spec: GameSpec, players: int, options: Mapping[str, Any], where: Mapping[str, Any]) -> BetrayalState:
-    """A position built directly (see ``positions.py`` for its keys); raises PositionError."""
-    from hauntcheck.engine.betrayal import positions
-    from hauntcheck.engine.scenario import PositionError
+def position(spec: GameSpec, players: int, options: Mapping[str, Any], where: Mapping[str, Any]) -> GameState:
+    """A position built directly for dispute scenarios (``position.build_position``)."""
+    from hauntcheck.engine.betrayal.position import build_position
 
-    state = new_game(spec, players, options)
-    problems = positions.build(state, where)
-    if problems:
-        raise PositionError(problems)
-    state.history = []
-    state.rebuild = lambda: position(spec, players, options, where)
-    return state
+    return build_position(spec, players, options, where)
+
+
+def describe_position(state: GameState) -> dict[str, Any]:
+    """The inverse of :func:`position` (``position.describe_position``)."""
+    from hauntcheck.engine.betrayal.position import describe_position as describe
+
+    return describe(state)
 
 
 def cross_check(spec: GameSpec) -> list[SpecError]:
-    try:
-        from hauntcheck.engine.betrayal import specdata
-    except ImportError:
-        return []
-    check = getattr(specdata, "cross_check", None)
-    return list(check(spec)) if check is not None else []
+    """The checks spanning the Betrayal component files (``specdata.cross_check``), each problem
+    placed at the file it concerns."""
+    from hauntcheck.engine.betrayal import specdata
+
+    files = {f.kind: f.data for f in spec.files.values() if f.kind in specdata.KINDS}
+    errors = []
+    for line in specdata.cross_check(files):
+        name, sep, message = line.partition(": ")
+        target = next((f for f in spec.files.values() if f.path.name == name), None)
+        where = target.where(()) if target is not None else Where(f"spec/{spec.game}/{name}")
+        errors.append(SpecError(where, message if sep else line))
+    return errors
 
 
 GAME = GameDef(
@@ -116,4 +122,5 @@ GAME = GameDef(
     milestones=("reveal",),
     invariants=invariants,
     position=position,
+    describe_position=describe_position,
 )
