@@ -1,5 +1,5 @@
-"""Benchmark: random games of Haunted (1-6 players in turn, seeded), measured in actions and
-games per second through the same ``play`` loop the CLI uses.
+"""Benchmark: seeded random games of Haunted (1, 2, 3, 4, 5, 6 players in turn) through the same
+``play`` loop the CLI uses, in actions and games per second.
 
 Run standalone: ``python benchmarks/bench_haunted.py [SECONDS]``.
 """
@@ -8,37 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from typing import Any
 
-from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.haunted import GAME
-from hauntcheck.engine.play import play, seeded_table
-from hauntcheck.engine.transcript import TranscriptHeader
+from hauntcheck.engine.play import measure_random_play
 
 
-def bench(seconds: float) -> dict[str, Any]:
-    """Play seeded random games for about ``seconds`` and report the rates."""
-    spec = game_spec("haunted")
-    games = actions = 0
-    seed = 0
-    start = time.perf_counter()
-    elapsed = 0.0
-    while elapsed < seconds or games == 0:
-        players = 1 + seed % 6
-        state = GAME.new_game(spec, players, {})
-        result = play(state, seeded_table(seed), TranscriptHeader("haunted", players, seed))
-        actions += len(result.transcript.steps)
-        games += 1
-        seed += 1
-        elapsed = time.perf_counter() - start
-    return {
-        "seconds": round(elapsed, 3),
-        "games": games,
-        "actions": actions,
-        "actions_per_second": round(actions / elapsed, 1),
-        "games_per_second": round(games / elapsed, 2),
-    }
+def bench(seconds: float) -> dict[str, float]:
+    return measure_random_play("haunted", seconds, [1, 2, 3, 4, 5, 6])
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hauntcheck.engine.core import CHANCE, Action, Choices, GameState, Rng
 from hauntcheck.engine.transcript import Step, Transcript, TranscriptHeader, ending
@@ -151,3 +152,43 @@ def play(
     outcome = state.outcome()
     transcript = Transcript(header, steps, ending(outcome, stopped))
     return PlayResult(state, transcript, stopped)
+
+
+def measure_random_play(
+    game: str,
+    seconds: float,
+    player_counts: Sequence[int],
+    *,
+    stop: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, float]:
+    """Play seeded random games of ``game`` for about ``seconds`` (player counts in turn) and
+    report actions and games per second, by the wall clock and by CPU time (on a shared machine
+    the wall-clock rate drops with the load; the CPU rate does not)."""
+    import time
+
+    from hauntcheck.engine.games import game_spec, get_game
+
+    definition = get_game(game)
+    spec = game_spec(game)
+    games = actions = seed = 0
+    start, cpu_start = time.perf_counter(), time.process_time()
+    elapsed = 0.0
+    while elapsed < seconds or games == 0:
+        players = player_counts[seed % len(player_counts)]
+        state = definition.new_game(spec, players, dict(options or {}))
+        result = play(state, seeded_table(seed), TranscriptHeader(game, players, seed), stop=stop)
+        actions += len(result.transcript.steps)
+        games += 1
+        seed += 1
+        elapsed = time.perf_counter() - start
+    cpu = max(time.process_time() - cpu_start, 1e-9)
+    return {
+        "seconds": round(elapsed, 3),
+        "games": games,
+        "actions": actions,
+        "actions_per_second": round(actions / elapsed, 1),
+        "games_per_second": round(games / elapsed, 2),
+        "actions_per_game": round(actions / games, 1),
+        "actions_per_cpu_second": round(actions / cpu, 1),
+    }
