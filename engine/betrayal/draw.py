@@ -1,0 +1,155 @@
+"""A Betrayal position as a dependency-free SVG picture (``hauntcheck dispute --svg``).
+
+One panel per floor (upper, ground, basement), each a grid of the placed room tiles seen from
+above with north up: the room's name, its doors (gaps in the wall; the locked front door is drawn
+as a red bar), a barrier as a dashed line between its two parts, the explorers as circles labelled
+with their seat (in the part of a barrier room they are on), item piles and tokens as small
+labelled squares. A line of text above says whose turn it is, the omen count and the haunt.
+Monsters have no place in the engine yet (the haunt phase is not built), so none are drawn.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from hauntcheck.engine.betrayal.house import DELTA
+from hauntcheck.engine.betrayal.state import BetrayalState
+from hauntcheck.engine.core import GameState
+
+CELL = 110
+GAP = 30
+HEAD = 34
+WALL = "#333"
+FLOOR_ORDER = ("upper", "ground", "basement")
+SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+FLOOR_FILL = {"upper": "#eef3fb", "ground": "#f6f1e7", "basement": "#ececec"}
+
+
+def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "middle", weight: str = "normal",
+          fill: str = "#111") -> str:
+    return (f'<text x="{x:.0f}" y="{y:.0f}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" '
+            f'font-weight="{weight}" fill="{fill}">{escape(text)}</text>')
+
+
+def _wrap(name: str, width: int = 14) -> list[str]:
+    lines: list[str] = []
+    for word in name.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines[:3]
+
+
+def draw_svg(state: GameState) -> str:
+    """The house of a Betrayal state, per floor, as SVG text."""
+    if not isinstance(state, BetrayalState):
+        raise TypeError(f"not a Betrayal state: {type(state).__name__}")
+    st = state
+    panels: list[tuple[str, list[str], int, int]] = []
+    for floor in FLOOR_ORDER:
+        cells = {sp.cell: room for room, sp in st.house.spots.items() if sp.floor == floor}
+        if not cells:
+            continue
+        xs = [c[0] for c in cells]
+        ys = [c[1] for c in cells]
+        x0, y1 = min(xs), max(ys)
+        cols, rows = max(xs) - x0 + 1, y1 - min(ys) + 1
+        parts: list[str] = []
+        for cell, room in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            px, py = (cell[0] - x0) * CELL, (y1 - cell[1]) * CELL + 20
+            parts.extend(_room(st, room, px, py))
+        panels.append((floor, parts, cols * CELL, rows * CELL + 20))
+    width = max([GAP + w for _, _, w, _ in panels] + [420]) + GAP
+    out: list[str] = []
+    y = HEAD
+    for floor, parts, w, h in panels:
+        out.append(f'<g transform="translate({GAP},{y})">')
+        out.append(_text(0, 12, f"{floor} floor", 13, "start", "bold"))
+        out.append(f'<rect x="0" y="20" width="{w}" height="{h - 20}" fill="{FLOOR_FILL[floor]}" stroke="none"/>')
+        out.extend(parts)
+        out.append("</g>")
+        y += h + GAP
+    head = _heading(st)
+    body = "".join(out)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}" viewBox="0 0 {width} {y}">'
+            f'<rect x="0" y="0" width="{width}" height="{y}" fill="white"/>'
+            f"{_text(GAP, 22, head, 13, 'start')}{body}</svg>\n")
+
+
+def _heading(st: BetrayalState) -> str:
+    bits = []
+    if st.current:
+        bits.append(f"turn {st.turn_number}: {st.name(st.current)}")
+    bits.append(f"omens drawn {st.omens_drawn}")
+    if st.haunt:
+        who = st.haunt.get("traitor") or "no traitor"
+        bits.append(f"haunt {st.haunt['number']} ({st.haunt['title']}), traitor {who}")
+    else:
+        bits.append("before the haunt")
+    return "; ".join(bits)
+
+
+def _room(st: BetrayalState, room: str, px: int, py: int) -> list[str]:
+    rdef = st.t.rooms[room]
+    spot = st.house.spots[room]
+    doors = st.house.doors(room)
+    out = [f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="#fffdf8" stroke="none">'
+           f"<title>{escape(rdef.name)} ({room})</title></rect>"]
+    # Walls with a gap where a door is; world side 0 = north (top of the picture).
+    corners = ((px + 3, py + 3), (px + CELL - 3, py + 3), (px + CELL - 3, py + CELL - 3), (px + 3, py + CELL - 3))
+    for side in range(4):
+        (ax, ay), (bx, by) = corners[side], corners[(side + 1) % 4]
+        if side in doors:
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            dx, dy = (bx - ax) / CELL * 16, (by - ay) / CELL * 16
+            out.append(f'<line x1="{ax}" y1="{ay}" x2="{mx - dx:.0f}" y2="{my - dy:.0f}" stroke="{WALL}" stroke-width="3"/>')
+            out.append(f'<line x1="{mx + dx:.0f}" y1="{my + dy:.0f}" x2="{bx}" y2="{by}" stroke="{WALL}" stroke-width="3"/>')
+            other, meets = st.house.door_neighbour(room, side)
+            if other is not None and not meets:
+                out.append(f'<circle cx="{mx:.0f}" cy="{my:.0f}" r="3" fill="#999"><title>blocked door</title></circle>')
+        else:
+            out.append(f'<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="{WALL}" stroke-width="3"/>')
+        if rdef.front_door is not None and (rdef.front_door + spot.rotation) % 4 == side:
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            horiz = side in (0, 2)
+            w, h = (30, 6) if horiz else (6, 30)
+            out.append(f'<rect x="{mx - w / 2:.0f}" y="{my - h / 2:.0f}" width="{w}" height="{h}" fill="#c00">'
+                       "<title>front door (locked)</title></rect>")
+    if len(rdef.barrier) >= 2:
+        horizontal = (rdef.barrier[0] + spot.rotation) % 2 == 0  # parts north/south: the line runs east-west
+        if horizontal:
+            out.append(f'<line x1="{px + 6}" y1="{py + CELL / 2:.0f}" x2="{px + CELL - 6}" y2="{py + CELL / 2:.0f}" '
+                       'stroke="#7a4" stroke-width="2" stroke-dasharray="5,4"><title>barrier</title></line>')
+        else:
+            out.append(f'<line x1="{px + CELL / 2:.0f}" y1="{py + 6}" x2="{px + CELL / 2:.0f}" y2="{py + CELL - 6}" '
+                       'stroke="#7a4" stroke-width="2" stroke-dasharray="5,4"><title>barrier</title></line>')
+    lines = _wrap(rdef.name)
+    for i, line in enumerate(lines):
+        out.append(_text(px + CELL / 2, py + 24 + i * 12, line, 10, weight="bold"))
+    # Things in the room: tokens and piles along the bottom, figures in the middle.
+    extras = [(f"pile ({len(st.piles[room])})", "#e9c46a") ] if st.piles.get(room) else []
+    extras += [(tok, "#a8dadc") for tok in st.tokens.get(room, [])]
+    for i, (label, fill) in enumerate(extras[:4]):
+        ex, ey = px + 8, py + CELL - 20 - i * 13
+        out.append(f'<rect x="{ex}" y="{ey}" width="10" height="10" fill="{fill}" stroke="#555"/>')
+        out.append(_text(ex + 13, ey + 9, label, 8, "start"))
+    figures = [(seat, e) for seat, e in sorted(st.ex.items()) if e.room == room]
+    for i, (seat, e) in enumerate(figures):
+        cx: float = px + 24 + (i % 4) * 21
+        cy: float = py + CELL / 2 + 8 + (i // 4) * 20
+        if len(rdef.barrier) >= 2:
+            side = (rdef.barrier[e.part] + spot.rotation) % 4
+            dx, dy = DELTA[side]
+            cx = px + CELL / 2 + dx * 28 + (i % 2) * 8 - 4
+            cy = py + CELL / 2 - dy * 28 + 6
+        colour = SEAT_COLOURS[st.seat_ids.index(seat) % len(SEAT_COLOURS)]
+        name = st.t.explorers[e.id].name
+        fill = "#fff" if e.dead else colour
+        out.append(f'<circle cx="{cx:.0f}" cy="{cy:.0f}" r="9" fill="{fill}" stroke="#000">'
+                   f"<title>{escape(seat)}: {escape(name)}</title></circle>")
+        out.append(_text(cx, cy + 4, seat, 9, weight="bold", fill="#000" if e.dead else "#fff"))
+    return out
+
+
+__all__ = ["draw_svg"]

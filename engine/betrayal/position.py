@@ -1,0 +1,874 @@
+"""Betrayal positions built directly, and described back (``GameDef.position`` / ``describe_position``).
+
+A dispute scenario's ``position`` says only what matters to the dispute; every part it leaves out
+takes the default listed here. The position is built through the engine itself: a new game is set
+up by the engine (explorer choices, starting tiles, the stacks, the first player by the birthday
+rule), then the listed parts are put in place and the engine's turn sequence is restarted at the
+chosen turn. ``describe_position`` is the inverse (``hauntcheck report``): for a state at a turn
+decision, ``build_position(describe_position(state))`` has the same ``snapshot()``.
+
+Keys (all optional; see ``docs/disputes.md`` for a worked example):
+
+``explorers``   seat -> explorer id. Default: seats without one take, in seat order, the first
+                explorer (by id) whose character card is still free.
+``rooms``       stack tiles in the house: room -> ``{floor, at: [x, y], rotation}`` or the snapshot
+                form ``[floor, [x, y], rotation]``. North is +y; rotation is quarter turns
+                clockwise. The starting tiles are always where setup puts them. Default: none.
+``aside``       room tiles set aside (did not fit a floor). Default: none. Every other unplaced
+                tile is in the room ``stack`` (drawn by chance in any order).
+``room_top``    a tile looked at and known to be on top of the stack. Default: none.
+``where``       seat -> room, or ``[room, side]`` for a barrier room (side: the world side, e.g.
+                ``west``, of the part the explorer is on). Default: the Entrance Hall.
+``traits``      seat -> {trait: value}: a value on the track (the track position nearest the
+                starting one that shows it) or ``{index: i}`` (0 = the lowest printed value;
+                ``skull`` only once the haunt has begun). Default: the starting values.
+``over``        seat -> {"trait/card": points} noted over the top by a held card. Default: none.
+``cards``       seat -> omens and items held, in order. Default: none.
+``kept``        seat -> event cards kept in front of the explorer (lasting effects). Default: none.
+``status``      seat -> {status name: failed escape tries} (buried, stuck ...). Default: none.
+``used``        seat -> once-per-game benefits already taken (ability keys such as
+                ``room:chapel#0``). Default: none.
+``dead``        seats that have died (only after the haunt). Default: none.
+``piles``       room -> item pile cards. ``tokens``: room -> token names. Default: none.
+``links``       ``[room, room, cost, token]`` passages made by cards; ``passages``: ``[room, room,
+                token]`` (a Revolving Wall). Default: none.
+``discards``    {omen|item|event: [cards]}. Default: empty. The omen, item and event stacks hold
+                every card not placed anywhere else.
+``token_cards`` event cards staying in the house as tokens. Default: the event cards whose tokens
+                lie in the house.
+``game_used``, ``item_raised``, ``open_boxes``, ``masks_worn``, ``set_bonus``,
+``stored_rolls``, ``kept_with_abilities``, ``tokens_with_abilities``: the engine's small
+                bookkeeping, as in ``snapshot()``. Defaults: none, except ``set_bonus`` (every
+                set bonus whose cards are held together is in force) and the two ``with_abilities``
+                lists (derived from the kept cards and the tokens in the house).
+``omens_drawn`` default: the omens out of the omen stack (any other value is refused).
+``haunt``       ``{number, traitor, revealer, omen, room}``: the haunt has begun. Default: not yet.
+                With a haunt, turns restart with the player left of the traitor (or revealer).
+``first``       the first player. Default: the birthday rule.
+``turn_number`` default 1.
+``turn``        whose turn it is: a seat, or a mapping ``{seat, begun, moved, extra, stopped, ...}``
+                (the fields of ``snapshot()["turn"]``). Default: the first player's turn, just
+                starting (start-of-turn effects apply). ``begun: true`` (implied by any other field)
+                resumes a turn already under way. ``moved`` at the top level is ``turn.moved``.
+``note``        free text, ignored (``describe_position`` says there where it rewound to).
+
+Problems are all reported together as :class:`~hauntcheck.engine.scenario.PositionError`,
+each with its path inside ``position``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.model import FLOORS, SIDES, TRAITS, Tables
+from hauntcheck.engine.betrayal.state import BetrayalState, Turn, invariants
+from hauntcheck.engine.core import Action, GameState
+from hauntcheck.engine.spec import GameSpec
+
+Path = tuple[str | int, ...]
+Problems = list[tuple[Path, str]]
+
+TURN_PROMPT = "take an action or end the turn"
+SEAT_KEYS = ("where", "traits", "over", "cards", "kept", "status", "used")
+KEYS = (
+    "explorers", "rooms", "aside", "room_top", "stack", *SEAT_KEYS, "dead", "piles", "tokens", "links", "passages",
+    "discards", "decks", "token_cards", "game_used", "item_raised", "open_boxes", "masks_worn", "set_bonus",
+    "stored_rolls", "kept_with_abilities", "tokens_with_abilities", "omens_drawn", "haunt", "first",
+    "turn_number", "turn", "moved", "note",
+)
+TURN_FLAGS = ("stopped", "end_now", "dropped", "picked", "traded", "left_room", "no_attack", "short_exit")
+TURN_INTS = ("moved", "extra")
+TURN_KEYS = ("seat", "begun", *TURN_INTS, *TURN_FLAGS, "omens", "keys", "items_acted", "last", "start_room")
+CARD_KINDS = ("omen", "item", "event")
+
+
+def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], position: Mapping[str, Any]) -> BetrayalState:
+    """Build ``position`` as a real engine state; raise PositionError naming every bad path."""
+    from hauntcheck.engine.betrayal import new_game
+    from hauntcheck.engine.scenario import PositionError
+
+    if not isinstance(position, Mapping):
+        raise PositionError([((), "a position is a mapping of the keys listed in docs/disputes.md")])
+    try:
+        state = new_game(spec, players, options)
+    except ValueError as exc:
+        raise PositionError([((), str(exc))]) from None
+    problems: Problems = []
+    _Builder(state, position, problems).build()
+    if problems:
+        raise PositionError(problems)
+    state.history = []
+    state.rebuild = lambda: build_position(spec, players, options, position)
+    return state
+
+
+# --------------------------------------------------------------------------------------------
+# Walking the effect trees of the spec (what a kept card, a token or a status brings with it)
+
+
+def _walk(node: Any) -> list[Mapping[str, Any]]:
+    out: list[Mapping[str, Any]] = []
+    if isinstance(node, Mapping):
+        out.append(node)
+        for v in node.values():
+            out.extend(_walk(v))
+    elif isinstance(node, list | tuple):
+        for v in node:
+            out.extend(_walk(v))
+    return out
+
+
+def keep_spec(t: Tables, card: str) -> Mapping[str, Any] | None:
+    """The ``keep`` effect of an event card (its lasting abilities and when they end)."""
+    for node in _walk(list(t.cards[card].abilities)):
+        keep = node.get("keep")
+        if isinstance(keep, Mapping):
+            return keep
+    return None
+
+
+def status_spec(t: Tables, name: str, card: str | None = None) -> tuple[str, Mapping[str, Any]] | None:
+    """(card, status rules) of the status ``name``, preferring the given card."""
+    cards = ([card] if card else []) + sorted(t.cards)
+    for cid in cards:
+        for node in _walk(list(t.cards[cid].abilities)):
+            st = node.get("status")
+            if isinstance(st, Mapping) and st.get("name") == name:
+                return cid, st
+    return None
+
+
+def token_source(t: Tables, token: str) -> tuple[str | None, tuple[Any, ...]]:
+    """(event card that leaves the token, or None; the token's abilities)."""
+    found: str | None = None
+    abilities: tuple[Any, ...] = ()
+    sources: list[tuple[str | None, Any]] = [(c, t.cards[c].abilities) for c in sorted(t.cards)]
+    sources += [(None, r.abilities) for r in sorted(t.rooms.values(), key=lambda r: r.id)]
+    for cid, tree in sources:
+        for node in _walk(list(tree)):
+            for verb in ("place_token", "link"):
+                inner = node.get(verb)
+                if isinstance(inner, Mapping) and inner.get("token") == token:
+                    if found is None and cid is not None and t.cards[cid].type == "event":
+                        found = cid
+                    if not abilities and inner.get("abilities"):
+                        abilities = tuple(inner["abilities"])
+        if token == "wall-switch" and cid is not None and any("draw_room" in n and isinstance(n["draw_room"], Mapping)
+                                                               and n["draw_room"].get("where") == "beyond-this-wall"
+                                                               for n in _walk(list(tree))):
+            found = found or cid
+    return found, abilities
+
+
+def derived_set_bonus(st: BetrayalState) -> list[str]:
+    """The set bonuses in force when their cards are held together (the Bell, Book and Candle)."""
+    out = []
+    for seat, e in sorted(st.ex.items()):
+        for card in sorted(set(e.cards)):
+            for ability in st.t.cards[card].abilities:
+                if ability.get("trigger") != "ongoing":
+                    continue
+                if not any(str(x.get("custom", "")) in effects.ONGOING_HOOKS for x in ability.get("do", [])):
+                    continue
+                if effects.condition(st, ability.get("condition", {}), effects.Ctx(seat, f"card:{card}")):
+                    out.append(f"{seat}/{card}")
+    return sorted(set(out))
+
+
+def derived_token_cards(t: Tables, tokens: Mapping[str, list[str]]) -> list[str]:
+    out: list[str] = []
+    for room in sorted(tokens):
+        for token in tokens[room]:
+            card, _ = token_source(t, token)
+            if card is not None and card not in out:
+                out.append(card)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Building
+
+
+class _Builder:
+    def __init__(self, state: BetrayalState, position: Mapping[str, Any], problems: Problems) -> None:
+        self.st = state
+        self.t = state.t
+        self.pos = position
+        self.problems = problems
+        self.taken: dict[str, Path] = {}
+
+    def bad(self, path: Path, message: str) -> None:
+        self.problems.append((path, message))
+
+    def seat_map(self, key: str) -> dict[str, Any]:
+        raw = self.pos.get(key)
+        if raw is None:
+            return {}
+        if not isinstance(raw, Mapping):
+            self.bad((key,), f"{key} maps seats ({', '.join(self.st.seat_ids)}) to values")
+            return {}
+        out = {}
+        for seat, value in raw.items():
+            if seat not in self.st.seat_ids:
+                self.bad((key, seat), f"no seat {seat!r} in a {self.st.n}-player game ({', '.join(self.st.seat_ids)})")
+            else:
+                out[str(seat)] = value
+        return out
+
+    def room_list(self, path: Path, value: Any, placed: bool = True) -> list[str]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.bad(path, "expected a list of room ids")
+            return []
+        out = []
+        for i, room in enumerate(value):
+            if room not in self.t.rooms:
+                self.bad((*path, i), f"unknown room {room!r}")
+            elif placed and room not in self.st.house:
+                self.bad((*path, i), f"{room} is not in the house")
+            else:
+                out.append(str(room))
+        return out
+
+    def take(self, card: Any, path: Path, kinds: tuple[str, ...] = CARD_KINDS) -> str | None:
+        """Take a card out of its stack for a place in the position (each card is in one place)."""
+        if not isinstance(card, str) or card not in self.t.cards:
+            hint = _near(str(card), self.t.cards)
+            self.bad(path, f"unknown card {card!r}" + (f" (did you mean {hint}?)" if hint else ""))
+            return None
+        kind = self.t.cards[card].type
+        if kind not in kinds:
+            self.bad(path, f"{card} is an {kind} card; expected {' or '.join(kinds)}")
+            return None
+        if card in self.taken:
+            where = ".".join(str(p) for p in self.taken[card])
+            self.bad(path, f"{card} is already placed at position.{where}")
+            return None
+        self.taken[card] = path
+        self.st.decks[kind].remove(card)
+        return card
+
+    # -----------------------------------------------------------------------------------
+
+    def build(self) -> None:
+        for key in self.pos:
+            if key not in KEYS:
+                hint = _near(str(key), KEYS)
+                self.bad((key,), f"unknown key {key!r}" + (f" (did you mean {hint}?)" if hint else "")
+                         + f"; a position has: {', '.join(KEYS)}")
+        if not self.choose_explorers():
+            return
+        self.place_rooms()
+        self.place_explorers()
+        self.place_cards()
+        self.place_tokens()
+        self.bookkeeping()
+        if self.problems:
+            return
+        self.start_turn()
+        if not self.problems:
+            for problem in invariants(self.st):
+                self.bad((), f"the position breaks an invariant: {problem}")
+
+    def choose_explorers(self) -> bool:
+        st, t = self.st, self.t
+        before = len(self.problems)
+        given = self.seat_map("explorers")
+        cards_in_play: dict[str, str] = {}
+        for seat, xid in given.items():
+            if xid not in t.explorers:
+                hint = _near(str(xid), t.explorers)
+                self.bad(("explorers", seat), f"unknown explorer {xid!r}" + (f" (did you mean {hint}?)" if hint else ""))
+            elif t.explorers[xid].card in cards_in_play:
+                other = cards_in_play[t.explorers[xid].card]
+                self.bad(("explorers", seat), f"{xid} is on the same character card as {other}")
+            else:
+                cards_in_play[t.explorers[xid].card] = str(xid)
+        if len(self.problems) > before:
+            return False
+        for seat in st.seat_ids:
+            xid = given.get(seat)
+            if xid is None:
+                xid = next(x.id for x in sorted(t.explorers.values(), key=lambda x: x.id) if x.card not in cards_in_play
+                           and x.id not in given.values())
+                cards_in_play[t.explorers[xid].card] = xid
+            st.apply(Action.of("choose", explorer=str(xid)))
+        return True
+
+    def place_rooms(self) -> None:
+        st, t = self.st, self.t
+        rooms = self.pos.get("rooms") or {}
+        if not isinstance(rooms, Mapping):
+            self.bad(("rooms",), "rooms maps room ids to {floor, at: [x, y], rotation}")
+            rooms = {}
+        for room, where in rooms.items():
+            path: Path = ("rooms", room)
+            if room not in t.rooms:
+                hint = _near(str(room), t.rooms)
+                self.bad(path, f"unknown room {room!r}" + (f" (did you mean {hint}?)" if hint else ""))
+                continue
+            if t.rooms[room].placement != "stack":
+                self.bad(path, f"{room} is a starting tile; it is always where setup puts it")
+                continue
+            if isinstance(where, list) and len(where) == 3:
+                floor, at, rotation = where
+            elif isinstance(where, Mapping):
+                floor, at, rotation = where.get("floor"), where.get("at"), where.get("rotation", 0)
+                extra = sorted(set(where) - {"floor", "at", "rotation"})
+                if extra:
+                    self.bad((*path, extra[0]), f"unknown key {extra[0]!r}; a room has floor, at and rotation")
+            else:
+                self.bad(path, "a room is {floor, at: [x, y], rotation} or [floor, [x, y], rotation]")
+                continue
+            if floor not in FLOORS:
+                self.bad((*path, "floor"), f"floor must be one of {', '.join(FLOORS)}, not {floor!r}")
+                continue
+            if floor not in t.rooms[room].floors:
+                self.bad((*path, "floor"), f"{t.rooms[room].name} can only go on {', '.join(t.rooms[room].floors)}, not {floor}")
+                continue
+            if not (isinstance(at, list) and len(at) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
+                self.bad((*path, "at"), f"at is a cell [x, y] of whole numbers (north is +y), not {at!r}")
+                continue
+            if rotation not in (0, 1, 2, 3) or isinstance(rotation, bool):
+                self.bad((*path, "rotation"), f"rotation is 0-3 quarter turns clockwise, not {rotation!r}")
+                continue
+            cell = (int(at[0]), int(at[1]))
+            there = st.house.room_at(floor, cell)
+            if there is not None:
+                self.bad((*path, "at"), f"{floor} {list(cell)} is already taken by {there}")
+                continue
+            st.stack.remove(room)
+            st.house.place(room, floor, cell, int(rotation))
+        for i, room in enumerate(self.room_list(("aside",), self.pos.get("aside"), placed=False)):
+            if room not in st.stack:
+                self.bad(("aside", i), f"{room} is not in the room stack (placed already, or listed twice)")
+            else:
+                st.stack.remove(room)
+                st.aside.append(room)
+        if "stack" in self.pos:
+            want = self.room_list(("stack",), self.pos.get("stack"), placed=False)
+            if sorted(want) != sorted(st.stack):
+                self.bad(("stack",), "the room stack is every tile neither placed nor set aside: "
+                         f"{', '.join(sorted(st.stack))}")
+            else:
+                st.stack = list(want)
+        top = self.pos.get("room_top")
+        if top is not None:
+            if top not in st.stack:
+                self.bad(("room_top",), f"room_top must be a tile in the room stack, not {top!r}")
+            else:
+                st.room_top = str(top)
+        st._tile_version += 1
+
+    def place_explorers(self) -> None:
+        st, t = self.st, self.t
+        for seat, where in self.seat_map("where").items():
+            path: Path = ("where", seat)
+            room, side = (where[0], where[1]) if isinstance(where, list) and len(where) == 2 else (where, None)
+            if room not in t.rooms:
+                hint = _near(str(room), t.rooms)
+                self.bad(path, f"unknown room {room!r}" + (f" (did you mean {hint}?)" if hint else ""))
+                continue
+            if room not in st.house:
+                self.bad(path, f"{room} is not in the house (place it under rooms)")
+                continue
+            barrier = t.rooms[room].barrier
+            rot = st.house.spots[room].rotation
+            sides = [SIDES[(b + rot) % 4] for b in barrier] if len(barrier) >= 2 else []
+            part = 0
+            if side is not None:
+                if side not in sides:
+                    self.bad(path, f"{t.rooms[room].name} has no {side!r} side here (sides: {', '.join(sides) or 'none'})")
+                    continue
+                part = sides.index(side)
+            st.ex[seat].room = str(room)
+            st.ex[seat].part = part
+        low = -1 if self.pos.get("haunt") else 0
+        for seat, values in self.seat_map("traits").items():
+            if not isinstance(values, Mapping):
+                self.bad(("traits", seat), "traits maps trait names to values")
+                continue
+            track = t.explorers[st.ex[seat].id].traits
+            for trait, value in values.items():
+                path = ("traits", seat, trait)
+                if trait not in TRAITS:
+                    self.bad(path, f"unknown trait {trait!r}; traits are {', '.join(TRAITS)}")
+                    continue
+                vals = track[trait].values
+                index = _trait_index(vals, track[trait].start, value)
+                if index is None or not low <= index < len(vals):
+                    shown = f"{list(vals)} (or {{index: 0-{len(vals) - 1}}}" + (", or skull)" if low < 0 else ")")
+                    self.bad(path, f"{value!r} is not on {t.explorers[st.ex[seat].id].name}'s {trait} track {shown}")
+                    continue
+                st.ex[seat].idx[trait] = index
+        for seat, used in self.seat_map("used").items():
+            if not isinstance(used, list) or not all(isinstance(u, str) and "#" in u and ":" in u for u in used):
+                self.bad(("used", seat), "used lists ability keys like room:chapel#0")
+                continue
+            st.ex[seat].used = set(used)
+        dead = self.pos.get("dead") or []
+        if dead and not self.pos.get("haunt"):
+            self.bad(("dead",), "nobody can die before the haunt has begun")
+        elif isinstance(dead, list):
+            for i, seat in enumerate(dead):
+                if seat not in st.ex:
+                    self.bad(("dead", i), f"no seat {seat!r}")
+                else:
+                    st.ex[seat].dead = True
+
+    def place_cards(self) -> None:
+        st, t = self.st, self.t
+        for seat, cards in self.seat_map("cards").items():
+            if not isinstance(cards, list):
+                self.bad(("cards", seat), "cards lists the omens and items held")
+                continue
+            for i, card in enumerate(cards):
+                if self.take(card, ("cards", seat, i), ("omen", "item")):
+                    st.ex[seat].cards.append(card)
+        for seat, kept in self.seat_map("kept").items():
+            if not isinstance(kept, list):
+                self.bad(("kept", seat), "kept lists event cards kept in front of the explorer")
+                continue
+            for i, card in enumerate(kept):
+                if not self.take(card, ("kept", seat, i), ("event",)):
+                    continue
+                st.ex[seat].kept.append(card)
+                spec = keep_spec(t, card)
+                if spec is not None:
+                    st.kept_until[card] = tuple(spec.get("until", ()))
+                    if spec.get("abilities"):
+                        st.kept_abilities[card] = tuple(spec["abilities"])
+        for seat, status in self.seat_map("status").items():
+            if not isinstance(status, Mapping):
+                self.bad(("status", seat), "status maps a status name to its failed escape tries")
+                continue
+            for name, fails in status.items():
+                path: Path = ("status", seat, name)
+                kept_card = next((c for c in st.ex[seat].kept if (status_spec(t, str(name), c) or ("",))[0] == c), None)
+                found = status_spec(t, str(name), kept_card)
+                if found is None:
+                    self.bad(path, f"no card gives the status {name!r}")
+                    continue
+                if not isinstance(fails, int) or fails < 0:
+                    self.bad(path, "a status counts its failed escape tries (0 or more)")
+                    continue
+                st.status_rules[str(name)] = dict(found[1])
+                st.ex[seat].status[str(name)] = fails
+                if kept_card is not None:
+                    st.status_cards[(seat, str(name))] = kept_card
+        for seat, over in self.seat_map("over").items():
+            if not isinstance(over, Mapping):
+                self.bad(("over", seat), "over maps 'trait/card' to the points noted over the top")
+                continue
+            for key, points in over.items():
+                trait, _, card = str(key).partition("/")
+                if trait not in TRAITS or card not in st.ex[seat].cards:
+                    self.bad(("over", seat, key), f"{key!r} must be trait/card for a card {seat} holds")
+                elif not isinstance(points, int) or points <= 0:
+                    self.bad(("over", seat, key), "points over the top are a positive number")
+                else:
+                    st.ex[seat].over[str(key)] = points
+        piles = self.pos.get("piles") or {}
+        for room, cards in (piles.items() if isinstance(piles, Mapping) else []):
+            if room not in st.house:
+                self.bad(("piles", room), f"{room!r} is not in the house")
+                continue
+            for i, card in enumerate(cards or []):
+                if self.take(card, ("piles", room, i), ("omen", "item")):
+                    st.piles.setdefault(str(room), []).append(card)
+        discards = self.pos.get("discards") or {}
+        for kind, cards in (discards.items() if isinstance(discards, Mapping) else []):
+            if kind not in CARD_KINDS:
+                self.bad(("discards", kind), f"discards are by kind: {', '.join(CARD_KINDS)}")
+                continue
+            for i, card in enumerate(cards or []):
+                if self.take(card, ("discards", kind, i), (kind,)):
+                    st.discards[kind].append(card)
+        token_cards = self.pos.get("token_cards")
+        if token_cards is not None:
+            for i, card in enumerate(token_cards):
+                if self.take(card, ("token_cards", i), ("event",)):
+                    st.token_cards.append(card)
+        if "decks" in self.pos:
+            decks = self.pos.get("decks") or {}
+            for kind in CARD_KINDS:
+                want = list((decks.get(kind) if isinstance(decks, Mapping) else None) or [])
+                if sorted(want) != sorted(st.decks[kind]):
+                    self.bad(("decks", kind), f"the {kind} stack holds every {kind} card placed nowhere else")
+                else:
+                    st.decks[kind] = want
+
+    def place_tokens(self) -> None:
+        st, t = self.st, self.t
+        tokens = self.pos.get("tokens") or {}
+        if not isinstance(tokens, Mapping):
+            self.bad(("tokens",), "tokens maps rooms to token names")
+            tokens = {}
+        for room, names in tokens.items():
+            if room not in st.house:
+                self.bad(("tokens", room), f"{room!r} is not in the house")
+                continue
+            for name in names or []:
+                st.tokens.setdefault(str(room), []).append(str(name))
+                _, abilities = token_source(t, str(name))
+                if abilities:
+                    st.token_abilities[str(name)] = abilities
+        for i, link in enumerate(self.pos.get("links") or []):
+            if not (isinstance(link, list) and len(link) == 4 and all(r in st.house for r in link[:2])
+                    and isinstance(link[2], int)):
+                self.bad(("links", i), "a link is [room, room, cost, token] between rooms in the house")
+                continue
+            st.links.append((str(link[0]), str(link[1]), int(link[2]), str(link[3])))
+        for i, p in enumerate(self.pos.get("passages") or []):
+            if not (isinstance(p, list) and len(p) == 3 and all(r in st.house for r in p[:2])):
+                self.bad(("passages", i), "a passage is [room, room, token] between rooms in the house")
+                continue
+            st.passages.append((str(p[0]), str(p[1]), str(p[2])))
+        if self.pos.get("token_cards") is None:
+            for card in derived_token_cards(t, st.tokens):
+                if card not in self.taken:
+                    self.taken[card] = ("tokens",)
+                    st.decks["event"].remove(card)
+                    st.token_cards.append(card)
+
+    def bookkeeping(self) -> None:
+        st, t = self.st, self.t
+        for key in ("game_used", "item_raised", "open_boxes", "masks_worn", "set_bonus"):
+            value = self.pos.get(key)
+            if value is None:
+                continue
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                self.bad((key,), f"{key} is a list of names, as in snapshot()")
+                continue
+            getattr(st, key).clear()
+            getattr(st, key).update(value)
+        if self.pos.get("set_bonus") is None:
+            st.set_bonus.update(derived_set_bonus(st))
+        stored = self.pos.get("stored_rolls") or {}
+        for seat, total in (stored.items() if isinstance(stored, Mapping) else []):
+            if seat not in st.ex or not isinstance(total, int):
+                self.bad(("stored_rolls", seat), "stored_rolls maps seats to a roll total")
+            else:
+                st.stored_rolls[str(seat)] = total
+        for key, table, spec_of in (("kept_with_abilities", st.kept_abilities, lambda c: (keep_spec(t, c) or {}).get("abilities")),
+                                    ("tokens_with_abilities", st.token_abilities, lambda n: token_source(t, n)[1])):
+            value = self.pos.get(key)
+            if value is None:
+                continue
+            for i, name in enumerate(value if isinstance(value, list) else []):
+                if key == "kept_with_abilities" and name not in t.cards:
+                    self.bad((key, i), f"unknown card {name!r}")
+                    continue
+                abilities = spec_of(name)
+                if abilities:
+                    table[str(name)] = tuple(abilities)
+        out = sum(1 for c in t.cards.values() if c.type == "omen") - len(st.decks["omen"])
+        omens = self.pos.get("omens_drawn", out)
+        if omens != out:
+            self.bad(("omens_drawn",), f"omens_drawn must be the number of omens out of the stack ({out})")
+        st.omens_drawn = out
+        haunt = self.pos.get("haunt")
+        if haunt is not None:
+            self.haunt(haunt)
+        first = self.pos.get("first")
+        if first is not None:
+            if first not in st.seat_ids:
+                self.bad(("first",), f"first must be one of {', '.join(st.seat_ids)}")
+            else:
+                st.first_seat = str(first)
+
+    def haunt(self, haunt: Any) -> None:
+        st, t = self.st, self.t
+        if not isinstance(haunt, Mapping):
+            self.bad(("haunt",), "haunt is {number, traitor, revealer, omen, room}")
+            return
+        number = haunt.get("number")
+        if not isinstance(number, int) or number not in t.haunts:
+            self.bad(("haunt", "number"), f"no haunt {number!r} in the traitor table")
+            return
+        revealer = haunt.get("revealer", st.seat_ids[0])
+        traitor = haunt.get("traitor")
+        for key, seat in (("revealer", revealer), ("traitor", traitor)):
+            if seat is not None and seat not in st.seat_ids:
+                self.bad(("haunt", key), f"{key} must be a seat ({', '.join(st.seat_ids)}) or null")
+        omen, room = haunt.get("omen"), haunt.get("room")
+        if omen is not None and (omen not in t.cards or t.cards[omen].type != "omen"):
+            self.bad(("haunt", "omen"), f"{omen!r} is not an omen card")
+        if room is not None and room not in t.rooms:
+            self.bad(("haunt", "room"), f"unknown room {room!r}")
+        entry = t.haunts[number]
+        kind = entry.traitor.kind
+        st.haunt = {
+            "number": entry.number, "title": entry.title, "omen": omen, "room": room,
+            "revealer": revealer, "traitor": traitor,
+            "kind": haunt.get("kind", "hidden" if kind == "hidden" else ("none" if kind == "none" else "traitor")),
+        }
+        st.phase = "revealed"
+
+    def start_turn(self) -> None:
+        st = self.st
+        raw = self.pos.get("turn")
+        turn: Mapping[str, Any] = {"seat": raw} if isinstance(raw, str) or raw is None else raw
+        if not isinstance(turn, Mapping):
+            self.bad(("turn",), "turn is a seat, or a mapping {seat, begun, moved, ...}")
+            return
+        for key in turn:
+            if key not in TURN_KEYS:
+                self.bad(("turn", key), f"unknown turn field {key!r}; fields: {', '.join(TURN_KEYS)}")
+        if "moved" in self.pos:
+            turn = {**turn, "moved": self.pos["moved"]}
+        seat = turn.get("seat")
+        if st.haunt is not None:
+            start = st.left_of(st.haunt["traitor"] or st.haunt["revealer"])
+            if seat not in (None, start):
+                self.bad(("turn",), f"once the haunt has begun a position starts its round with {start}, "
+                         "left of the traitor (or revealer)")
+                return
+            seat = start
+        seat = seat or st.first_seat
+        if seat not in st.seat_ids:
+            self.bad(("turn", "seat") if isinstance(raw, Mapping) else ("turn",), f"turn must be one of {', '.join(st.seat_ids)}")
+            return
+        begun = bool(turn.get("begun", any(k not in ("seat", "begun") for k in turn)))
+        number = self.pos.get("turn_number", 1)
+        if not isinstance(number, int) or number < 1:
+            self.bad(("turn_number",), "turn_number is 1 or more")
+            return
+        if self.problems:
+            return
+        st.turn_number = number - 1
+        e = st.ex[seat]
+        hidden = (e.cards, e.kept, e.status)
+        if begun:
+            # A turn under way has had its start-of-turn effects already: hide what they read.
+            e.cards, e.kept, e.status = [], [], {}
+        first = st.first_seat
+        rooms = {s: (x.room, x.part) for s, x in st.ex.items()}
+        st.restart_turns(seat)
+        st.first_seat = first
+        e.cards, e.kept, e.status = hidden
+        st.held_cache.clear()
+        if begun:
+            fresh = Turn(seat, start_room=e.room)
+            for key in TURN_INTS:
+                value = turn.get(key, 0)
+                if not isinstance(value, int) or value < 0:
+                    self.bad(("turn", key), f"{key} is a number of spaces")
+                    return
+                setattr(fresh, key, value)
+            for key in TURN_FLAGS:
+                setattr(fresh, key, bool(turn.get(key, False)))
+            for key in ("keys", "items_acted"):
+                getattr(fresh, key).update(str(x) for x in turn.get(key) or [])
+            fresh.omens = [(str(c), str(r)) for c, r in (turn.get("omens") or [])]
+            fresh.last = str(turn.get("last", ""))
+            fresh.start_room = str(turn.get("start_room", e.room))
+            st.turn = fresh
+            st.refresh()
+        moved = [s for s, x in sorted(st.ex.items()) if rooms[s] != (x.room, x.part)]
+        if moved:
+            self.bad(("where", moved[0]), f"{moved[0]} cannot start the turn in {rooms[moved[0]][0]}: the engine moves "
+                     f"them on at once to {st.ex[moved[0]].room} (a single legal option is taken without asking)")
+        elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
+            self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
+                     f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
+
+
+def _trait_index(values: tuple[int, ...], start: int, value: Any) -> int | None:
+    if value == "skull":
+        return -1
+    if isinstance(value, Mapping):
+        index = value.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            return None
+        if "value" in value and (not 0 <= index < len(values) or values[index] != value["value"]):
+            return None
+        return index
+    if isinstance(value, int) and not isinstance(value, bool) and value in values:
+        return min((i for i, v in enumerate(values) if v == value), key=lambda i: (abs(i - start), i))
+    return None
+
+
+def _near(word: str, known: Any) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(str(k) for k in known), n=1)
+    return close[0] if close else ""
+
+
+# --------------------------------------------------------------------------------------------
+# Describing a state as a position
+
+
+def at_turn_prompt(state: BetrayalState) -> bool:
+    req = state._req
+    return req is not None and req.what == TURN_PROMPT and req.actor == state.current
+
+
+def describe_position(state: GameState) -> dict[str, Any]:
+    """The position of a Betrayal state (for ``hauntcheck report``).
+
+    A state in the middle of a process (a die roll, a tile being placed) is described at the last
+    turn decision before it; ``note`` then says how many recorded actions lead on from there."""
+    if not isinstance(state, BetrayalState):
+        raise TypeError(f"not a Betrayal state: {type(state).__name__}")
+    if at_turn_prompt(state) or state._req is None:
+        return _describe(state)
+    fresh = state.rebuild() if state.rebuild is not None else BetrayalState(state.setup)
+    last: int | None = 0 if at_turn_prompt(fresh) else None
+    for i, action in enumerate(state.history):
+        fresh.apply(action)
+        if at_turn_prompt(fresh):
+            last = i + 1
+    if last is None:
+        return {"note": "the game had not reached its first turn; this empty position is the start of the first turn"}
+    back = state.rebuild() if state.rebuild is not None else BetrayalState(state.setup)
+    for action in state.history[:last]:
+        back.apply(action)
+    out = _describe(back)
+    ahead = [str(a) for a in state.history[last:]]
+    out["note"] = (f"described at the last turn decision before the moment; {len(ahead)} recorded action(s) "
+                   f"lead on from here: {'; '.join(ahead)}")
+    return out
+
+
+def lead_up(state: GameState) -> list[tuple[str, Action]]:
+    """(actor, action) of the recorded actions between the position ``describe_position`` gives and
+    the state itself: empty at a turn decision. ``hauntcheck report`` can turn them into steps (player
+    actions as ``do`` with ``by``, chance ones into ``chance``) so the skeleton reaches the moment."""
+    if not isinstance(state, BetrayalState) or at_turn_prompt(state) or state._req is None:
+        return []
+    fresh = state.rebuild() if state.rebuild is not None else BetrayalState(state.setup)
+    out: list[tuple[str, Action]] = []
+    for action in state.history:
+        if at_turn_prompt(fresh):
+            out = []
+        actor = fresh.to_move()
+        fresh.apply(action)
+        out.append((str(actor), action))
+    return out
+
+
+def _describe(st: BetrayalState) -> dict[str, Any]:
+    t = st.t
+    if st.phase == "setup":
+        return {}
+    out: dict[str, Any] = {"explorers": {s: e.id for s, e in sorted(st.ex.items())}}
+    rooms = {r: {"floor": sp.floor, "at": list(sp.cell), "rotation": sp.rotation}
+             for r, sp in sorted(st.house.spots.items()) if t.rooms[r].placement == "stack"}
+    if rooms:
+        out["rooms"] = rooms
+    if st.aside:
+        out["aside"] = list(st.aside)
+    if st.stack != sorted(st.stack):
+        out["stack"] = list(st.stack)
+    if st.room_top is not None:
+        out["room_top"] = st.room_top
+    per_seat: dict[str, dict[str, Any]] = {k: {} for k in SEAT_KEYS}
+    for seat, e in sorted(st.ex.items()):
+        xdef = t.explorers[e.id]
+        if e.room != "entrance-hall" or e.part:
+            rdef = t.rooms[e.room]
+            if len(rdef.barrier) >= 2:
+                rot = st.house.spots[e.room].rotation
+                per_seat["where"][seat] = [e.room, SIDES[(rdef.barrier[e.part] + rot) % 4]]
+            else:
+                per_seat["where"][seat] = e.room
+        traits: dict[str, Any] = {}
+        for trait in TRAITS:
+            track = xdef.traits[trait]
+            i = e.idx[trait]
+            if i == track.start:
+                continue
+            if i < 0:
+                traits[trait] = "skull"
+            elif _trait_index(track.values, track.start, track.values[i]) == i:
+                traits[trait] = track.values[i]
+            else:
+                traits[trait] = {"index": i, "value": track.values[i]}
+        if traits:
+            per_seat["traits"][seat] = traits
+        if e.over:
+            per_seat["over"][seat] = dict(sorted(e.over.items()))
+        if e.cards:
+            per_seat["cards"][seat] = list(e.cards)
+        if e.kept:
+            per_seat["kept"][seat] = list(e.kept)
+        if e.status:
+            per_seat["status"][seat] = dict(sorted(e.status.items()))
+        if e.used:
+            per_seat["used"][seat] = sorted(e.used)
+    for key in SEAT_KEYS:
+        if per_seat[key]:
+            out[key] = per_seat[key]
+    dead = [s for s, e in sorted(st.ex.items()) if e.dead]
+    if dead:
+        out["dead"] = dead
+    piles = {r: list(c) for r, c in sorted(st.piles.items()) if c}
+    if piles:
+        out["piles"] = piles
+    tokens = {r: list(c) for r, c in sorted(st.tokens.items()) if c}
+    if tokens:
+        out["tokens"] = tokens
+    if st.links:
+        out["links"] = [list(x) for x in st.links]
+    if st.passages:
+        out["passages"] = [list(x) for x in st.passages]
+    discards = {k: list(v) for k, v in st.discards.items() if v}
+    if discards:
+        out["discards"] = discards
+    if any(v != sorted(v) for v in st.decks.values()):
+        out["decks"] = {k: list(v) for k, v in st.decks.items()}
+    if st.token_cards != derived_token_cards(t, st.tokens):
+        out["token_cards"] = list(st.token_cards)
+    for key in ("game_used", "item_raised", "open_boxes", "masks_worn"):
+        value = sorted(getattr(st, key))
+        if value:
+            out[key] = value
+    if sorted(st.set_bonus) != derived_set_bonus(st):
+        out["set_bonus"] = sorted(st.set_bonus)
+    if st.stored_rolls:
+        out["stored_rolls"] = dict(sorted(st.stored_rolls.items()))
+    kept_now = {c for e in st.ex.values() for c in e.kept if (keep_spec(t, c) or {}).get("abilities")}
+    if set(st.kept_abilities) != kept_now:
+        out["kept_with_abilities"] = sorted(st.kept_abilities)
+    tokens_now = {n for names in st.tokens.values() for n in names if token_source(t, n)[1]}
+    if set(st.token_abilities) != tokens_now:
+        out["tokens_with_abilities"] = sorted(st.token_abilities)
+    if st.haunt is not None:
+        h = st.haunt
+        out["haunt"] = {"number": h["number"], "traitor": h["traitor"], "revealer": h["revealer"],
+                        "omen": h["omen"], "room": h["room"]}
+    if st.first_seat != _birthday_first(st):
+        out["first"] = st.first_seat
+    if st.turn_number != 1:
+        out["turn_number"] = st.turn_number
+    tn = st.turn
+    turn: dict[str, Any] = {"seat": tn.seat, "begun": True}
+    for key in TURN_INTS:
+        if getattr(tn, key):
+            turn[key] = getattr(tn, key)
+    for key in TURN_FLAGS:
+        if getattr(tn, key):
+            turn[key] = True
+    if tn.omens:
+        turn["omens"] = [list(o) for o in tn.omens]
+    for key in ("keys", "items_acted"):
+        if getattr(tn, key):
+            turn[key] = sorted(getattr(tn, key))
+    if tn.last:
+        turn["last"] = tn.last
+    if tn.start_room != st.ex[tn.seat].room:
+        turn["start_room"] = tn.start_room
+    out["turn"] = turn
+    return out
+
+
+def _birthday_first(st: BetrayalState) -> str:
+    return st._first_by_birthday()
+
+
+__all__ = ["KEYS", "at_turn_prompt", "build_position", "describe_position", "lead_up"]

@@ -1,0 +1,228 @@
+"""Betrayal dispute scenarios: every shipped scenario passes, positions round-trip, pictures parse."""
+
+from __future__ import annotations
+
+import dataclasses
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hauntcheck.engine.betrayal import GAME, new_game
+from hauntcheck.engine.betrayal.draw import draw_svg
+from hauntcheck.engine.betrayal.position import at_turn_prompt, build_position, describe_position
+from hauntcheck.engine.betrayal.state import BetrayalState, invariants
+from hauntcheck.engine.games import GameDef, game_spec
+from hauntcheck.engine.play import seeded_table
+from hauntcheck.engine.scenario import PositionError, ScenarioRun, load_scenario, scenario_files
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = ROOT / "scenarios" / "betrayal"
+SPEC = game_spec("betrayal")
+DEFINITION: GameDef = dataclasses.replace(
+    GAME, position=build_position, describe_position=describe_position, draw_svg=draw_svg
+)
+SHIPPED = sorted(scenario_files(FOLDER))
+MODELINE = "# yaml-language-server: $schema=../../../spec/schema/scenario.schema.json"
+
+
+def run_text(tmp_path: Path, body: str) -> Any:
+    path = tmp_path / "case.yaml"
+    path.write_text(f"{MODELINE}\nspec_version: 1\nkind: scenario\ngame: betrayal\ntitle: a case\n"
+                    "source: {rules: [move.through-matching-doors]}\nplayers: 3\n" + body)
+    return ScenarioRun(load_scenario(path, "case.yaml"), DEFINITION, SPEC).run()
+
+
+def test_enough_scenarios_are_shipped() -> None:
+    disputes = [p for p in SHIPPED if p.parent.name == "disputes"]
+    examples = [p for p in SHIPPED if p.parent.name == "examples"]
+    assert len(disputes) >= 40 and len(examples) >= 10
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_scenario_passes(path: Path) -> None:
+    assert path.read_text().startswith(MODELINE + "\n")
+    run = ScenarioRun(load_scenario(path, str(path.relative_to(ROOT))), DEFINITION, SPEC)
+    result = run.run()
+    assert result.ok, "\n".join(result.failures)
+    assert result.before is not None and result.after is not None
+    assert set(result.rules_applied) >= set(run.file.data["rules"])
+
+
+# --------------------------------------------------------------------------------------------
+# Positions: defaults, errors, round trips
+
+
+def test_defaults_are_the_state_after_setup() -> None:
+    state = build_position(SPEC, 4, {}, {})
+    fresh = new_game(SPEC, 4, {})
+    for seat, explorer in zip(fresh.seat_ids, ["brandon-jaspers", "darrin-flash-williams", "father-rhinehardt",
+                                               "heather-granville"], strict=True):
+        fresh.apply(fresh.legal_actions().__iter__().__next__().__class__.of("choose", explorer=explorer))
+        assert fresh.ex[seat].id == explorer
+    assert BetrayalState.snapshot(state) == BetrayalState.snapshot(fresh)
+    assert state.history == [] and not invariants(state)
+
+
+def test_position_errors_name_every_bad_path() -> None:
+    bad = {
+        "explorers": {"P1": "zoe-ingstrom"},
+        "rooms": {"kitchn": {"floor": "ground", "at": [1, 1]}, "gymnasium": {"floor": "ground", "at": [2, 2]},
+                  "attic": {"floor": "upper", "at": [1, "x"]}},
+        "where": {"P2": "vault"},
+        "traits": {"P1": {"speed": 99}},
+        "cards": {"P3": ["axe", "axe"]},
+        "mosnters": {},
+    }
+    with pytest.raises(PositionError) as info:
+        build_position(SPEC, 3, {}, bad)
+    problems = dict(info.value.problems)
+    assert "unknown room 'kitchn' (did you mean kitchen?)" in problems[("rooms", "kitchn")]
+    assert problems[("rooms", "gymnasium", "floor")] == "Gymnasium can only go on upper, basement, not ground"
+    assert "at is a cell [x, y]" in problems[("rooms", "attic", "at")]
+    assert problems[("where", "P2")] == "vault is not in the house (place it under rooms)"
+    assert "99 is not on Zoe Ingstrom's speed track" in problems[("traits", "P1", "speed")]
+    assert problems[("cards", "P3", 1)] == "axe is already placed at position.cards.P3.0"
+    assert "unknown key 'mosnters'" in problems[("mosnters",)]
+
+
+def test_a_turn_that_cannot_start_where_placed_is_refused() -> None:
+    with pytest.raises(PositionError) as info:
+        build_position(SPEC, 3, {}, {"rooms": {"coal-chute": {"floor": "ground", "at": [1, 1], "rotation": 3}},
+                                      "where": {"P1": "coal-chute"}, "turn": "P1"})
+    assert "moves them on at once to foyer" in info.value.problems[0][1]
+
+
+def test_trait_values_resolve_near_the_start_and_indexes_are_exact() -> None:
+    state = build_position(SPEC, 3, {}, {"explorers": {"P1": "jenny-leclerc"},
+                                         "traits": {"P1": {"speed": 4, "might": {"index": 1}}}})
+    assert state.ex["P1"].idx["speed"] == 3  # Jenny's Speed 4 appears at 2, 3 and 4; she starts on 3
+    assert state.ex["P1"].idx["might"] == 1
+    with pytest.raises(PositionError):
+        build_position(SPEC, 3, {}, {"traits": {"P1": {"might": "skull"}}})  # no skull before the haunt
+
+
+def test_built_positions_clone_and_play_on() -> None:
+    state = build_position(SPEC, 3, {}, {"rooms": {"coal-chute": {"floor": "ground", "at": [1, 1], "rotation": 3}},
+                                         "where": {"P2": "foyer"}, "turn": "P2", "cards": {"P2": ["book"]}})
+    table = seeded_table(4)
+    for _ in range(40):
+        actor = state.to_move()
+        assert actor is not None
+        state.apply(table.for_actor(actor).choose(state, actor, state.legal_actions()))
+    assert state.clone().snapshot() == state.snapshot()
+    assert not invariants(state)
+
+
+def _walk_games(seeds: range, every: int) -> list[tuple[int, int, BetrayalState]]:
+    """(seed, players, state) at turn decisions of seeded random games, before the haunt."""
+    out = []
+    for seed in seeds:
+        players = 3 + seed % 4
+        state = new_game(SPEC, players, {})
+        table = seeded_table(seed)
+        for step in range(500):
+            actor = state.to_move()
+            if actor is None or state.haunt is not None:
+                break
+            if at_turn_prompt(state) and step % every == 0:
+                out.append((seed, players, state.clone()))
+            state.apply(table.for_actor(actor).choose(state, actor, state.legal_actions()))
+    return out
+
+
+def test_describe_then_build_gives_the_same_state_and_the_same_future() -> None:
+    states = _walk_games(range(8), 9)
+    assert len(states) > 60
+    for seed, players, state in states:
+        described = describe_position(state)
+        built = build_position(SPEC, players, {}, described)
+        assert BetrayalState.snapshot(built) == BetrayalState.snapshot(state), (seed, described)
+        # The built state is a real engine state: the same actions lead to the same states.
+        table = seeded_table(seed + 100)
+        for _ in range(25):
+            actor = state.to_move()
+            if actor is None:
+                break
+            action = table.for_actor(actor).choose(state, actor, state.legal_actions())
+            assert [str(e) for e in built.apply(action)] == [str(e) for e in state.apply(action)]
+        assert BetrayalState.snapshot(built) == BetrayalState.snapshot(state)
+
+
+def test_a_state_mid_process_is_described_at_its_last_turn_decision() -> None:
+    state = new_game(SPEC, 3, {})
+    table = seeded_table(2)
+    while at_turn_prompt(state) or state.phase == "setup" or state.turn.moved == 0 or state.to_move() != "chance":
+        actor = state.to_move()
+        assert actor is not None
+        state.apply(table.for_actor(actor).choose(state, actor, state.legal_actions()))
+    described = describe_position(state)
+    assert "recorded action(s) lead on from here" in described["note"]
+    built = build_position(SPEC, 3, {}, described)
+    assert at_turn_prompt(built) and built.current == state.current
+
+
+# --------------------------------------------------------------------------------------------
+# Scenario failures are clear
+
+
+def test_a_wrong_expectation_fails_with_file_line_and_the_values(tmp_path: Path) -> None:
+    result = run_text(tmp_path, """\
+rules: [move.through-matching-doors]
+position:
+  rooms: {kitchen: {floor: ground, at: [-1, 0], rotation: 0}}
+  turn: P1
+steps:
+  - do: {kind: move, to: kitchen, cost: 1}
+  - expect: {explorers.P1.room: foyer}
+""")
+    assert not result.ok
+    assert result.failures == ["case.yaml:14:33: error: expected explorers.P1.room = 'foyer', got 'kitchen'"]
+
+
+def test_a_bad_position_fails_at_its_path(tmp_path: Path) -> None:
+    result = run_text(tmp_path, """\
+rules: [move.through-matching-doors]
+position:
+  rooms: {kitchen: {floor: upper, at: [-1, 0]}}
+steps:
+  - do: {kind: end}
+""")
+    assert result.failures == ["case.yaml:10:28: error: Kitchen can only go on ground, basement, not upper"]
+
+
+def test_a_rule_listed_but_not_applied_fails(tmp_path: Path) -> None:
+    result = run_text(tmp_path, """\
+rules: [room.coal-chute.slide]
+position: {turn: P1}
+steps:
+  - do: {kind: move, to: foyer, cost: 1}
+""")
+    assert any("room.coal-chute.slide decides it, but that rule was never applied" in f for f in result.failures)
+
+
+# --------------------------------------------------------------------------------------------
+# Pictures
+
+
+def test_draw_svg_is_well_formed_and_names_every_placed_room() -> None:
+    for seed in (1, 5):
+        state = new_game(SPEC, 4, {})
+        table = seeded_table(seed)
+        for _ in range(300):
+            actor = state.to_move()
+            if actor is None:
+                break
+            state.apply(table.for_actor(actor).choose(state, actor, state.legal_actions()))
+        svg = draw_svg(state)
+        root = ET.fromstring(svg)
+        text = " ".join(" ".join(node.itertext()) for node in root.iter())
+        titles = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}title"))
+        assert len(state.house.spots) > 8
+        for room in state.house.spots:
+            name = state.t.rooms[room].name
+            assert f"{name} ({room})" in titles
+            assert all(word in text for word in name.split())
+        for seat in state.ex:
+            assert f">{seat}<" in svg
