@@ -14,13 +14,15 @@ Which rooms may be locked is decided by :mod:`hauntcheck.checks.halls_locks` (th
 from __future__ import annotations
 
 import copy
+import difflib
 import itertools
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from xml.sax.saxutils import escape
 
-from hauntcheck.checks.halls_locks import Cell, LockGrid, legal_locks
+from hauntcheck.checks.halls_locks import Cell, LockGrid, cut_off, legal_locks, lock_is_safe
 from hauntcheck.engine.core import (
     CHANCE,
     Action,
@@ -233,8 +235,8 @@ class Room:
     start: bool = False
 
     def data(self) -> dict[str, Any]:
-        return {"card": self.card, "up": self.up, "locked": self.locked, "temp": self.temp,
-                "exhausted": self.exhausted, "covered": sorted(self.covered), "gift": self.gift}
+        return {"up": self.up, "locked": self.locked, "temp": self.temp, "exhausted": self.exhausted,
+                "covered": sorted(self.covered), "gift": self.gift, "start": self.start}
 
 
 @dataclass
@@ -259,7 +261,7 @@ class Participant:
         return item in self.items
 
     def data(self) -> dict[str, Any]:
-        return {"seat": self.seat, "name": self.name, "pos": self.pos, "hp": self.hp, "resolve": self.resolve,
+        return {"name": self.name, "hp": self.hp, "resolve": self.resolve,
                 "items": sorted(self.items), "bullets": self.bullets, "shells": self.shells, "keys": self.keys,
                 "panic": self.panic, "alive": self.alive, "searched": self.searched, "escaped": self.escaped}
 
@@ -278,7 +280,7 @@ class Killer:
         return not self.stunned and self.hp > 0
 
     def data(self) -> dict[str, Any]:
-        return {"pos": self.pos, "hp": self.hp, "rage": self.rage, "stunned": self.stunned,
+        return {"hp": self.hp, "rage": self.rage, "stunned": self.stunned,
                 "key_given": self.key_given, "carried": self.carried, "two_keys": self.two_keys}
 
 
@@ -329,6 +331,7 @@ class HallsState(GameState):
         self.players = players
         self.solo = players == 1
         self.variant = str(options.get("variant", "A"))
+        self.decks = str(options.get("decks", "separate"))
         self.side = str(options.get("side", "beginner"))
         self.lay = self.d.layouts[players]
         self.rows, self.cols = int(self.lay["rows"]), int(self.lay["cols"])
@@ -381,6 +384,9 @@ class HallsState(GameState):
     def outcome(self) -> Outcome | None:
         return self.result
 
+    def seat_of(self, k: int) -> str:
+        return f"P{k + 1}"
+
     def seats(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
 
@@ -400,13 +406,18 @@ class HallsState(GameState):
         return other
 
     def snapshot(self) -> dict[str, Any]:
+        """The whole state. Rooms are keyed by card id (``rooms.r12a.temp``) and Participants by
+        seat (``participants.P1.hp``); rooms are given as ``[row, col]`` cells."""
+        seat = self.seat_of
         return {
-            "players": self.players, "variant": self.variant, "side": self.side, "stage": self.stage,
-            "round": self.round, "first": self.first, "mc": self.mc_index, "dead": list(self.dead_order),
-            "mc_holders": list(self.mc_holders),
-            "rooms": [r.data() for r in self.rooms],
-            "participants": [p.data() for p in self.pp],
-            "killer": self.killer.data(),
+            "players": self.players, "variant": self.variant, "decks": self.decks, "side": self.side,
+            "stage": self.stage, "round": self.round, "first": seat(self.first),
+            "mc": None if self.mc_index < 0 else seat(self.mc_index), "dead": [seat(k) for k in self.dead_order],
+            "mc_holders": [seat(k) for k in self.mc_holders],
+            "grid": [[self.rooms[self.idx(r, c)].card for c in range(self.cols)] for r in range(self.rows)],
+            "rooms": {room.card: {"at": list(self.cell(i)), **room.data()} for i, room in enumerate(self.rooms) if room.card},
+            "participants": {p.seat: {**p.data(), "room": None if p.pos < 0 else list(self.cell(p.pos))} for p in self.pp},
+            "killer": {**self.killer.data(), "room": list(self.cell(self.killer.pos))},
             "reward_deck": list(self.reward_deck), "reward_discard": list(self.reward_discard),
             "mc_deck": list(self.mc_deck), "mc_discard": list(self.mc_discard), "gifts": list(self.gift_pile),
             "keys_made": self.keys_made, "keys_spent": self.keys_spent,
@@ -508,11 +519,16 @@ class HallsState(GameState):
         self.stage = "setup-rooms"
 
     def _room_pool(self) -> list[str]:
+        """The numbered rooms to shuffle: one variety, one card per number chosen by chance
+        (variant.mixed-decks), or both varieties in one deck (variant.combined-decks)."""
         removed = set(self.lay.get("remove_rooms", []))
         mixed = self.ctx.get("mixed")
-        out = []
+        out: list[str] = []
         for k, number in enumerate(sorted(self.d.numbered)):
             if number in removed:
+                continue
+            if self.decks == "combined":
+                out.extend(self.d.numbered[number][v] for v in sorted(self.d.numbered[number]))
                 continue
             variant = mixed[k] if mixed else self.variant
             out.append(self.d.numbered[number][variant])
@@ -524,6 +540,8 @@ class HallsState(GameState):
     def _on_rooms(self, action: Action) -> None:
         order = strs(action["order"])
         self.pool = order[: int(self.lay["numbered_rooms"])]
+        if self.decks == "combined":
+            self._ev("variant.combined-decks", f"both room decks shuffled together ({len(order)} cards)")
         self._ev("setup.room-deck", f"{len(self.pool)} rooms drawn for the board: {', '.join(self.pool)}")
         self.stage = "setup-board"
 
@@ -650,6 +668,7 @@ class HallsState(GameState):
             self._ev("turn.round-limit", f"round {self.round} would exceed the limit of {self.d.round_limit}: undecided")
             self.stage = "over"
             return
+        self.ctx = {}  # nothing of a finished search, combat or setup step carries into a new turn
         combat = {}
         for p in self.living():
             others = [q for q in self.people_in(p.pos) if q is not p]
@@ -1606,7 +1625,7 @@ class HallsState(GameState):
                 if n <= 0:
                     mc["locks"].pop(0)
                     continue
-                opts = self.lock_options()
+                opts = self.lock_options(explain=True)
                 if not opts:
                     mc["locks"].pop(0)
                     self._ev("lock.none", f"{self.participant(seat).name}'s player finds no room that may be locked")
@@ -1764,7 +1783,7 @@ class HallsState(GameState):
         mc = self.mc
         seat, n = mc["locks"][0] if mc["locks"] else ("", 0)
         if n > 0:
-            opts = self.lock_options()
+            opts = self.lock_options(explain=True)
             if opts:
                 self.need(seat, "lock", [Action.of("lock", row=r, col=c) for r, c in opts])
                 return
@@ -1804,18 +1823,36 @@ class HallsState(GameState):
         rd = self.rdef(i)
         return any(rd.rewards[k].reward == "key" for k in self.available_slots(i))
 
-    def lock_options(self) -> list[Cell]:
-        """Rules lock.candidates and lock.path, via checks.halls_locks."""
+    def lock_options(self, explain: bool = False) -> list[Cell]:
+        """Rules lock.candidates and lock.path, via checks.halls_locks. With ``explain``, events
+        say which first-choice rooms (exhausted or starting) are refused and why: not empty
+        (lock.empty) or cutting someone off (lock.path)."""
         first: list[Cell] = []
         second: list[Cell] = []
+        occupied: list[int] = []
         for i, r in enumerate(self.rooms):
-            if not r.up or r.locked or r.temp or self.d.rooms[r.card].mode == "exit" or not self.empty(i):
+            if not r.up or r.locked or r.temp or self.d.rooms[r.card].mode == "exit":
+                continue
+            if not self.empty(i):
+                if r.exhausted or r.start:
+                    occupied.append(i)
                 continue
             if r.exhausted or r.start:
                 first.append(self.cell(i))
             elif not self.key_available(i):
                 second.append(self.cell(i))
-        return legal_locks(self.lock_grid(), first, second)
+        grid = self.lock_grid()
+        options = legal_locks(grid, first, second)
+        if explain:
+            if occupied:
+                self._ev("lock.empty", "not empty, so not lockable: " + ", ".join(self.where(i) for i in occupied))
+            blocked = [c for c in first if c not in options and not lock_is_safe(grid, c)]
+            if blocked:
+                self._ev("lock.path", "locking would cut someone off from an Exit, a body or an unexplored room: "
+                         + ", ".join(self.where(self.idx(*c)) for c in blocked))
+            rule = "lock.candidates"
+            self._ev(rule, "rooms that may be locked: " + (", ".join(self.where(self.idx(*c)) for c in options) or "none"))
+        return options
 
     # ---- Killer symbols and moves
 
@@ -2120,7 +2157,6 @@ class HallsState(GameState):
             out.append(f"Killer Rage {self.killer.rage} out of bounds")
         if self.stage not in ("setup-mixed", "setup-rooms", "setup-board", "setup-faces", "setup-mc", "setup-gifts",
                               "setup-rewards", "setup-place", "setup-killer"):
-            from hauntcheck.checks.halls_locks import cut_off
             missing = cut_off(self.lock_grid())
             if missing and self.players > 1:
                 out.append(f"cut off: {missing}")
@@ -2240,19 +2276,517 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
 
 
 # --------------------------------------------------------------------------------------------
+# Positions: a state built directly from a mapping (dispute scenarios), its inverse, the game's
+# invariants and a picture. Every key and default is listed in docs/halls-of-horror.md.
+
+PathKey = tuple[str | int, ...]
+POSITION_KEYS = ("round", "first", "rooms", "participants", "killer", "decks", "discards", "used_gifts",
+                 "dead", "mc", "mc_holders", "keys_spent", "note")
+ROOM_KEYS = ("at", "up", "locked", "temp", "exhausted", "covered", "gift")
+PARTICIPANT_KEYS = ("room", "hp", "resolve", "items", "bullets", "shells", "keys", "panic", "alive", "searched")
+KILLER_KEYS = ("room", "hp", "rage", "stunned", "key_given", "carried", "two_keys")
+
+
+def _guess(word: object, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(str(word), list(choices), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+class _Builder:
+    """Collects every problem of a position (path inside ``position``, message) before failing."""
+
+    def __init__(self, state: HallsState) -> None:
+        self.state = state
+        self.problems: list[tuple[PathKey, str]] = []
+
+    def bad(self, path: PathKey, message: str) -> None:
+        self.problems.append((path, message))
+
+    def mapping(self, value: Any, path: PathKey, allowed: Sequence[str], what: str) -> Mapping[str, Any]:
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            self.bad(path, f"{what} is a mapping, got {value!r}")
+            return {}
+        for key in value:
+            if key not in allowed:
+                self.bad((*path, key), f"unknown key {key!r} in {what}{_guess(key, allowed)}; known: {', '.join(allowed)}")
+        return value
+
+    def flag(self, entry: Mapping[str, Any], key: str, path: PathKey, default: bool) -> bool:
+        value = entry.get(key, default)
+        if not isinstance(value, bool):
+            self.bad((*path, key), f"{key} is true or false, got {value!r}")
+            return default
+        return value
+
+    def number(self, entry: Mapping[str, Any], key: str, path: PathKey, default: int, lo: int, hi: int | None = None) -> int:
+        value = entry.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+            span = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
+            self.bad((*path, key), f"{key} is a whole number {span}, got {value!r}")
+            return default
+        return value
+
+    def cell(self, value: Any, path: PathKey, cards: Mapping[str, int] | None = None) -> int | None:
+        """A room given as ``[row, col]`` (or, with ``cards``, by the id of the card lying there)."""
+        s = self.state
+        if isinstance(value, str) and cards is not None:
+            if value not in cards:
+                self.bad(path, f"no room {value!r} is on the board{_guess(value, cards)}")
+                return None
+            return cards[value]
+        if (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+                and 0 <= value[0] < s.rows and 0 <= value[1] < s.cols):
+            return s.idx(value[0], value[1])
+        also = " or the id of a room on the board" if cards is not None else ""
+        self.bad(path, f"a room is [row, col] inside the {s.rows}x{s.cols} grid (rows 0-{s.rows - 1}, cols 0-{s.cols - 1}){also}, "
+                       f"got {value!r}")
+        return None
+
+    def seat(self, value: Any, path: PathKey) -> int | None:
+        seats = self.state.seats()
+        if value not in seats:
+            self.bad(path, f"{value!r} is not a seat of this {len(seats)}-player game ({', '.join(seats)})")
+            return None
+        return seats.index(str(value))
+
+    def pile(self, value: Any, path: PathKey, known: Sequence[str], what: str) -> list[str]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.bad(path, f"{what} is a list of card ids, got {value!r}")
+            return []
+        out = []
+        for n, card in enumerate(value):
+            if card not in known:
+                self.bad((*path, n), f"unknown {what} {card!r}{_guess(card, known)}")
+            else:
+                out.append(str(card))
+        return out
+
+    def deal(self, full: Sequence[str], parts: Sequence[tuple[PathKey, list[str]]], what: str) -> list[str]:
+        """What is left of ``full`` (a deck with repeats, in spec order) once the listed cards are
+        taken out; a card listed more often than the deck holds it is a problem at its place."""
+        left: dict[str, int] = {}
+        for card in full:
+            left[card] = left.get(card, 0) + 1
+        for path, cards in parts:
+            for n, card in enumerate(cards):
+                if left.get(card, 0) <= 0:
+                    self.bad((*path, n), f"more {card!r} than the {what} holds ({full.count(card)})")
+                else:
+                    left[card] -= 1
+        out = []
+        for card in full:
+            if left.get(card, 0) > 0:
+                out.append(card)
+                left[card] -= 1
+        return out
+
+
+def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], position: Mapping[str, Any]) -> HallsState:
+    """A Halls of Horror state at the start of a round's action selection, built from a scenario's
+    ``position`` (documented in docs/halls-of-horror.md); raises PositionError naming every bad path."""
+    from hauntcheck.engine.scenario import PositionError
+
+    checked, bad_options = option_problems(spec, players, options)
+    if bad_options:
+        raise PositionError([((), f"option {m}") for m in bad_options])
+    if not isinstance(position, Mapping):
+        raise PositionError([((), f"a position is a mapping, got {position!r}")])
+    state = HallsState(spec, players, checked)
+    d = state.d
+    b = _Builder(state)
+    b.mapping(position, (), POSITION_KEYS, "the position")
+    starts = [state.idx(r, c) for r, c in state.lay["starts"]]
+    start_card = {side: k for k, pair in enumerate(d.starts) for side in pair}
+
+    # -- rooms
+    grid: list[Room | None] = [None] * (state.rows * state.cols)
+    placed: dict[str, int] = {}
+    rooms = position.get("rooms") or {}
+    if not isinstance(rooms, Mapping):
+        b.bad(("rooms",), f"rooms maps room card ids to {{at: [row, col], ...}}, got {rooms!r}")
+        rooms = {}
+    for card, raw in rooms.items():
+        path: PathKey = ("rooms", card)
+        if card not in d.rooms:
+            b.bad(path, f"unknown room {card!r}{_guess(card, d.rooms)}")
+            continue
+        entry = b.mapping(raw, path, ROOM_KEYS, f"room {card}")
+        if "at" not in entry:
+            b.bad(path, f"room {card} needs at: [row, col]")
+            continue
+        i = b.cell(entry["at"], (*path, "at"))
+        if i is None:
+            continue
+        if grid[i] is not None:
+            b.bad((*path, "at"), f"{list(state.cell(i))} already holds {grid[i].card}")  # type: ignore[union-attr]
+            continue
+        if card in start_card:
+            twin = next(side for side in d.starts[start_card[card]] if side != card)
+            if i not in starts:
+                b.bad((*path, "at"), f"{card} is a starting room; starting rooms lie on the corners "
+                                     f"{[list(state.cell(j)) for j in starts]}")
+            if twin in placed:
+                b.bad(path, f"{card} and {twin} are the two faces of one starting room card")
+        elif i in starts:
+            b.bad((*path, "at"), f"{list(state.cell(i))} is a starting room's corner; only a starting room card goes there")
+        rd = d.rooms[card]
+        locked = b.flag(entry, "locked", path, False)
+        up = b.flag(entry, "up", path, not locked)
+        if locked and up:
+            b.bad((*path, "up"), "a locked room lies face down")
+        if card in start_card and not up and not locked:
+            b.bad((*path, "up"), "starting rooms lie face up")
+        room = Room(card=card, up=up and not locked, locked=locked, start=i in starts)
+        room.exhausted = b.flag(entry, "exhausted", path, False)
+        room.temp = b.flag(entry, "temp", path, False)
+        if room.temp and (rd.mode != "puzzle" or not room.up):
+            b.bad((*path, "temp"), f"only a face-up puzzle room closes around a Participant; {rd.name} is not one")
+        covered = entry.get("covered", [])
+        if not (isinstance(covered, list) and all(isinstance(k, int) and 0 <= k < len(rd.rewards) for k in covered)
+                and len(set(covered)) == len(covered)):
+            b.bad((*path, "covered"), f"covered lists reward places of {rd.name} (0-{len(rd.rewards) - 1}, left to right), "
+                                      f"got {covered!r}")
+        else:
+            room.covered = sorted(covered)
+        gift = entry.get("gift", "")
+        if gift and gift not in d.gifts:
+            b.bad((*path, "gift"), f"unknown MC Gift {gift!r}{_guess(gift, d.gifts)}")
+        else:
+            room.gift = str(gift or "")
+        grid[i] = room
+        placed[card] = i
+    fill_variant = "B" if state.variant == "B" else "A"
+    removed = set(state.lay.get("remove_rooms", []))
+    numbered = [d.numbered[n][fill_variant] for n in sorted(d.numbered)
+                if n not in removed and not any(v in placed for v in d.numbered[n].values())]
+    exits = [e for e in d.exits if e not in placed]
+    free = [i for i in range(len(grid)) if grid[i] is None and i not in starts]
+    fill = numbered[: max(0, len(free) - len(exits))] + exits
+    for i, card in zip(free, fill, strict=False):
+        grid[i] = Room(card=card)
+    spare = [pair for pair in d.starts if not any(side in placed for side in pair)]
+    for i in starts:
+        if grid[i] is None and spare:
+            grid[i] = Room(card=spare.pop(0)[0], up=True, start=True)
+    cards = {room.card: i for i, room in enumerate(grid) if room is not None}
+    board = [room if room is not None else Room() for room in grid]
+
+    def standable(i: int | None, path: PathKey, who: str, face_down_ok: bool = False) -> int | None:
+        if i is None:
+            return None
+        room = board[i]
+        if room.locked:
+            b.bad(path, f"{who} cannot be in the locked room {list(state.cell(i))}")
+        elif not room.up and not face_down_ok:
+            b.bad(path, f"{who} cannot be in the face-down room {list(state.cell(i))} (entering a room turns it face up)")
+        return i
+
+    # -- participants
+    parts = b.mapping(position.get("participants"), ("participants",), state.seats(), "participants")
+    state._make_participants()
+    for k, p in enumerate(state.pp):
+        path = ("participants", p.seat)
+        entry = b.mapping(parts.get(p.seat), path, PARTICIPANT_KEYS, p.seat)
+        p.alive = b.flag(entry, "alive", path, True)
+        where = b.cell(entry["room"], (*path, "room"), cards) if "room" in entry else starts[k]
+        p.pos = standable(where, (*path, "room"), f"{p.seat} ({p.name})") or 0
+        if p.alive:
+            p.hp = b.number(entry, "hp", path, d.hp, 1, d.hp_max)
+        else:
+            p.hp = b.number(entry, "hp", path, 0, 0, 0)
+        p.resolve = b.number(entry, "resolve", path, p.resolve, 0)
+        items = entry.get("items", [])
+        if not (isinstance(items, list) and all(it in ITEM_ORDER for it in items) and len(set(items)) == len(items)):
+            b.bad((*path, "items"), f"items is a list of different items among {', '.join(ITEM_ORDER)} "
+                                    f"(one of each at most), got {items!r}")
+        else:
+            p.items = sorted(items, key=ITEM_ORDER.index)
+        p.bullets = b.number(entry, "bullets", path, 0, 0)
+        p.shells = b.number(entry, "shells", path, 0, 0)
+        p.keys = b.number(entry, "keys", path, 0, 0)
+        p.panic = b.flag(entry, "panic", path, False)
+        p.searched = b.flag(entry, "searched", path, False)
+        if p.searched and p.alive:
+            b.bad((*path, "searched"), "only a dead Participant's body is searched")
+    dead = [k for k, p in enumerate(state.pp) if not p.alive]
+    living = [k for k, p in enumerate(state.pp) if p.alive]
+    if not living:
+        b.bad(("participants",), "at least one Participant must be alive")
+    if "dead" in position:
+        order = [b.seat(s, ("dead", n)) for n, s in enumerate(position["dead"] or [])] if isinstance(position["dead"], list) else []
+        if sorted(k for k in order if k is not None) != dead:
+            names = ", ".join(state.seat_of(k) for k in dead) or "nobody"
+            b.bad(("dead",), f"dead lists every dead Participant once, in the order they died ({names} in some order)")
+        else:
+            dead = [k for k in order if k is not None]
+    state.dead_order = list(dead)
+    state.mc_holders = list(dead)
+    if "mc_holders" in position:
+        raw = position["mc_holders"]
+        holders = [b.seat(s, ("mc_holders", n)) for n, s in enumerate(raw)] if isinstance(raw, list) else [None]
+        if None in holders or not set(holders) <= set(dead) or len(set(holders)) != len(holders):
+            b.bad(("mc_holders",), "mc_holders lists dead Participants' seats (each has held the MC role)")
+        else:
+            state.mc_holders = [k for k in holders if k is not None]
+    state.mc_index = dead[-1] if dead else -1
+    if "mc" in position:
+        mc_seat = b.seat(position["mc"], ("mc",))
+        if mc_seat is not None and mc_seat not in dead:
+            b.bad(("mc",), "the MC is a player whose Participant is dead")
+        elif mc_seat is not None:
+            state.mc_index = mc_seat
+    if state.mc_index >= 0 and state.mc_index not in state.mc_holders:
+        b.bad(("mc_holders",), f"the MC {state.seat_of(state.mc_index)} must be among mc_holders")
+    first = b.seat(position["first"], ("first",)) if "first" in position else (living[0] if living else 0)
+    if first is not None and first not in living and living:
+        b.bad(("first",), "the First Player's Participant must be alive")
+    state.first = first or 0
+    state.round = b.number(position, "round", (), 1, 1, d.round_limit)
+    state.keys_spent = b.number(position, "keys_spent", (), 0, 0)
+
+    # -- the Killer
+    path = ("killer",)
+    entry = b.mapping(position.get("killer"), path, KILLER_KEYS, "the Killer")
+    k_cell = b.cell(entry["room"], (*path, "room"), cards) if "room" in entry else state.idx(*state.lay["killer_cells"][0])
+    killer = Killer(pos=standable(k_cell, (*path, "room"), "the Killer", face_down_ok=True) or 0)
+    killer.hp = b.number(entry, "hp", path, d.killer_hp, 0, d.killer_hp_max)
+    killer.rage = b.number(entry, "rage", path, 0, 0, len(d.rage) - 1)
+    killer.stunned = b.flag(entry, "stunned", path, killer.hp == 0)
+    if killer.hp == 0 and not killer.stunned:
+        b.bad((*path, "stunned"), "a Killer at 0 HP is dead, and so Stunned")
+    killer.key_given = b.flag(entry, "key_given", path, False)
+    killer.carried = b.number(entry, "carried", path, 0, 0, 2)
+    killer.two_keys = b.flag(entry, "two_keys", path, False)
+    state.killer = killer
+
+    for i, room in enumerate(board):
+        if room.temp and not any(p.alive and p.pos == i for p in state.pp):
+            b.bad(("rooms", room.card, "temp"), f"{room.card} is closed around a Participant, but no living Participant is in it")
+
+    # -- decks and discards
+    decks = b.mapping(position.get("decks"), ("decks",), ("rewards", "mc", "gifts"), "decks")
+    discards = b.mapping(position.get("discards"), ("discards",), ("rewards", "mc"), "discards")
+    mc_full = list(d.solo_deck) if state.solo else [c for c in d.mc_deck if c not in set(state.lay.get("remove_mc", []))]
+    mc_known = sorted(set(mc_full))
+    top = b.pile(decks.get("rewards"), ("decks", "rewards"), list(d.reward_symbols), "Reward card")
+    gone = b.pile(discards.get("rewards"), ("discards", "rewards"), list(d.reward_symbols), "Reward card")
+    state.reward_deck = top + b.deal(d.reward_deck, [(("decks", "rewards"), top), (("discards", "rewards"), gone)], "Reward deck")
+    state.reward_discard = gone
+    top = b.pile(decks.get("mc"), ("decks", "mc"), mc_known, "MC card")
+    gone = b.pile(discards.get("mc"), ("discards", "mc"), mc_known, "MC card")
+    state.mc_deck = top + b.deal(mc_full, [(("decks", "mc"), top), (("discards", "mc"), gone)], "MC deck")
+    state.mc_discard = gone
+    top = b.pile(decks.get("gifts"), ("decks", "gifts"), list(d.gifts), "MC Gift")
+    used = b.pile(position.get("used_gifts"), ("used_gifts",), list(d.gifts), "MC Gift")
+    in_rooms = [room.gift for room in board if room.gift]
+    state.gift_pile = top + b.deal(d.gift_pool, [(("decks", "gifts"), top), (("used_gifts",), used),
+                                                 (("rooms",), in_rooms)], "MC Gift pool")
+
+    state.rooms = board
+    held = sum(p.keys for p in state.pp)
+    state.keys_made = held + state.keys_spent
+    if not b.problems and players > 1:
+        for walker, target in cut_off(state.lock_grid())[:1]:
+            b.bad(("rooms",), f"the locked rooms cut {list(walker)} off from {list(target)}, "
+                              "which every Participant and the Killer must be able to reach")
+    if b.problems:
+        raise PositionError(b.problems)
+    state.milestones = set()
+    if held or state.keys_spent:
+        state.milestones.add("key")
+    if dead:
+        state.milestones.add("death")
+    if killer.key_given:
+        state.milestones.add("killer-dies")
+    if any(r.up and d.rooms[r.card].mode == "exit" for r in board):
+        state.milestones.add("exit-revealed")
+    state.pool, state.ctx, state.turn, state.mc = [], {}, {}, {}
+    state._need, state._legal, state.result = None, None, None
+    state._begin_turn()
+    state._advance()
+    state._events = []
+    return state
+
+
+def _multiset_minus(full: Sequence[str], *taken: Sequence[str]) -> list[str]:
+    left = list(full)
+    for part in taken:
+        for card in part:
+            if card in left:
+                left.remove(card)
+    return left
+
+
+def describe_position(state: GameState) -> dict[str, Any]:
+    """A state as a ``position`` mapping; building it gives back the same state when the state is
+    at the start of a round's action selection (otherwise it is described as it stands, and the
+    round's selection starts afresh from there)."""
+    assert isinstance(state, HallsState)
+    s = state
+    if s.stage.startswith("setup"):
+        return {"note": "described during setup, before the board is dealt: this is the default position"}
+    out: dict[str, Any] = {}
+    if s.round != 1:
+        out["round"] = s.round
+    first = s.first
+    if not s.pp[first].alive:
+        # Mid-round, after the First Player's death: the card goes on to the next living Participant.
+        first = next((k for k in [(s.first + n) % s.players for n in range(1, s.players + 1)] if s.pp[k].alive), first)
+    out["first"] = s.seat_of(first)
+    rooms: dict[str, Any] = {}
+    for i, room in enumerate(s.rooms):
+        entry: dict[str, Any] = {"at": list(s.cell(i))}
+        if room.locked:
+            entry["locked"] = True
+        elif not room.up:
+            entry["up"] = False
+        for key in ("temp", "exhausted"):
+            if getattr(room, key):
+                entry[key] = True
+        if room.covered:
+            entry["covered"] = sorted(room.covered)
+        if room.gift:
+            entry["gift"] = room.gift
+        rooms[room.card] = entry
+    out["rooms"] = rooms
+    parts: dict[str, Any] = {}
+    for p in s.pp:
+        entry = {"room": list(s.cell(p.pos)), "hp": p.hp, "resolve": p.resolve}
+        if p.items:
+            entry["items"] = list(p.items)
+        for key in ("bullets", "shells", "keys"):
+            if getattr(p, key):
+                entry[key] = getattr(p, key)
+        if p.panic:
+            entry["panic"] = True
+        if not p.alive:
+            entry["alive"] = False
+        if p.searched:
+            entry["searched"] = True
+        parts[p.seat] = entry
+    out["participants"] = parts
+    k = s.killer
+    killer: dict[str, Any] = {"room": list(s.cell(k.pos)), "hp": k.hp, "rage": k.rage, "stunned": k.stunned}
+    for key in ("key_given", "carried", "two_keys"):
+        if getattr(k, key):
+            killer[key] = getattr(k, key)
+    out["killer"] = killer
+    out["decks"] = {"rewards": list(s.reward_deck), "mc": list(s.mc_deck), "gifts": list(s.gift_pile)}
+    discards = {name: list(pile) for name, pile in (("rewards", s.reward_discard), ("mc", s.mc_discard)) if pile}
+    if discards:
+        out["discards"] = discards
+    used = _multiset_minus(s.d.gift_pool, s.gift_pile, [r.gift for r in s.rooms if r.gift])
+    if used:
+        out["used_gifts"] = used
+    if s.dead_order:
+        out["dead"] = [s.seat_of(k) for k in s.dead_order]
+        out["mc"] = s.seat_of(s.mc_index)
+        out["mc_holders"] = [s.seat_of(k) for k in s.mc_holders]
+    if s.keys_spent:
+        out["keys_spent"] = s.keys_spent
+    if s.stage != "select" or s.turn.get("chosen"):
+        out["note"] = (f"described as it stands in round {s.round} (stage {s.stage}); building it starts the "
+                       "round's action selection afresh")
+    return out
+
+
+def invariants(state: GameState) -> list[str]:
+    """Key conservation, HP and Rage within bounds, Resolve and ammunition never negative, nobody
+    alive at 0 HP, and no living Participant or the Killer cut off from an Exit, a body or (while
+    an Exit is hidden) a face-down room (checks.halls_locks)."""
+    if not isinstance(state, HallsState):
+        return [f"not a Halls of Horror state: {type(state).__name__}"]
+    return state.invariant_errors()
+
+
+SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")
+
+
+def _svg_text(x: float, y: float, text: str, size: int, fill: str = "#111", anchor: str = "middle") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" font-size="{size}" text-anchor="{anchor}" '
+            f'fill="{fill}">{escape(text)}</text>')
+
+
+def draw_svg(state: GameState) -> str:
+    """The board seen from above, row 0 at the top: face-up rooms with their names (exhausted ones
+    shaded, covered rewards counted), face-down rooms grey, locked rooms dark, a room closed
+    around a puzzle solver outlined in orange; Participants are circles with their seat and HP (a
+    body is a grey circle), the Killer a red square (hollow when Stunned), an MC Gift a small "G"."""
+    assert isinstance(state, HallsState)
+    s = state
+    w, h, head = 120, 80, 30
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{s.cols * w + 10}" height="{s.rows * h + head + 10}">']
+    k = s.killer
+    parts.append(_svg_text(5, 18, f"round {s.round}, First Player {s.seat_of(s.first)}; Killer {k.hp} HP, Rage {k.rage}"
+                           + (", Stunned" if k.stunned else ""), 13, anchor="start"))
+    for i, room in enumerate(s.rooms):
+        r, c = s.cell(i)
+        x, y = 5 + c * w, head + r * h
+        if room.locked:
+            fill, label = "#444", "locked"
+        elif not room.up:
+            fill, label = "#bbb", "face down"
+        else:
+            fill = "#e4dccb" if room.exhausted else "#fbf8f0"
+            label = s.d.rooms[room.card].name.replace(" (sample)", "")
+        stroke = ' stroke="#ff7f0e" stroke-width="4"' if room.temp else ' stroke="#333"'
+        parts.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}"{stroke}/>')
+        colour = "#fff" if room.locked else "#111"
+        parts.append(_svg_text(x + w / 2, y + 14, label[:22], 10, colour))
+        notes = [f"[{r},{c}]"] + (["exhausted"] if room.exhausted else []) + ([f"{len(room.covered)} covered"] if room.covered else [])
+        parts.append(_svg_text(x + w / 2, y + h - 6, ", ".join(notes), 9, colour))
+        if room.gift:
+            parts.append(f'<rect x="{x + w - 18}" y="{y + 20}" width="13" height="13" fill="#ffd700" stroke="#333"/>')
+            parts.append(_svg_text(x + w - 11.5, y + 31, "G", 10))
+    for n, p in enumerate(s.pp):
+        if p.pos < 0 or p.escaped:
+            continue
+        r, c = s.cell(p.pos)
+        x, y = 5 + c * w + 18 + 24 * n, head + r * h + 42
+        colour = SEAT_COLOURS[n % len(SEAT_COLOURS)] if p.alive else "#999"
+        parts.append(f'<circle cx="{x}" cy="{y}" r="10" fill="{colour}" stroke="#111"/>')
+        parts.append(_svg_text(x, y + 3.5, p.seat, 9, "#fff"))
+        parts.append(_svg_text(x, y + 20, f"{p.hp} HP", 7))
+    r, c = s.cell(k.pos)
+    x, y = 5 + c * w + w - 24, head + r * h + 48
+    parts.append(f'<rect x="{x}" y="{y}" width="16" height="16" fill="{"none" if k.stunned else "#b00"}" stroke="#b00" stroke-width="2"/>')
+    parts.append(_svg_text(x + 8, y + 12, "K", 10, "#b00" if k.stunned else "#fff"))
+    parts.append("</svg>\n")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
 # Game definition
 
 
-def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HallsState:
+def option_problems(spec: GameSpec, players: int, options: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """The game options, checked: (options with defaults, problems)."""
     variant = str(options.get("variant", "A"))
     side = str(options.get("side", "beginner"))
+    decks = str(options.get("decks", "separate"))
+    problems = []
     if variant not in ("A", "B", "mixed"):
-        raise ValueError(f"variant must be A, B or mixed, not {variant!r}")
+        problems.append(f"variant must be A, B or mixed, not {variant!r}")
     if side not in ("beginner", "advanced"):
-        raise ValueError(f"side must be beginner or advanced, not {side!r}")
+        problems.append(f"side must be beginner or advanced, not {side!r}")
+    if decks not in ("separate", "combined"):
+        problems.append(f"decks must be separate or combined, not {decks!r}")
+    elif decks == "combined" and variant == "mixed":
+        problems.append("decks combined and variant mixed are two alternative ways of mixing the decks (8.1); choose one")
     if players not in load_data(spec).layouts:
-        raise ValueError(f"Halls of Horror has no layout for {players} players")
-    return HallsState(spec, players, {"variant": variant, "side": side})
+        problems.append(f"Halls of Horror has no layout for {players} players")
+    return {"variant": variant, "side": side, "decks": decks}, problems
+
+
+def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HallsState:
+    checked, problems = option_problems(spec, players, options)
+    if problems:
+        raise ValueError(problems[0])
+    return HallsState(spec, players, checked)
 
 
 def cross_check(spec: GameSpec) -> list[SpecError]:
@@ -2337,12 +2871,14 @@ GAME = GameDef(
     new_game=new_game,
     cross_check=cross_check,
     options=(
-        Option("variant", "room deck: A | B | mixed (8.1)", "A"),
+        Option("variant", "room deck: A | B | mixed (8.1, one card of each number)", "A"),
+        Option("decks", "separate | combined (8.1: both room decks shuffled into one 48-card deck)", "separate"),
         Option("side", "Participant sheets: beginner | advanced (powers)", "beginner"),
     ),
     golden=(
         GoldenCase("four-players-policy-seed-3", players=4, seed=3, controller="policy"),
         GoldenCase("four-players-advanced-mixed-seed-8", players=4, seed=8, options={"variant": "mixed", "side": "advanced"}),
+        GoldenCase("four-players-combined-decks-policy-seed-12", players=4, seed=12, options={"decks": "combined"}, controller="policy"),
         GoldenCase("three-players-policy-seed-4", players=3, seed=4, controller="policy"),
         GoldenCase("two-players-seed-3", players=2, seed=3),
         GoldenCase("solo-policy-seed-5", players=1, seed=5, controller="policy"),
@@ -2351,5 +2887,9 @@ GAME = GameDef(
     policy=policy,
     milestones=("key", "death", "exit-revealed", "killer-dies"),
     notices=notices,
+    position=build_position,
+    describe_position=describe_position,
+    invariants=invariants,
+    draw_svg=draw_svg,
 )
 
