@@ -100,6 +100,30 @@ def cross_check(spec: GameSpec) -> list[SpecError]:
     return errors
 
 
+def notices(spec: GameSpec) -> list[str]:
+    """What the engine does not simulate yet, read off the spec (for ``hauntcheck verify``)."""
+    from hauntcheck.engine.betrayal import effects
+
+    t = tables(spec)
+    waiting = sorted(
+        c.name for c in t.cards.values() for a in c.abilities
+        if a.get("trigger") == "on-use"
+        and a.get("timing", "any-time-in-turn") not in ("any-time-in-turn", "before-moving", *effects.ROLL_TIMINGS)
+    )
+    abilities = [a for r in t.rooms.values() for a in r.abilities] + [a for c in t.cards.values() for a in c.abilities]
+    hooks = sorted({
+        str(eff["custom"]) for a in abilities for eff in a.get("do", [])
+        if "custom" in eff and eff["custom"] not in effects.EFFECT_HOOKS and eff["custom"] not in effects.ONGOING_HOOKS
+    })
+    out = ["betrayal engine: part 1 plays to the haunt reveal; after it explorers keep exploring until part 2 adds "
+           "the haunt's rules"]
+    if waiting:
+        out.append("betrayal engine: not offered yet (post-haunt or attack timings): " + ", ".join(sorted(set(waiting))))
+    if hooks:
+        out.append("betrayal engine: hooks not simulated yet: " + ", ".join(hooks))
+    return out
+
+
 GAME = GameDef(
     id="betrayal",
     title="Betrayal at House on the Hill (2nd edition)",
@@ -121,6 +145,7 @@ GAME = GameDef(
     ),
     milestones=("reveal",),
     invariants=invariants,
+    notices=notices,
     position=position,
     describe_position=describe_position,
 )

@@ -1,0 +1,220 @@
+"""The house: one square grid per floor, room tiles placed with a rotation, and the links between rooms.
+
+Rules encoded here (ids in ``spec/betrayal/rules.yaml``): doors connect only door-to-door; a door
+that meets a wall or a doorless side is a false feature; the front door is locked; the starting
+strip is three rooms on one tile; staircases and the secret door to the Foyer are fixed links;
+a placement that leaves a floor with no free doorway (while tiles for that floor remain) seals it
+off and is illegal.
+
+Coordinates: ``(x, y)`` with north = +y. A tile's doors are given upright (tile-local sides,
+0 = north, clockwise); a tile placed with rotation ``r`` (quarter turns clockwise) has its local
+side ``s`` facing world side ``(s + r) % 4``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from hauntcheck.engine.betrayal.model import FLOORS, RoomDef
+
+DELTA: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+Cell = tuple[int, int]
+
+
+def opposite(side: int) -> int:
+    return (side + 2) % 4
+
+
+def rotate(sides: Iterable[int], rotation: int) -> frozenset[int]:
+    return frozenset((s + rotation) % 4 for s in sides)
+
+
+def step(cell: Cell, side: int) -> Cell:
+    dx, dy = DELTA[side]
+    return (cell[0] + dx, cell[1] + dy)
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Where a room lies: floor, cell and rotation."""
+
+    floor: str
+    cell: Cell
+    rotation: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A legal way to put a tile down: cell and rotation (and the door sides that result)."""
+
+    cell: Cell
+    rotation: int
+    doors: frozenset[int]
+
+
+class House:
+    """Placed rooms by floor and cell. Mutable; ``copy()`` gives an independent house."""
+
+    __slots__ = ("_free_cache", "_rot", "grid", "rooms", "spots", "version")
+
+    def __init__(self, rooms: Mapping[str, RoomDef]) -> None:
+        self.rooms = rooms
+        self._rot = {r: tuple(rotate(d.doors, k) for k in range(4)) for r, d in rooms.items()}
+        self.grid: dict[str, dict[Cell, str]] = {f: {} for f in FLOORS}
+        self.spots: dict[str, Spot] = {}
+        self.version = 0
+        self._free_cache: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+
+    def copy(self) -> House:
+        other = House(self.rooms)
+        other._rot = self._rot
+        other.grid = {f: dict(g) for f, g in self.grid.items()}
+        other.spots = dict(self.spots)
+        other.version = self.version
+        return other
+
+    # ---------------------------------------------------------------------------------------
+    # Placing and removing
+
+    def place(self, room: str, floor: str, cell: Cell, rotation: int) -> None:
+        if cell in self.grid[floor]:
+            raise ValueError(f"{floor} {cell} is taken by {self.grid[floor][cell]}")
+        self.grid[floor][cell] = room
+        self.spots[room] = Spot(floor, cell, rotation % 4)
+        self.version += 1
+
+    def remove(self, room: str) -> Spot:
+        spot = self.spots.pop(room)
+        del self.grid[spot.floor][spot.cell]
+        self.version += 1
+        return spot
+
+    def __contains__(self, room: object) -> bool:
+        return room in self.spots
+
+    def floor_of(self, room: str) -> str:
+        return self.spots[room].floor
+
+    def doors(self, room: str) -> frozenset[int]:
+        """World sides of the room's usable doors (the front door is not one)."""
+        return self._rot[room][self.spots[room].rotation]
+
+    def room_at(self, floor: str, cell: Cell) -> str | None:
+        return self.grid[floor].get(cell)
+
+    def rooms_on(self, floor: str) -> list[str]:
+        return sorted(self.grid[floor].values())
+
+    # ---------------------------------------------------------------------------------------
+    # Doors and links
+
+    def door_neighbour(self, room: str, side: int) -> tuple[str | None, bool]:
+        """Beyond the room's door on ``side``: (room there or None if empty, whether the doors meet)."""
+        spot = self.spots[room]
+        other = self.grid[spot.floor].get(step(spot.cell, side))
+        if other is None:
+            return None, False
+        return other, opposite(side) in self.doors(other)
+
+    def free_doorways(self, floor: str) -> list[tuple[str, int]]:
+        """Doors on this floor that face an empty cell: the places the floor can still grow."""
+        cached = self._free_cache.get(floor)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        out = []
+        grid = self.grid[floor]
+        for cell, room in sorted(grid.items()):
+            for s in sorted(self._rot[room][self.spots[room].rotation]):
+                if step(cell, s) not in grid:
+                    out.append((room, s))
+        self._free_cache[floor] = (self.version, out)
+        return out
+
+    def cell_blocks(self, floor: str, cell: Cell) -> int:
+        """How many free doorways face this empty cell (they close if a tile goes there)."""
+        grid = self.grid[floor]
+        n = 0
+        for side in range(4):
+            other = grid.get(step(cell, side))
+            if other is not None and opposite(side) in self.doors(other):
+                n += 1
+        return n
+
+    def free_after(self, floor: str, cell: Cell, doors: frozenset[int], ignore: str | None = None) -> int:
+        """Free doorways the floor would have after a tile with world ``doors`` goes to ``cell``.
+
+        ``ignore`` names a room being moved (the Mystic Elevator): it counts as already gone."""
+        grid = self.grid[floor]
+        if ignore is None:
+            free = len(self.free_doorways(floor)) - self.cell_blocks(floor, cell)
+            for s in doors:
+                if step(cell, s) not in grid:
+                    free += 1
+            return free
+        free = 0
+        for c, room in grid.items():
+            if room == ignore:
+                continue
+            for s in self._rot[room][self.spots[room].rotation]:
+                n = step(c, s)
+                if n == cell:
+                    continue
+                beyond = grid.get(n)
+                if beyond is None or beyond == ignore:
+                    free += 1
+        for s in doors:
+            n = step(cell, s)
+            beyond = grid.get(n)
+            if beyond is None or beyond == ignore:
+                free += 1
+        return free
+
+    # ---------------------------------------------------------------------------------------
+    # Legal placements
+
+    def placements_at(
+        self, room: str, floor: str, cell: Cell, entry: int, keep_open: bool
+    ) -> list[Placement]:
+        """Rotations of ``room`` at ``cell`` that put a door on world side ``entry`` (facing the
+        doorway it is discovered through). Rotations giving the same door layout are one
+        placement. With ``keep_open``, placements that leave the floor no free doorway are out."""
+        seen: set[frozenset[int]] = set()
+        out = []
+        local = self.rooms[room].doors
+        for r in range(4):
+            doors = rotate(local, r)
+            if entry not in doors or doors in seen:
+                continue
+            seen.add(doors)
+            if keep_open and self.free_after(floor, cell, doors) == 0:
+                continue
+            out.append(Placement(cell, r, doors))
+        return out
+
+    def open_spots(self, room: str, floor: str, keep_open: bool, ignore: str | None = None) -> list[Placement]:
+        """Every way to put ``room`` next to a free doorway of ``floor`` with one of its doors
+        meeting that doorway (``ignore``: a room being moved, treated as absent)."""
+        grid = self.grid[floor]
+        targets: dict[Cell, set[int]] = {}
+        for c, other in grid.items():
+            if other == ignore:
+                continue
+            for s in self._rot[other][self.spots[other].rotation]:
+                n = step(c, s)
+                beyond = grid.get(n)
+                if beyond is None or beyond == ignore:
+                    targets.setdefault(n, set()).add(opposite(s))
+        out = []
+        local = self.rooms[room].doors
+        for cell in sorted(targets):
+            seen: set[frozenset[int]] = set()
+            for r in range(4):
+                doors = rotate(local, r)
+                if not doors & targets[cell] or doors in seen:
+                    continue
+                seen.add(doors)
+                if keep_open and self.free_after(floor, cell, doors, ignore) == 0:
+                    continue
+                out.append(Placement(cell, r, doors))
+        return out
