@@ -203,7 +203,10 @@ def start_game(definition: GameDef, players: int, options: Mapping[str, Any]) ->
     if not definition.min_players <= players <= definition.max_players:
         raise UsageError(f"{definition.id} is for {definition.min_players}-{definition.max_players} players, not {players}")
     spec = game_spec(definition.id)
-    state = definition.new_game(spec, players, options)
+    try:
+        state = definition.new_game(spec, players, options)
+    except ValueError as exc:  # a game refuses an option value with ValueError naming the option
+        raise UsageError(str(exc)) from None
     header = TranscriptHeader(
         game=definition.id,
         players=players,

@@ -112,3 +112,21 @@ def test_positions_point_at_values() -> None:
 def test_lint_of_a_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lint", "no/such/file.yaml"]) == 2
     assert "no/such/file.yaml: error: no such file" in capsys.readouterr().err
+
+
+def test_cross_reference_errors_name_both_places(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    original = (REPO / "spec" / "betrayal" / "haunts" / "10-family-gathering.yaml").read_text()
+    assert "master-bedroom, chapel, conservatory" in original
+    broken = tmp_path / "10-family-gathering.yaml"
+    broken.write_text(original.replace("master-bedroom, chapel, conservatory", "master-bedroom, chappel, conservatory"))
+    assert main(["lint", str(broken)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith(f"{broken}:48:")
+    assert lines[0].endswith("error: unknown room 'chappel' (defined in spec/betrayal/rooms.yaml)")
+    assert lines[1].startswith("  spec/betrayal/rooms.yaml:") and lines[1].endswith("note: rooms are defined here")
+
+
+def test_bad_option_values_are_user_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "betrayal", "--players", "4", "--date", "13-45"]) == 2
+    err = capsys.readouterr().err
+    assert "option date must be a real day of the year, got '13-45'" in err and "Traceback" not in err

@@ -97,6 +97,35 @@ def cross_check(spec: GameSpec) -> list[SpecError]:
         target = next((f for f in spec.files.values() if f.path.name == name), None)
         where = target.where(()) if target is not None else Where(f"spec/{spec.game}/{name}")
         errors.append(SpecError(where, message if sep else line))
+    return errors + haunt_reference_errors(spec)
+
+
+def haunt_reference_errors(spec: GameSpec) -> list[SpecError]:
+    """Every haunt file's references (rooms, cards, explorers, tokens, its own ids), each error
+    placed at the reference and, where another file should define the name, noting that file."""
+    import re
+
+    from hauntcheck.engine.betrayal.hauntspec import haunt_cross_check
+
+    by_kind = {f.kind: f for f in spec.files.values()}
+    haunts = {f.display: f for f in spec.by_kind("haunt")}
+
+    def data(kind: str) -> Mapping[str, Any] | None:
+        return by_kind[kind].data if kind in by_kind else None
+
+    problems = haunt_cross_check(
+        {name: f.data for name, f in haunts.items()},
+        data("rooms"), data("omens"), data("items"), data("events"), data("explorers"), data("components"),
+    )
+    errors = []
+    for problem in problems:
+        related = []
+        for named in dict.fromkeys(re.findall(r"spec/betrayal/([a-z-]+)\.yaml", problem.message)):
+            other = spec.files.get(f"betrayal/{named}.yaml")
+            if other is not None:
+                top = next((k for k, v in other.data.items() if isinstance(v, list)), None)
+                related.append((other.where((top,) if top else ()), f"{named} are defined here"))
+        errors.append(SpecError(haunts[problem.file].where(problem.path), problem.message, tuple(related)))
     return errors
 
 
@@ -148,4 +177,11 @@ GAME = GameDef(
     notices=notices,
     position=position,
     describe_position=describe_position,
+    draw_svg=lambda state: _draw(state),
 )
+
+
+def _draw(state: GameState) -> str:
+    from hauntcheck.engine.betrayal.draw import draw_svg
+
+    return draw_svg(state)
