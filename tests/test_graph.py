@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import networkx as nx
 import pytest
 
 from hauntcheck.checks import graph
@@ -212,41 +211,22 @@ def test_random_games_never_seal_a_floor_or_strand_a_room(seed: int) -> None:
     assert len(result.state.house.spots) >= 5  # the starting tiles and landings at least
 
 
-BARRIER_BUG = (
-    "engine BetrayalState.distances() searches from every room as if standing on side 0 of a barrier "
-    "room, so rooms beyond a barrier are reached or not depending on how the tile was turned"
-)
-
-
 @pytest.mark.parametrize("seed", range(40))
-def test_graph_distances_agree_with_the_engine_away_from_barriers(seed: int) -> None:
+def test_graph_distances_agree_with_the_engine(seed: int) -> None:
     """Independent cross-check: walking distances from the Entrance Hall by this module's graph
-    and by the engine's own search agree at the reveal, except for rooms whose distance depends
-    on crossing a barrier (the known engine bug pinned below)."""
+    and by the engine's own search agree exactly at the reveal (barrier rooms included)."""
     players = 3 + seed % 4
     state = get_game("betrayal").new_game(game_spec("betrayal"), players, {})
     header = TranscriptHeader(game="betrayal", players=players, seed=seed)
     final = play(state, seeded_table(seed), header, stop="reveal", max_steps=4000).state
     assert isinstance(final, BetrayalState)
-    ours = graph.distances_from(final, "entrance-hall", walked_only=True)
-    theirs = final.distances("entrance-hall")
-    house = graph.house_graph(final)
-    house.remove_edges_from([(u, v, k) for u, v, k, kind in house.edges(keys=True, data="kind")
-                             if kind not in graph.WALKED or kind == "barrier"])
-    uncrossed: dict[str, int] = {}
-    for node, steps in nx.single_source_shortest_path_length(house, "entrance-hall").items():
-        room = str(house.nodes[node]["room"])
-        uncrossed[room] = min(steps, uncrossed.get(room, steps))
-    unexplained = {r: (ours.get(r), theirs.get(r)) for r in set(ours) | set(theirs)
-                   if ours.get(r) != theirs.get(r) and uncrossed.get(r) == ours.get(r)}
-    assert unexplained == {}
+    assert graph.distances_from(final, "entrance-hall", walked_only=True) == final.distances("entrance-hall")
 
 
-@pytest.mark.xfail(strict=True, reason=BARRIER_BUG)
 def test_engine_distances_see_past_a_barrier_however_it_is_turned() -> None:
     """The Catacombs between the Basement Landing and the Wine Cellar: crossing costs no space, so
-    the Wine Cellar is 2 rooms away whichever way the tile is turned (this module says so for
-    both turns; the engine only for one)."""
+    the Wine Cellar is 2 rooms away whichever way the tile is turned (a bug this test caught in
+    the engine's search, which looked only through the doors of side 0)."""
     found = {}
     for rotation in (0, 2):
         state = blank()

@@ -505,12 +505,12 @@ class BetrayalState(GameState):
         self._exits_cache[key] = out = self._exits(e)
         return out
 
-    def _exits(self, e: Explorer) -> list[tuple[str, int, str]]:
+    def _exits(self, e: Explorer, every_side: bool = False) -> list[tuple[str, int, str]]:
         room = e.room
         house = self.house
         out: list[tuple[str, int, str]] = []
         seen: set[str] = set()
-        allowed = self._part_sides(e)
+        allowed = None if every_side else self._part_sides(e)
         for side in sorted(house.doors(room)):
             if allowed is not None and side not in allowed:
                 continue
@@ -1068,7 +1068,9 @@ class BetrayalState(GameState):
         return self.t.chart[(room, omen)], room, omen
 
     def distances(self, start: str) -> dict[str, int]:
-        """Spaces from ``start`` to every room reachable through doors and fixed links."""
+        """Tiles apart from ``start`` to every room reachable through doors and fixed links.
+        A barrier room counts as one tile whichever side it is entered from, so every door of
+        it is searched: what lies past a barrier must not depend on how its tile is turned."""
         dist = {start: 0}
         frontier = [start]
         probe = Explorer("probe", "")
@@ -1077,7 +1079,7 @@ class BetrayalState(GameState):
             for room in frontier:
                 probe.room = room
                 probe.part = 0
-                for other, _, _ in self._exits_of(probe):
+                for other, _, _ in self._exits(probe, every_side=True):
                     if other not in dist:
                         dist[other] = dist[room] + 1
                         nxt.append(other)
