@@ -292,11 +292,16 @@ def run(games: list[str] | None = None, only: set[str] | None = None, progress: 
 
 
 def spec_counts(spec: GameSpec) -> dict[str, int]:
-    """How many entries each spec kind holds (its largest top-level list), and the marks."""
+    """How many entries each spec kind holds: the files, for kinds written one file per entry
+    (haunts), else the length of the file's main (largest) top-level list."""
     counts: dict[str, int] = {}
-    for file in spec.files.values():
-        lists = [len(v) for k, v in file.data.items() if isinstance(v, list)]
-        counts[file.kind] = counts.get(file.kind, 0) + (max(lists) if lists else 1)
+    for kind in sorted({f.kind for f in spec.files.values()}):
+        files = spec.by_kind(kind)
+        if len(files) > 1:
+            counts[kind] = len(files)
+            continue
+        lists = [len(v) for v in files[0].data.values() if isinstance(v, list)]
+        counts[kind] = max(lists) if lists else 1
     counts["custom effects"] = sum(1 for _ in _customs(spec))
     return counts
 
