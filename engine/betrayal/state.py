@@ -239,6 +239,8 @@ class BetrayalState(GameState):
             "explorers": {
                 s: {
                     "id": e.id, "room": e.room, "part": e.part, "traits": dict(sorted(e.idx.items())),
+                    # The printed values too (derived), so scenarios can state "Might 4" directly.
+                    "values": {t: self.value(s, t) for t in sorted(e.idx)},
                     "over": dict(sorted(e.over.items())), "cards": list(e.cards), "used": sorted(e.used),
                     "status": dict(sorted(e.status.items())), "kept": list(e.kept), "dead": e.dead,
                 }
