@@ -1011,6 +1011,13 @@ def destination(st: BetrayalState, dest: Mapping[str, Any], ctx: Ctx) -> Gen[str
     if "drawn_room" in dest:
         drawn = yield from draw_room(st, dest["drawn_room"], ctx)
         return drawn
+    if "room_with_token" in dest:
+        token = str(dest["room_with_token"])
+        marked = sorted(r for r, toks in st.tokens.items() if token in toks)
+        if not marked:
+            st.emit(source_rule(st, ctx), f"no room holds the {token} token: nothing happens")
+            return None
+        return marked[0]
     return None
 
 
