@@ -19,6 +19,7 @@ from typing import Any
 TARGETS: dict[str, dict[str, float]] = {
     "betrayal": {"actions_per_second": 25_000},
     "haunted": {"actions_per_second": 20_000},
+    "betrayal_haunt": {"actions_per_second": 20_000},
 }
 
 

@@ -256,7 +256,18 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         for event in step.events:
             out.print(f"        [dim]{event}[/dim]")
 
-    log = record(definition, args.players, args.seed, options, args.controller, args.stop, args.max_steps, show)
+    seed, controller = args.seed, args.controller
+    if definition.seed_search is not None:
+        try:
+            found = definition.seed_search(args.players, args.seed, options)
+        except (LookupError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        if found is not None:
+            seed, passed_over = found
+            controller = "policy"
+            note = f" (passed over, round limit hit: {', '.join(map(str, passed_over))})" if passed_over else ""
+            out.print(f"seed {seed}: the first policy game from seed {args.seed} that is the game asked for{note}")
+    log = record(definition, args.players, seed, options, controller, args.stop, args.max_steps, show)
     end = log.end
     if end.get("terminal"):
         out.print(f"[bold]game over[/bold]: {end.get('result')} (winners: {', '.join(end.get('winners', [])) or 'none'})")

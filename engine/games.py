@@ -74,6 +74,12 @@ class GameDef:
     #: The game's own invariants: a list of violations (empty when the state is sound), checked
     #: after every step by the state machines and random-walk tests.
     invariants: Callable[[GameState], list[str]] | None = None
+    #: For options that ask for a kind of game (Betrayal's ``haunt``): the first seed from a start
+    #: whose game, played by the ``policy`` controller, is such a game, and the seeds passed over
+    #: (each a failure of the policy to report); None when the options ask for nothing. Raises
+    #: LookupError when no seed in its search range qualifies. The seed found is recorded in
+    #: the transcript, so a replay never searches. (players, start seed, options).
+    seed_search: Callable[[int, int, Mapping[str, Any]], tuple[int, list[int]] | None] | None = None
     #: A picture of a state as SVG text, for `hauntcheck dispute --svg`.
     draw_svg: Callable[[GameState], str] | None = None
 

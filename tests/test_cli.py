@@ -125,3 +125,20 @@ def test_help_shows_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert info.value.code == 0
     out = capsys.readouterr().out
     assert "examples:" in out and "hauntcheck verify" in out
+
+
+def test_play_with_a_haunt_searches_for_a_seed_that_reveals_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "h10.yaml"
+    assert main(["play", "betrayal", "--players", "5", "--seed", "0", "--haunt", "10", "--quiet", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert re.search(r"^seed \d+: the first policy game from seed 0", printed, re.MULTILINE)
+    log = transcripts.read(out)
+    assert log.end["terminal"] is True and log.end["result"] in ("heroes", "traitor")
+    assert any("haunt 10" in event for step in log.steps for event in step.events)
+    assert main(["replay", str(out)]) == 0
+
+
+def test_play_refuses_a_haunt_it_cannot_play_yet(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "betrayal", "--players", "4", "--haunt", "22"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot play haunt 22 to its end yet" in err and "Traceback" not in err

@@ -1,7 +1,9 @@
 """Betrayal at House on the Hill, 2nd edition.
 
 Part 1 of the engine plays the game exactly by ``spec/betrayal/`` from setup to the revealing of
-the haunt (milestone ``reveal``); see ``docs/betrayal-engine.md`` for how rules map to code.
+the haunt (milestone ``reveal``); see ``docs/betrayal-engine.md`` for how rules map to code. Part 2
+(``haunt.py``, ``policy.py``; ``docs/haunt-phase.md``) plays the revealed haunt from its spec file to
+the end, with a goal-directed policy as the controller of golden games.
 """
 
 from __future__ import annotations
@@ -9,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hauntcheck.engine.betrayal.haunt import HauntState, haunt_tables
+from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
-from hauntcheck.engine.betrayal.state import BetrayalState, Setup, invariants
+from hauntcheck.engine.betrayal.policy import policy
+from hauntcheck.engine.betrayal.state import Setup
 from hauntcheck.engine.core import GameState, RuleBook
 from hauntcheck.engine.games import GameDef, GoldenCase, Option, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, Where
@@ -57,7 +62,7 @@ def parse_played(value: Any) -> tuple[int, ...]:
         raise ValueError(f"option select_haunt lists haunt numbers, like 1,5,12; got {value!r}") from None
 
 
-def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> BetrayalState:
+def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:
     if not 3 <= players <= 6:
         raise ValueError(f"Betrayal is for 3 to 6 players, not {players}")
     rules = _RULES.get(id(spec))
@@ -68,7 +73,7 @@ def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> Betray
         date=parse_date(options.get("date")), played=parse_played(options.get("select_haunt")),
         options=dict(options),
     )
-    return BetrayalState(setup)
+    return HauntState(setup, *haunt_tables(spec))
 
 
 def position(spec: GameSpec, players: int, options: Mapping[str, Any], where: Mapping[str, Any]) -> GameState:
@@ -144,13 +149,39 @@ def notices(spec: GameSpec) -> list[str]:
         str(eff["custom"]) for a in abilities for eff in a.get("do", [])
         if "custom" in eff and eff["custom"] not in effects.EFFECT_HOOKS and eff["custom"] not in effects.ONGOING_HOOKS
     })
-    out = ["betrayal engine: part 1 plays to the haunt reveal; after it explorers keep exploring until part 2 adds "
-           "the haunt's rules"]
+    from hauntcheck.engine.betrayal.haunt import support
+
+    report = support(spec)
+    playable = ", ".join(str(n) for n, r in report.items() if r["playable"])
+    blocked = "; ".join(f"{n}: {', '.join(r['blockers'])}" for n, r in report.items() if not r["playable"])
+    out = [f"betrayal engine: plays haunts {playable} to the end; any other revealed haunt ends the game "
+           f"'undecided' at the reveal (pilots not playable yet - {blocked})"]
     if waiting:
         out.append("betrayal engine: not offered yet (post-haunt or attack timings): " + ", ".join(sorted(set(waiting))))
     if hooks:
         out.append("betrayal engine: hooks not simulated yet: " + ", ".join(hooks))
     return out
+
+
+def seed_search(players: int, start: int, options: Mapping[str, Any]) -> tuple[int, list[int]] | None:
+    """With the ``haunt`` option: the first seed from ``start`` whose policy game reveals that
+    haunt and ends decided (``policy.search_decided``)."""
+    if options.get("haunt") in (None, ""):
+        return None
+    from hauntcheck.engine.betrayal.haunt import support
+    from hauntcheck.engine.betrayal.policy import search_decided
+    from hauntcheck.engine.games import game_spec
+
+    try:
+        haunt = int(options["haunt"])
+    except (TypeError, ValueError):
+        raise ValueError(f"option haunt is a haunt number from 1 to 50, got {options['haunt']!r}") from None
+    supported = support(game_spec("betrayal"))
+    playable = sorted(n for n, s in supported.items() if s["playable"])
+    if haunt not in playable:
+        why = "; ".join(supported[haunt]["blockers"]) if haunt in supported else "its haunt file is not written yet"
+        raise ValueError(f"the engine cannot play haunt {haunt} to its end yet ({why}); playable: {', '.join(map(str, playable))}")
+    return search_decided(players, haunt, start, options)
 
 
 GAME = GameDef(
@@ -163,7 +194,8 @@ GAME = GameDef(
     options=(
         Option("date", "the game's date MM-DD for the next-birthday rule", DEFAULT_DATE),
         Option("select_haunt", "optional rule 'selecting the haunt': haunt numbers already played, e.g. 1,5,12", ""),
-        Option("haunt", "reserved for part 2 (playing the haunt)", None),
+        Option("haunt", "the haunt the game must reveal (`play --haunt N` searches seeds); another haunt ends it 'other-haunt'", None),
+        Option("rounds", "round limit after the reveal; a game reaching it ends 'undecided'", 40),
     ),
     golden=(
         GoldenCase("reveal-3p-seed-3", players=3, seed=3, stop="reveal"),
@@ -171,13 +203,43 @@ GAME = GameDef(
         GoldenCase("reveal-5p-seed-11", players=5, seed=11, options={"date": "07-04"}, stop="reveal"),
         GoldenCase("reveal-6p-seed-1-no-traitor", players=6, seed=1, stop="reveal"),
         GoldenCase("reveal-6p-seed-2-select-haunt", players=6, seed=2, options={"select_haunt": "13"}, stop="reveal"),
+        GoldenCase("haunt-1-heroes-3p-seed-205", players=3, seed=205, options={"haunt": 1}, controller="policy"),
+        GoldenCase("haunt-1-traitor-4p-seed-71", players=4, seed=71, options={"haunt": 1}, controller="policy"),
+        GoldenCase("haunt-1-heroes-5p-seed-39", players=5, seed=39, options={"haunt": 1}, controller="policy"),
+        GoldenCase("haunt-1-heroes-6p-seed-166", players=6, seed=166, options={"haunt": 1}, controller="policy"),
+        GoldenCase("haunt-2-heroes-3p-seed-441", players=3, seed=441, options={"haunt": 2}, controller="policy"),
+        GoldenCase("haunt-2-traitor-4p-seed-65", players=4, seed=65, options={"haunt": 2}, controller="policy"),
+        GoldenCase("haunt-2-heroes-5p-seed-74", players=5, seed=74, options={"haunt": 2}, controller="policy"),
+        GoldenCase("haunt-2-heroes-6p-seed-276", players=6, seed=276, options={"haunt": 2}, controller="policy"),
+        GoldenCase("haunt-4-heroes-3p-seed-183", players=3, seed=183, options={"haunt": 4}, controller="policy"),
+        GoldenCase("haunt-4-traitor-4p-seed-162", players=4, seed=162, options={"haunt": 4}, controller="policy"),
+        GoldenCase("haunt-4-traitor-5p-seed-222", players=5, seed=222, options={"haunt": 4}, controller="policy"),
+        GoldenCase("haunt-4-traitor-6p-seed-47", players=6, seed=47, options={"haunt": 4}, controller="policy"),
+        GoldenCase("haunt-5-heroes-3p-seed-1030", players=3, seed=1030, options={"haunt": 5}, controller="policy"),
+        GoldenCase("haunt-5-traitor-4p-seed-35", players=4, seed=35, options={"haunt": 5}, controller="policy"),
+        GoldenCase("haunt-5-heroes-5p-seed-59", players=5, seed=59, options={"haunt": 5}, controller="policy"),
+        GoldenCase("haunt-5-heroes-6p-seed-429", players=6, seed=429, options={"haunt": 5}, controller="policy"),
+        GoldenCase("haunt-9-heroes-3p-seed-24", players=3, seed=24, options={"haunt": 9}, controller="policy"),
+        GoldenCase("haunt-9-traitor-4p-seed-254", players=4, seed=254, options={"haunt": 9}, controller="policy"),
+        GoldenCase("haunt-9-heroes-5p-seed-6", players=5, seed=6, options={"haunt": 9}, controller="policy"),
+        GoldenCase("haunt-9-heroes-6p-seed-123", players=6, seed=123, options={"haunt": 9}, controller="policy"),
+        GoldenCase("haunt-10-heroes-3p-seed-477", players=3, seed=477, options={"haunt": 10}, controller="policy"),
+        GoldenCase("haunt-10-traitor-4p-seed-32", players=4, seed=32, options={"haunt": 10}, controller="policy"),
+        GoldenCase("haunt-10-heroes-5p-seed-403", players=5, seed=403, options={"haunt": 10}, controller="policy"),
+        GoldenCase("haunt-10-traitor-6p-seed-26", players=6, seed=26, options={"haunt": 10}, controller="policy"),
+        GoldenCase("haunt-12-heroes-3p-seed-107", players=3, seed=107, options={"haunt": 12}, controller="policy"),
+        GoldenCase("haunt-12-nobody-4p-seed-63", players=4, seed=63, options={"haunt": 12}, controller="policy"),
+        GoldenCase("haunt-12-heroes-5p-seed-961", players=5, seed=961, options={"haunt": 12}, controller="policy"),
+        GoldenCase("haunt-12-heroes-6p-seed-1196", players=6, seed=1196, options={"haunt": 12}, controller="policy"),
     ),
     milestones=("reveal",),
-    invariants=invariants,
+    invariants=haunt_invariants,
+    policy=policy,
     notices=notices,
     position=position,
     describe_position=describe_position,
     draw_svg=lambda state: _draw(state),
+    seed_search=seed_search,
 )
 
 

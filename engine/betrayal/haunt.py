@@ -1,0 +1,2195 @@
+"""Betrayal after the reveal: the haunt phase, driven by the haunt's spec file.
+
+:class:`HauntState` extends the part-1 state (:class:`~hauntcheck.engine.betrayal.state.BetrayalState`)
+at one seam, the turn sequence (``_turns``): once the haunt is revealed it
+
+* reads the haunt's file (``spec/betrayal/haunts/NN-slug.yaml``) through a small interpreter of
+  the haunt vocabulary (``docs/haunt-format.md``) - the "Right Now" setup, monsters, statuses,
+  attack rules, monster ``must`` rules and win conditions are data, interpreted here once;
+* runs the rounds in the haunt's order (``turn.order-after-haunt``): the player to the traitor's
+  left first (the revealer's left when there is no traitor), the heroes, the traitor, then the
+  monster turn;
+* adds the haunt-phase rules of the rulebook: one attack per turn with Might or another trait,
+  weapons, distance attacks, stealing, death at the skull, opponents slowing movement, monsters
+  (group movement rolls, stun, no exploring), and win evaluation after every step.
+
+Haunts whose vocabulary the interpreter does not cover yet (:data:`PLAYABLE`) end at the reveal
+as ``undecided`` with the reason in the outcome: the engine never guesses a haunt's rules.
+
+A game carries a round limit (option ``rounds``, default :data:`DEFAULT_ROUNDS`); a game that
+reaches it ends ``undecided`` - a failure to report, never a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, MonsterDef, custom_hooks_used, load_haunt
+from hauntcheck.engine.betrayal.house import step
+from hauntcheck.engine.betrayal.model import PHYSICAL, TRAITS
+from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Req, Setup
+from hauntcheck.engine.core import CHANCE, Action, Draw, Event, GameState, Outcome, RuleBook
+from hauntcheck.engine.games import rulebook
+from hauntcheck.engine.spec import GameSpec
+
+#: Haunts whose every setup step, rule and goal the interpreter below carries out.
+PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 9, 10, 12})
+DEFAULT_ROUNDS = 40
+HERO, TRAITOR = "heroes", "traitor"
+
+
+@dataclass(slots=True)
+class Monster:
+    """One monster token in the house."""
+
+    uid: str  # "zombie-1"
+    kind: str  # the monster id in the haunt file
+    room: str
+    stats: dict[str, int] = field(default_factory=dict)
+    stunned: bool = False
+    gone: str = ""  # "" while in play; else how it left: killed, trapped, banished
+    damage: int = 0
+    counterpart: str = ""  # the seat whose double this is (Evil Twins)
+    cards: list[str] = field(default_factory=list)  # items and companions it carries
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    card: str
+    trait: str
+    defend: str
+    bonus: int
+    ranged: bool
+    cap: int = 8
+
+
+def _whole(options: Mapping[str, Any], name: str) -> int | None:
+    """A positive whole-number option, or None when it is not given."""
+    value = options.get(name)
+    if value in (None, "", False):
+        return None
+    try:
+        number = int(str(value))
+    except ValueError:
+        raise ValueError(f"option {name} must be a whole number, got {value!r}") from None
+    if number < 1:
+        raise ValueError(f"option {name} must be at least 1, got {value!r}")
+    return number
+
+
+def load_haunts(spec: Any) -> dict[int, tuple[HauntSpec, Mapping[str, Any]]]:
+    """Every haunt file of the spec by number: the typed record and the raw data."""
+    out: dict[int, tuple[HauntSpec, Mapping[str, Any]]] = {}
+    for file in spec.by_kind("haunt"):
+        record = load_haunt(file.data)
+        out[record.number] = (record, file.data)
+    return out
+
+
+def load_weapons(spec: Any) -> dict[str, Weapon]:
+    """The weapon cards (items and omens with a ``weapon`` entry) by card id."""
+    out: dict[str, Weapon] = {}
+    for kind in ("items", "omens"):
+        for file in spec.by_kind(kind):
+            for card in file.data["cards"]:
+                w = card.get("weapon")
+                if not isinstance(w, Mapping):
+                    continue
+                trait = str(w.get("attack_trait", "might"))
+                out[str(card["id"])] = Weapon(
+                    card=str(card["id"]), trait=trait, defend=str(w.get("defend_trait", trait)),
+                    bonus=int(w.get("bonus_dice", 0)), ranged=bool(w.get("ranged", False)),
+                    cap=int(w.get("max_dice", 8)),
+                )
+    return out
+
+
+class HauntState(BetrayalState):
+    """The whole game: exploration (part 1), the reveal, and the haunt to its end."""
+
+    def __init__(self, setup: Setup, haunts: Mapping[int, tuple[HauntSpec, Mapping[str, Any]]],
+                 weapons: Mapping[str, Weapon]) -> None:
+        self.haunts = haunts
+        self.weapons = weapons
+        self.hs: HauntSpec | None = None
+        self.mon: list[Monster] = []
+        self.side: dict[str, str] = {}
+        self.removed: set[str] = set()
+        self.hstatus: dict[str, list[str]] = {}
+        self.hflags: set[str] = set()
+        self.track = 0
+        self.used_places: set[str] = set()  # "rule/room" of rules that serve each place once
+        self.htokens: dict[str, list[str]] = {}  # haunt token id -> rooms holding one (repeats allowed)
+        self.pool: dict[str, int] = {}  # haunt tokens set aside, by id
+        self.held: dict[str, list[str]] = {}  # haunt tokens carried like items, by seat
+        self.earned: dict[str, int] = {}  # tokens a side has earned (by token id)
+        self.done: set[str] = set()  # tasks that have succeeded at least once
+        self.exited: set[str] = set()  # seats whose explorers left the house
+        self.lethal = False  # a kill that ignores no_skull statuses is under way
+        self.fetches: list[tuple[str, str, str]] = []  # (side, card, stack): take it instead of a draw
+        self.destroyed: list[str] = []  # cards a haunt destroyed (out of the game)
+        self.next_omen: list[tuple[str, tuple[str, ...]]] = []  # (side, cards) taken at its next omen draw
+        self.hooks_used: list[str] = []
+        self.positioned = False
+        self._trait = "might"  # the trait of the fight being settled
+        self.stunned_left = False
+        self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
+        self.control: dict[str, str] = {}  # monster kind -> side now controlling it
+        self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
+        self.collapsing = False
+        self.timer_state: dict[str, dict[str, Any]] = {}
+        self.pending_losses: list[str] = []
+        self.turn_mods: dict[str, set[str]] = {}  # seat -> limits on its next or current turn (no-move)
+        self._graph_key: tuple[int, int, int] | None = None
+        self._graph_cache: dict[str, set[str]] = {}
+        self.hround = 0
+        self.result: Outcome | None = None
+        want = _whole(setup.options, "haunt")
+        if want is not None and want not in setup.tables.haunts:
+            raise ValueError(f"option haunt={want} names no haunt of the haunt chart")
+        self.want = want
+        self.rounds = _whole(setup.options, "rounds") or DEFAULT_ROUNDS
+        super().__init__(setup)
+
+    # ---------------------------------------------------------------------------------------
+    # GameState interface
+
+    def _apply(self, action: Action) -> list[Event]:
+        super()._apply(action)
+        if self._req is not None and self.hs is not None and self.result is None:
+            self._check_wins()
+            if self.result is not None:
+                self._gen.close()
+                self._req = None
+        return self._events
+
+    def outcome(self) -> Outcome | None:
+        if self.result is not None:
+            return self.result
+        return super().outcome()
+
+    def clone(self) -> HauntState:
+        other = self.rebuild() if self.rebuild is not None else HauntState(self.setup, self.haunts, self.weapons)
+        assert isinstance(other, HauntState)
+        for action in self.history:
+            other.apply(action)
+        return other
+
+    def snapshot(self) -> dict[str, Any]:
+        data = super().snapshot()
+        data["haunt_phase"] = {
+            "round": self.hround,
+            "sides": dict(sorted(self.side.items())),
+            "removed": sorted(self.removed),
+            "statuses": {s: list(v) for s, v in sorted(self.hstatus.items()) if v},
+            "flags": sorted(self.hflags),
+            "track": self.track,
+            "used_places": sorted(self.used_places),
+            "tokens": {k: sorted(v) for k, v in sorted(self.htokens.items()) if v},
+            "pool": dict(sorted(self.pool.items())),
+            "held": {k: list(v) for k, v in sorted(self.held.items()) if v},
+            "earned": dict(sorted(self.earned.items())),
+            "done": sorted(self.done),
+            "exited": sorted(self.exited),
+            "destroyed": list(self.destroyed),
+            "control": dict(sorted(self.control.items())),
+            "collapsed": list(self.collapsed),
+            "collapsing": self.collapsing,
+            "timers": {k: dict(sorted(v.items())) for k, v in sorted(self.timer_state.items())},
+            "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
+            "monsters": [
+                {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
+                 "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards)}
+                for m in self.mon
+            ],
+            "result": self.result.to_data() if self.result else None,
+        }
+        return data
+
+    # ---------------------------------------------------------------------------------------
+    # Who is who
+
+    def in_play(self, seat: str) -> bool:
+        return not self.ex[seat].dead and seat not in self.removed and seat not in self.exited
+
+    def heroes(self) -> list[str]:
+        """Every seat on the heroes' side, dead or alive (counts include the dead)."""
+        return [s for s in self.seat_ids if self.side.get(s) == HERO]
+
+    def living_heroes(self) -> list[str]:
+        return [s for s in self.heroes() if self.in_play(s)]
+
+    def traitor(self) -> str | None:
+        return self.haunt.get("traitor") if self.haunt else None
+
+    def opponents_of(self, seat: str) -> list[str]:
+        """Explorer seats on the other side, in play (``move.opponents-are-sides``)."""
+        mine = self.side.get(seat)
+        return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.side.get(s) not in (None, mine)]
+
+    def active_monsters(self, room: str | None = None) -> list[Monster]:
+        return [m for m in self.mon if not m.gone and (room is None or m.room == room)]
+
+    def monster(self, uid: str) -> Monster:
+        for m in self.mon:
+            if m.uid == uid:
+                return m
+        raise KeyError(uid)
+
+    def mdef(self, m: Monster) -> MonsterDef:
+        assert self.hs is not None
+        return self.hs.monsters[m.kind]
+
+    def mname(self, m: Monster) -> str:
+        base = self.mdef(m).name
+        if m.counterpart:
+            return f"{base} of {self.name(m.counterpart)}"
+        same = [x for x in self.mon if x.kind == m.kind]
+        return base if len(same) == 1 else f"{base} {m.uid.rsplit('-', 1)[-1]}"
+
+    def monster_controller(self, m: Monster) -> str:
+        """The seat that decides for a monster (``traitor.runs-monsters``, even after the traitor dies)."""
+        how = self.mdef(m).controlled_by
+        if how == "own-dead-hero-player" and m.counterpart:
+            # judgement: while its hero lives, the player to that hero's left steers the Twin
+            # along its forced shortest path; once the hero dies, that player takes it over.
+            return m.counterpart if self.ex[m.counterpart].dead else self.left_of(m.counterpart)
+        t = self.traitor()
+        return t if t is not None else self.haunt["revealer"] if self.haunt else self.seat_ids[0]
+
+    # ---------------------------------------------------------------------------------------
+    # The turn sequence
+
+    def restart_turns(self, seat: str) -> None:
+        """A position built directly (``position.py``) with its haunt already under way plays on by
+        part 1's rules: positions do not describe the haunt phase (monsters, tokens, sides) yet. A
+        position from before the reveal plays the haunt like any game."""
+        self.positioned = self.haunt is not None and self.hs is None
+        super().restart_turns(seat)
+
+    def _turns(self, seat: str) -> Gen[None]:
+        if self.positioned:
+            yield from super()._turns(seat)
+            return
+        while self.haunt is None:
+            yield from self._play_turn(seat)
+            seat = self.left_of(seat)
+        yield from self._haunt_phase()
+
+    def _haunt_phase(self) -> Gen[None]:
+        assert self.haunt is not None
+        number = int(self.haunt["number"])
+        if self.want is not None and number != self.want:
+            self.result = Outcome("other-haunt", (), f"haunt {number} was revealed, not haunt {self.want}")
+            return
+        if number not in PLAYABLE or number not in self.haunts:
+            self.result = Outcome("undecided", (), f"haunt {number} ({self.haunt['title']}) is not playable by the "
+                                  "engine yet")
+            return
+        self.hs, raw = self.haunts[number]
+        self.hooks_used = sorted({h for _, h in custom_hooks_used(raw)})
+        traitor = self.traitor()
+        for s in self.seat_ids:
+            self.side[s] = TRAITOR if s == traitor else HERO
+        if traitor is not None:
+            self._free_traitor(traitor)
+        yield from self._haunt_setup()
+        anchor = traitor or str(self.haunt["revealer"])
+        order = [self.left_of(anchor, k) for k in range(1, self.n + 1)]
+        self.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn")
+        if self._check_wins():
+            return
+        while True:
+            self.hround += 1
+            if self.hround > self.rounds:
+                self.result = Outcome("undecided", (), f"no side met its goals within the round limit ({self.rounds} rounds)")
+                self.emit("win.first-side", f"round {self.rounds} is over and no side has met its goals: the game is "
+                          "stopped undecided")
+                return
+            for seat in order:
+                if self.in_play(seat):
+                    yield from self._play_turn(seat)
+                elif seat == traitor:
+                    self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
+                              "explorer is not in play")
+                if seat == anchor:
+                    self._advance_timers("end-of-traitor-turn")
+                if self._check_wins():
+                    return
+            if self.active_monsters():
+                yield from self._monster_turn()
+                if self._check_wins():
+                    return
+
+    # ---------------------------------------------------------------------------------------
+    # Setup ("Right Now")
+
+    def _flag_timers(self, seat: str, moment: str) -> Gen[None]:
+        """Timers that start when a flag is set and tick on the turns of the explorer who set it."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for timer in side.timers:
+                if timer.get("starts") != "on-flag":
+                    continue
+                state = self.timer_state.get(timer["id"])
+                if state is None:
+                    if moment == "end" and timer.get("start_flag") in self.hflags:
+                        self.timer_state[timer["id"]] = {"setter": seat, "stopped": False}
+                        self.track = self._amount(timer.get("start_at", 1))
+                        self.emit("haunt.rules-override", f"{timer.get('says', timer['id'])} (track at {self.track})")
+                    continue
+                if state["stopped"] or state["setter"] != seat:
+                    continue
+                if "stops_when" in timer and self.pred(timer["stops_when"]):
+                    state["stopped"] = True
+                    self.emit("haunt.rules-override", f"the {timer['id']} timer stops")
+                    continue
+                if moment == "end" and timer.get("advance", {}).get("when") == "end-of-turn-of-flag-setter":
+                    self.track += int(timer["advance"].get("by", 1))
+                    self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                if moment == "start":
+                    for at in timer.get("at", []):
+                        if at.get("moment") == "start-of-that-turn" and self.track == int(at["value"]):
+                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                            for eff in at.get("do", []):
+                                yield from self._outcome(eff, seat, None)
+
+    def _collapse_step(self, seat: str) -> Gen[None]:
+        """One room collapses at the end of this explorer's turn, next to a collapsed room: the
+        upper floor first (the Attic, else an empty upper room), then the ground floor from the
+        Grand Staircase, then the basement from the Basement Landing. Anyone inside dies."""
+        if not self.collapsed and seat != self.traitor() and "collapse-started" not in self.hflags:
+            return
+        self.hflags.add("collapse-started")
+        starts = {"upper": "attic", "ground": "grand-staircase", "basement": "basement-landing"}
+        candidates: list[str] = []
+        for floor in ("upper", "ground", "basement"):
+            left = [r for r in self.house.rooms_on(floor) if r not in self.collapsed]
+            if not left:
+                continue
+            done = [r for r in self.collapsed if self.house.floor_of(r) == floor]
+            if not done:
+                first = starts[floor]
+                occupied = {self.ex[x].room for x in self.seat_ids if self.in_play(x)}
+                candidates = [first] if first in left else [r for r in left if r not in occupied] or left
+            else:
+                cells = {self.house.spots[r].cell for r in done}
+                candidates = [r for r in left if any(step(self.house.spots[r].cell, d) in cells for d in range(4))] or left
+            break
+        if not candidates:
+            return
+        a = yield from self.ask(seat, [Action.of("collapse", room=r) for r in sorted(candidates)], "choose a room to collapse")
+        room = str(a["room"])
+        self.collapsed.append(room)
+        self.emit("haunt.rules-override", f"{self.room_name(room)} collapses")
+        for victim in self.seat_ids:
+            if self.in_play(victim) and self.ex[victim].room == room:
+                yield from self._outcome({"kill": True}, victim, None)
+
+    def _free_traitor(self, seat: str) -> None:
+        """``traitor.freed-from-events``: lasting hindrances from event cards end for the traitor."""
+        e = self.ex[seat]
+        held = sorted(e.status)
+        for name in held:
+            effects._discard_status_card(self, seat, name)
+        e.status = {}
+        if held:
+            self.emit("traitor.freed-from-events", f"{self.name(seat)} is freed from {', '.join(held)}")
+
+    def _advance_timers(self, moment: str) -> None:
+        """Timers on the Turn/Damage track advance at their moment (``advance.when``)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for timer in side.timers:
+                if timer.get("advance", {}).get("when") == moment:
+                    self.track += int(timer["advance"].get("by", 1))
+                    self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+
+    def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
+        """A draw, unless the haunt lets the explorer's side take a named card instead."""
+        for entry in list(self.next_omen):
+            side, cards = entry
+            present = [c for c in cards if c in self.decks["omen"]]
+            if kind == "omen" and self.side.get(seat) == side and present and not self.ex[seat].dead:
+                self.next_omen.remove(entry)
+                a = yield from self.ask(seat, [Action.of("fetch", card=c) for c in present],
+                                        "take a card from the omen stack instead of drawing")
+                card = str(a["card"])
+                if seat == self.current and not self.turn.stopped:
+                    self.turn.stopped = True
+                    self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
+                self.decks["omen"].remove(card)
+                self.omens_drawn += 1  # it has left the omen stack
+                self.ex[seat].cards.append(card)
+                self.emit("haunt.rules-override", f"{self.name(seat)} takes the {self.card_name(card)} from the omen stack "
+                          "instead of drawing")
+                yield from effects.gain_card(self, seat, card)
+                return card
+        for side, card, stack in self.fetches:
+            if stack == kind and self.side.get(seat) == side and card in self.decks[kind] and not self.ex[seat].dead:
+                a = yield from self.ask(seat, [Action.of("fetch", card=card), Action.of("draw-instead", card=card)],
+                                        f"take the {self.card_name(card)} instead of drawing")
+                if a.kind == "fetch":
+                    if seat == self.current and not self.turn.stopped:
+                        self.turn.stopped = True
+                        self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
+                    self.decks[kind].remove(card)
+                    self.ex[seat].cards.append(card)
+                    self.emit("haunt.rules-override", f"{self.name(seat)} takes the {self.card_name(card)} from the "
+                              f"{kind} stack instead of drawing")
+                    yield from effects.gain_card(self, seat, card)
+                    return card
+        return (yield from super().draw_card(seat, kind, ctx_room))
+
+    def _haunt_setup(self) -> Gen[None]:
+        hs = self.hs
+        assert hs is not None and self.haunt is not None
+        sides = [("traitor", hs.traitor_side), ("heroes", hs.heroes_side)]
+        for side_name, side in sides:
+            if side is None:
+                continue
+            for step_ in side.setup:
+                yield from self._setup_step(side_name, step_)
+
+    def _who(self, who: Any) -> list[str]:
+        if who == "traitor":
+            t = self.traitor()
+            return [t] if t else []
+        if who in ("revealer", "trapped-explorer") and self.haunt is not None:
+            # judgement: "the trapped explorer" of a web haunt is the revealer it traps
+            return [str(self.haunt["revealer"])]
+        if who in ("heroes", "each-hero"):
+            return self.living_heroes()
+        return []
+
+    def _setup_step(self, side: str, step_: Mapping[str, Any], only: str | None = None) -> Gen[None]:
+        """One "Right Now" step; ``only`` limits the steps about the traitor to one seat (a hero
+        turning traitor later follows the traitor's setup)."""
+        assert self.hs is not None and self.haunt is not None
+        verb = next(k for k in step_ if k not in ("says", "cite", "unverified", "judgement", "who"))
+        spec = step_[verb]
+        rule = "haunt.setup-right-now"
+
+        def who(name: Any) -> list[str]:
+            return [only] if only is not None and name == "traitor" else self._who(name)
+
+        if isinstance(spec, Mapping) and "if_players" in spec and self.n not in spec["if_players"]:
+            return
+        if verb == "remove_explorer":
+            for seat in who(spec["who"]):
+                self.removed.add(seat)
+                self.emit(rule, f"{self.name(seat)} leaves play (the haunt removes the traitor's explorer)")
+                e = self.ex[seat]
+                if e.cards and not spec.get("keeps_possessions"):
+                    # judgement: an explorer taken out of play leaves its items behind as a pile
+                    self.piles.setdefault(e.room, []).extend(e.cards)
+                    self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in e.cards)} stay in "
+                              f"{self.room_name(e.room)} as an item pile")
+                    e.cards = []
+                token = spec.get("replace_with")
+                for mdef in self.hs.monsters.values():
+                    if mdef.token == token:
+                        self._add_monster(mdef, self.ex[seat].room)
+        elif verb == "drop_items":
+            for seat in who(spec["who"]):
+                e = self.ex[seat]
+                if e.cards:
+                    self.piles.setdefault(e.room, []).extend(e.cards)
+                    self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in e.cards)} as an item "
+                              f"pile in {self.room_name(e.room)}")
+                    e.cards = []
+        elif verb == "place":
+            if "monster" in spec:
+                mdef = self.hs.monsters[str(spec["monster"])]
+                count = self.hs.amount(spec.get("count", 1), self.n)
+                used: set[str] = set()
+                for i in range(count):
+                    room = yield from self._location(spec["in"], used, f"place {mdef.name} {i + 1} of {count}")
+                    used.add(room)
+                    self._add_monster(mdef, room, index=i)
+            else:
+                token = str(spec["token"])
+                count = self.hs.amount(spec.get("count", 1), self.n)
+                where = spec["in"]
+                if where.get("on_discovery"):
+                    raise NotImplementedError(f"token placement {sorted(where)}")
+                if "any_room" in where:
+                    rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
+                else:
+                    rooms = self._rooms_for(where)
+                for i in range(count if rooms else 0):
+                    spot = rooms[i % len(rooms)]
+                    self.htokens.setdefault(token, []).append(spot)
+                    self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}")
+        elif verb == "become":
+            for seat in ([only] if only else [str(self.haunt["revealer"])] if spec["who"] == "revealer" else who(spec["who"])):
+                yield from self._outcome({"become": spec["status"]}, seat, None)
+        elif verb == "set_aside_card":
+            for seat in who(spec.get("from", "traitor")):
+                card = str(spec["card"])
+                room = self.ex[seat].room
+                if card in self.ex[seat].cards:
+                    self.ex[seat].cards.remove(card)
+                    self.piles.setdefault(room, []).append(card)
+                    yield from effects.lose_card(self, seat, card)
+                token = spec.get("replace_with_token")
+                placed_later = any(isinstance(x.get("place"), Mapping) and x["place"].get("token") == token
+                                   for x in (self.hs.traitor_side.setup if self.hs.traitor_side else ()))
+                if placed_later and card in self.piles.get(room, []):
+                    self.piles[room].remove(card)
+                    if not self.piles[room]:
+                        del self.piles[room]
+                    self.token_cards.append(card)
+                    self.emit(rule, f"the {self.card_name(card)} is set aside; its {token} token stands for it")
+                elif card in self.piles.get(room, []):
+                    # judgement: the token standing for the card is kept as the card itself in
+                    # the room's item pile, where others may collect it.
+                    self.emit(rule, f"the {self.card_name(card)} stays in {self.room_name(room)} for others to collect")
+        elif verb == "do":
+            for seat in who(step_.get("who", "traitor")):
+                yield from effects.run(self, spec, effects.Ctx(seat, "token:haunt"))
+        elif verb == "spend_trait_points":
+            for seat in who(spec["who"]):
+                points = self._amount(spec["points"])
+                for k in range(points):
+                    xdef = self.t.explorers[self.ex[seat].id]
+                    room_left = [t for t in TRAITS if self.ex[seat].idx[t] < len(xdef.traits[t].values) - 1]
+                    if not room_left:
+                        break
+                    a = yield from self.ask(seat, [Action.of("raise", trait=t) for t in room_left],
+                                            f"spend trait point {k + 1} of {points}")
+                    self.trait_change(seat, str(a["trait"]), 1)
+        elif verb == "fetch_card" and spec.get("when") == "next-omen-room-discovered":
+            cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
+            in_play = [c for c in cards if any(self.holds(x, c) for x in self.seat_ids)
+                       or any(c in pile for pile in self.piles.values())]
+            if spec.get("only_if_absent") and in_play:
+                self.emit(rule, f"the {self.card_name(in_play[0])} is in play: no card is fetched")
+            else:
+                self.next_omen.append((side, tuple(cards)))
+                self.emit(rule, f"the {side}' next omen-room discovery takes "
+                          f"{' or '.join(self.card_name(c) for c in cards)} from the omen stack")
+        elif verb == "fetch_card" and spec.get("when") == "instead-of-item-draw":
+            self.fetches.append((side, str(spec["card"]), str(spec.get("stack", "item"))))
+            self.emit(rule, f"while the {self.card_name(str(spec['card']))} is in the {spec.get('stack', 'item')} stack, "
+                      f"the {side} may take it instead of drawing")
+        elif verb == "fetch_room":
+            yield from self._fetch_room(spec)
+        elif verb == "traitor_in_play":
+            self.emit(rule, "the traitor's explorer stays in play")
+        elif verb == "start_track":
+            self.track = int(spec.get("at", 0))
+            self.emit(rule, f"the Turn/Damage track starts at {self.track}")
+        elif verb == "set_aside":
+            token = str(spec["token"])
+            self.pool[token] = self.pool.get(token, 0) + self.hs.amount(spec.get("count", 1), self.n)
+            self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
+        elif verb == "first_player":
+            self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
+        else:
+            raise NotImplementedError(f"haunt setup verb {verb!r}")
+
+    def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
+        assert self.haunt is not None
+        room = str(spec["room"])
+        rule = "discover.placed-room-no-draw"
+        if room in self.house.spots:
+            self.emit(rule, f"{self.room_name(room)} is already in the house")
+            return
+        if room not in self.stack and room not in self.aside:
+            self.emit(rule, f"{self.room_name(room)} is not in the room stack")
+            return
+        place = spec.get("place", {})
+        rdef = self.t.rooms[room]
+        floors = [f for f in ([place["floor"]] if "floor" in place else list(rdef.floors)) if f in rdef.floors]
+        options = [(f, p) for f in floors for p in self.house.open_spots(room, f, keep_open=self.others_remain(f, room))]
+        if not options:
+            self.emit(rule, f"{self.room_name(room)} has no open doorway to go to")
+            return
+        far = place.get("as_far_as_possible_from") or place.get("min_tiles_from", {}).get("from")
+        if far:
+            dist = self._dist_to([self.ex[s].room for s in self._who(far.get("who"))])
+
+            def reach(option: tuple[str, Any]) -> int:
+                floor, p = option
+                near = [self.house.room_at(floor, step(p.cell, side)) for side in range(4)]
+                return max(dist.get(r, 999) for r in near if r is not None)
+
+            need = place.get("min_tiles_from", {}).get("tiles")
+            enough = [o for o in options if need is not None and reach(o) + 1 >= int(need)]
+            if enough:
+                options = enough
+            else:
+                best = max(reach(o) for o in options)
+                options = [o for o in options if reach(o) == best]
+        chooser = self._who(place.get("chosen_by", "revealer")) or [str(self.haunt["revealer"])]
+        acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+        a = yield from self.ask(chooser[0], acts, f"place {room}")
+        floor, p = options[acts.index(a)]
+        if room in self.stack:
+            self.stack.remove(room)
+        else:
+            self.aside.remove(room)
+        self.house.place(room, floor, p.cell, p.rotation)
+        self._tile_version += 1
+        self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor")
+        self.note_new_room(room)
+
+    def _run_now(self, program: Gen[None]) -> None:
+        """Run a sub-program that must not ask anyone anything (inside a trait change)."""
+        try:
+            req = next(program)
+        except StopIteration:
+            return
+        raise RuntimeError(f"{req.actor} would have to decide ({req.what}) where no decision can be asked")
+
+    def _add_monster(self, mdef: MonsterDef, room: str, index: int = 0) -> Monster:
+        assert self.hs is not None
+        uid = f"{mdef.id}-{sum(1 for m in self.mon if m.kind == mdef.id) + 1}"
+        stats: dict[str, int] = {}
+        counterpart = ""
+        if mdef.stats_from == "counterpart-at-haunt-start":
+            counterpart = self.seat_ids[index % self.n]
+            stats = {t: self.value(counterpart, t) for t in TRAITS}
+        else:
+            source = self._track_row(mdef) if mdef.stats_by_track else mdef.stats
+            for t, v in source.items():
+                if isinstance(v, int) and not isinstance(v, bool):
+                    stats[t] = v
+        m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
+        self.mon.append(m)
+        self.emit("haunt.setup-right-now", f"{self.mname(m)} enters in {self.room_name(room)} ("
+                  + ", ".join(f"{k} {v}" for k, v in sorted(stats.items())) + ")")
+        return m
+
+    def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
+        """A room for a setup placement (the location vocabulary of haunt-format.md)."""
+        assert self.haunt is not None
+        rooms: list[str]
+        if "room" in where:
+            rooms = [str(where["room"])]
+        elif "room_of" in where:
+            who = self._who(where["room_of"])
+            rooms = [self.ex[who[0]].room] if who else [str(self.haunt["room"])]
+        elif "haunt_room" in where:
+            rooms = [str(self.haunt["room"])]
+        elif "room_of_holder" in where:
+            holder = [s for s in self.seat_ids if self.holds(s, str(where["room_of_holder"]))]
+            rooms = [self.ex[holder[0]].room] if holder else [str(self.haunt["room"])]
+        elif "symbol" in where:
+            rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        else:
+            rooms = sorted(self.house.spots)
+        if where.get("same_floor_as") == "haunt-room":
+            floor = self.house.floor_of(str(self.haunt["room"]))
+            rooms = [r for r in rooms if self.house.floor_of(r) == floor]
+        if "min_tiles_from" in where:
+            far = where["min_tiles_from"]
+            source = far.get("from", {})
+            starts = [m.room for m in self.active_monsters() if m.kind == source.get("monster")] if "monster" in source \
+                else [self.ex[s].room for s in self._who(source.get("who"))]
+            dist = self._dist_to(starts)
+            enough = [r for r in rooms if dist.get(r, 999) >= int(far["tiles"])]
+            if not enough and where.get("fallback") == "as-far-as-possible" and rooms:
+                # judgement: tiles are counted as spaces of movement
+                best = max(dist.get(r, 999) for r in rooms)
+                enough = [r for r in rooms if dist.get(r, 999) == best]
+            rooms = enough or rooms
+        if where.get("one_per_room"):
+            free = [r for r in rooms if r not in used]
+            if not free and "overflow" in where:
+                bad = where["overflow"].get("without_symbol")
+                free = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol != bad and r not in used]
+            rooms = free or rooms
+        if len(rooms) == 1 or "chosen_by" not in where:
+            return rooms[0]
+        chooser = self._who(where["chosen_by"]) or [str(self.haunt["revealer"])]
+        a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in rooms], what)
+        return str(a["room"])
+
+    # ---------------------------------------------------------------------------------------
+    # Turn actions: attacks and movement past opponents
+
+    def _turn_actions(self, seat: str) -> list[Action]:
+        out = super()._turn_actions(seat)
+        if self.hs is None or not self.in_play(seat):
+            return out
+        if self._blocks(seat, "give-away"):
+            out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
+        if self._toward(seat) is not None and any(a.kind == "move" for a in out):
+            out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
+        out.extend(self._attack_actions(seat))
+        out.extend(self._side_actions(seat))
+        out.extend(self._task_actions(seat))
+        return out
+
+    def _play_turn(self, seat: str) -> Gen[None]:
+        if self.hs is None:
+            yield from super()._play_turn(seat)
+            return
+        yield from self._flag_timers(seat, "start")
+        yield from self._turn_rules(seat, "start-of-turn")
+        yield from self._turn_rules(seat, "during-turn")
+        if self.in_play(seat) and not self._check_wins():
+            yield from super()._play_turn(seat)
+        if self.in_play(seat) and not self._check_wins():
+            yield from self._turn_rules(seat, "end-of-turn")
+        self.turn_mods.pop(seat, None)
+        yield from self._flag_timers(seat, "end")
+        if self.collapsing and self.in_play(seat):
+            yield from self._collapse_step(seat)
+        for status in list(self.hstatus.get(seat, [])):
+            # judgement: a pull toward a room lasts the turn; a during-turn rule renews it
+            if self.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
+                self.hstatus[seat].remove(status)
+        yield from self._standing_rules()
+
+    def _turn_action(self, seat: str, a: Action) -> Gen[None]:
+        if a.kind == "attack":
+            yield from self._attack(seat, a)
+        elif a.kind == "haunt-action":
+            yield from self._side_action(seat, a)
+        elif a.kind == "task":
+            yield from self._task(seat, a)
+            yield from self._turn_rules(seat, "during-turn")
+        elif a.kind == "give-token":
+            token, to = str(a["token"]), str(a["to"])
+            self.turn.traded = True
+            self.held[seat].remove(token)
+            self.held.setdefault(to, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} trades the {token} token to {self.name(to)}")
+        else:
+            yield from super()._turn_action(seat, a)
+
+    def _bound(self, seat: str, card: str) -> bool:
+        """A card a status forbids giving away: the one the status is about (held by ``holding``)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.turn_rules:
+                if any(d.get("become") in self.hstatus.get(seat, []) for d in r.get("do", [])):
+                    held = r.get("requires", {}).get("holding")
+                    if held == card:
+                        return True
+        return False
+
+    def _side_actions(self, seat: str) -> list[Action]:
+        """The haunt's special actions for the explorer's side (``haunt.specific-action``); each
+        may be taken once a turn. Only ``take_item`` from a willing ally here is interpreted."""
+        assert self.hs is not None
+        side = self.hs.sides().get(self.side.get(seat, HERO))
+        out: list[Action] = []
+        if side is None:
+            return out
+        e = self.ex[seat]
+        if not self.turn.traded:
+            # item.tokens-like-cards: tokens carried like items are traded like them
+            for token in sorted(set(self.held.get(seat, []))):
+                for s in self.seat_ids:
+                    if s != seat and self.in_play(s) and self.side.get(s) == self.side.get(seat) and self.ex[s].room == e.room:
+                        out.append(Action.of("give-token", token=token, to=s))
+        for act in side.actions:
+            if f"action:{act['id']}" in self.turn.keys:
+                continue
+            for eff in act.get("do", []):
+                take = eff.get("take_item")
+                if not take:
+                    continue  # other actions are offered as tasks
+                if take.get("from") != "chosen-explorer-here":
+                    raise NotImplementedError(f"haunt action {act['id']!r}")
+                types = ("item", "omen") if take.get("type") == "item-or-omen" else (str(take.get("type")),)
+                for s in self.seat_ids:
+                    o = self.ex[s]
+                    if s == seat or not self.in_play(s) or self.side.get(s) != self.side.get(seat) or o.room != e.room:
+                        continue
+                    for c in o.cards:
+                        cd = self.t.cards[c]
+                        if cd.type in types and cd.can_trade:
+                            out.append(Action.of("haunt-action", id=act["id"], card=c, owner=s))
+        return out
+
+    def _side_action(self, seat: str, a: Action) -> Gen[None]:
+        self.turn.keys.add(f"action:{a['id']}")
+        card, owner = str(a["card"]), str(a["owner"])
+        answer = yield from self.ask(owner, [Action.of("accept", card=card), Action.of("refuse", card=card)],
+                                     f"let {seat} take {card}")
+        if answer.kind == "refuse":
+            self.emit("haunt.specific-action", f"{self.name(owner)} keeps {self.card_name(card)}")
+            return
+        self.ex[owner].cards.remove(card)
+        self.ex[seat].cards.append(card)
+        self.emit("haunt.specific-action", f"{self.name(seat)} takes {self.card_name(card)} from {self.name(owner)} "
+                  f"({a['id']})")
+        yield from effects.lose_card(self, owner, card)
+        yield from effects.gain_card(self, seat, card)
+
+    def _slowing(self, seat: str) -> int:
+        """Extra spaces to leave the explorer's room: one per opponent there (``move.opponent-slows``)."""
+        room = self.ex[seat].room
+        n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
+        if self.side.get(seat) == HERO:
+            n += sum(1 for m in self.active_monsters(room) if not m.stunned)
+        return n
+
+    def movement_left(self, seat: str) -> int:
+        if "no-move" in self.turn_mods.get(seat, set()):
+            return 0
+        return super().movement_left(seat)
+
+    def _toward(self, seat: str) -> str | None:
+        """The room a status makes the explorer head for (``must_move_toward``), if any."""
+        if self.hs is None:
+            return None
+        for status in self.hstatus.get(seat, []):
+            target = self.hs.statuses.get(status, {}).get("must_move_toward", {})
+            if "room" in target and target["room"] in self.house.spots:
+                return str(target["room"])
+        return None
+
+    def _move_actions(self, seat: str) -> list[Action]:
+        actions = super()._move_actions(seat)
+        if self.hs is None or not actions:
+            return actions
+        if self._blocks(seat, "move"):
+            return []
+        if self.collapsed:
+            actions = [a for a in actions if not (a.kind == "move" and a.get("to") in self.collapsed)]
+        goal = self._toward(seat)
+        if goal is not None:
+            dist = self._dist_to([goal])
+            here = dist.get(self.ex[seat].room, 10_000)
+            closer = [a for a in actions if a.kind == "move" and dist.get(str(a["to"]), 10_000) < here]
+            if closer or here == 0:
+                actions = closer  # the status drags the explorer by the shortest way
+        extra = self._slowing(seat)
+        if not extra or self.turn.moved == 0:
+            return actions  # move.minimum-one: the first space is always possible
+        left = self.movement_left(seat)
+        return [a for a in actions if int(a.get("cost", 1) or 0) + extra <= left]  # type: ignore[arg-type]
+
+    def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
+        extra = self._slowing(seat) if self.hs is not None else 0
+        self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
+            m.stunned for m in self.active_monsters(self.ex[seat].room))
+        yield from super()._move(seat, to, cost)
+        self._pay_slowing(seat, extra)
+        if self.hs is not None:
+            yield from self._take_custody(seat)
+
+    def _take_custody(self, seat: str) -> Gen[None]:
+        """``death.companion-custody``: the next explorer to enter takes a companion left in a room."""
+        e = self.ex[seat]
+        pile = self.piles.get(e.room, [])
+        for card in [c for c in pile if self.t.cards[c].companion]:
+            if e.dead or self._blocks(seat, "carry-items"):
+                return
+            pile.remove(card)
+            e.cards.append(card)
+            self.emit("death.companion-custody", f"{self.name(seat)} enters {self.room_name(e.room)} and takes custody "
+                      f"of the {self.card_name(card)}")
+            yield from effects.gain_card(self, seat, card)
+        if not pile and e.room in self.piles:
+            del self.piles[e.room]
+
+    def _explore(self, seat: str, side: int) -> Gen[None]:
+        extra = self._slowing(seat) if self.hs is not None else 0
+        yield from super()._explore(seat, side)
+        self._pay_slowing(seat, extra)
+
+    def _pay_slowing(self, seat: str, extra: int) -> None:
+        if self.turn.left_room and self.stunned_left:
+            self.emit("move.stunned-do-not-slow", "stunned monsters in the room left behind cost nothing")
+        self.stunned_left = False
+        if not extra:
+            return
+        self.turn.moved += extra
+        self.emit("move.opponent-slows", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to leave "
+                  "opponents behind (heroes and the traitor's side slow each other)")
+        if self.turn.moved > self.speed(seat) + self.turn.extra:
+            self.emit("move.minimum-one", f"{self.name(seat)} may always move at least one space")
+
+    # ---------------------------------------------------------------------------------------
+    # Attacks
+
+    def _attack_traits(self, seat: str) -> list[str]:
+        traits = ["might"]
+        for _, _, ability in effects.held_abilities(self, seat):
+            if ability.get("trigger") != "ongoing":
+                continue
+            for eff in ability.get("do", []):
+                opt = eff.get("attack_option")
+                if opt and opt.get("trait") not in traits:
+                    traits.append(str(opt["trait"]))
+        return traits
+
+    def _attack_actions(self, seat: str) -> list[Action]:
+        if "attack" in self.turn.keys or self.turn.no_attack or self.ex[seat].dead or self._blocks(seat, "attack"):
+            return []
+        e = self.ex[seat]
+        near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room]
+        if self.side.get(seat) == HERO:
+            near += [m.uid for m in self.active_monsters(e.room)]
+        targets = [(t, False) for t in near if self._may_attack(seat, t)]
+        weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None]
+        ranged = [w for w in weapons if w.ranged]
+        if ranged:
+            seen = self.line_of_sight(e.room)
+            far = [s for s in self.opponents_of(seat) if self.ex[s].room in seen]
+            if self.side.get(seat) == HERO:
+                far += [m.uid for m in self.active_monsters() if m.room in seen]
+            targets += [(t, True) for t in far if self._may_attack(seat, t)]
+        out: list[Action] = []
+        for target, distant in targets:
+            rules = self.fight_rules(seat, target)
+            allowed = next((tuple(r["attack_with"]) for r in rules if "attack_with" in r), None)
+            traits = [t for t in self._attack_traits(seat) if allowed is None or t in allowed]
+            if allowed:
+                traits += [t for t in allowed if t not in traits]
+            if not distant:
+                for trait in traits:
+                    if self._target_has(target, trait):
+                        out.append(Action.of("attack", target=target, trait=trait))
+                for w in weapons:
+                    if self._target_has(target, w.trait) and (allowed is None or w.trait in allowed):
+                        out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
+            else:
+                for w in ranged:
+                    if self._target_has(target, w.trait):
+                        out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
+        return out
+
+    def _target_has(self, target: str, trait: str) -> bool:
+        """``attack.target-needs-trait``: a trait the target lacks cannot be attacked with."""
+        if target in self.ex:
+            return True
+        m = self.monster(target)
+        if trait == "speed" and "speed-attacks" in self.mdef(m).immune_to:
+            return False
+        return self.mstat(m, trait) > 0 or trait in m.stats
+
+    def _may_attack(self, seat: str, target: str) -> bool:
+        rules = self.fight_rules(seat, target)
+        if any(r.get("forbidden") for r in rules):
+            return False
+        if target in self.ex:
+            return True
+        m = self.monster(target)
+        if self.mdef(m).attackable != "normally" and not rules:
+            return False
+        if m.stunned:
+            return any(r.get("may_target_stunned") for r in rules)
+        return True
+
+    def line_of_sight(self, room: str) -> set[str]:
+        """Rooms seen from ``room``: straight on through joined doorways on one floor."""
+        seen: set[str] = set()
+        for side in range(4):
+            cur = room
+            while side in self.house.doors(cur):
+                other, meets = self.house.door_neighbour(cur, side)
+                if other is None or not meets or other in seen:
+                    break
+                seen.add(other)
+                cur = other
+        return seen
+
+    def fight_rules(self, attacker: str, defender: str) -> list[Mapping[str, Any]]:
+        """The haunt's attack rules whose attacker and defender fit and whose requirement holds.
+
+        Requirements read ``seat`` as the explorer in the fight (the attacker if both are), and
+        ``opponent`` as the other fighter."""
+        assert self.hs is not None
+        seat, m, opponent = self._fight_ctx(attacker, defender)
+        out = []
+        for side in self.hs.sides().values():
+            for r in side.attack_rules:
+                if not self._role_fits(r.get("attacker"), attacker):
+                    continue
+                if "defender" in r and not self._role_fits(r["defender"], defender):
+                    continue
+                if "requires" in r and not self.pred(r["requires"], seat, m, opponent):
+                    continue
+                out.append(r)
+        return out
+
+    def _fight_ctx(self, attacker: str, defender: str) -> tuple[str | None, Monster | None, str | None]:
+        m = next((self.monster(w) for w in (attacker, defender) if w not in self.ex), None)
+        seat = attacker if attacker in self.ex else defender if defender in self.ex else None
+        opponent = defender if seat == attacker else attacker
+        return seat, m, opponent
+
+    def _role_fits(self, role: Any, who: str) -> bool:
+        is_seat = who in self.ex
+        if role is None or role == "anyone":
+            return True
+        if isinstance(role, Mapping) and "monster" in role:
+            return not is_seat and self.monster(who).kind == role["monster"]
+        if role == "hero":
+            return is_seat and self.side.get(who) == HERO
+        if role == "traitor":
+            return is_seat and self.side.get(who) == TRAITOR
+        if role == "traitor-or-monsters":
+            return not is_seat or self.side.get(who) == TRAITOR
+        if role == "monsters":
+            return not is_seat
+        if role in ("revealer", "trapped-explorer"):
+            return is_seat and who in self._who(role)
+        if isinstance(role, str) and self.hs is not None:
+            # a plural status name ("werewolves", "frogs") means the explorers with that status
+            singular = next((x for x in (role[:-1], role[:-3] + "f") if x in self.hs.statuses), None)
+            if singular is not None:
+                return is_seat and singular in self.hstatus.get(who, [])
+        raise NotImplementedError(f"attack rule role {role!r}")
+
+    def _track_row(self, mdef: MonsterDef) -> Mapping[str, int | str]:
+        # before the track is set up the first row applies
+        return mdef.stats_at(max(self.track, int(mdef.stats_by_track[0]["track"])))
+
+    def mstat(self, m: Monster, trait: str) -> int:
+        """A monster's trait now (rows by Turn/Damage track value where the haunt gives them)."""
+        mdef = self.mdef(m)
+        if mdef.stats_by_track:
+            value = self._track_row(mdef).get(trait)
+            return value if isinstance(value, int) and not isinstance(value, bool) else 0
+        return m.stats.get(trait, 0)
+
+    def _dice(self, seat: str | None, m: Monster | None, trait: str, bonus: int = 0, cap: int = 8) -> int:
+        base = self.value(seat, trait) if seat is not None else (self.mstat(m, trait) if m is not None else 0)
+        return max(0, min(cap, 8, base + bonus))
+
+    def _attack(self, seat: str, a: Action) -> Gen[None]:
+        """``attack.*``: roll off, the higher total wins and the loser takes the difference."""
+        self.turn.keys.add("attack")
+        target = str(a["target"])
+        trait = str(a["trait"])
+        w = self.weapons.get(str(a["weapon"])) if a.get("weapon") else None
+        ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
+        defend = w.defend if w is not None else trait
+        self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
+        if w is not None:
+            self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "
+                      f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)")
+        if not ranged:
+            self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}")
+        if ranged:
+            self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight")
+        m = None if target in self.ex else self.monster(target)
+        att = yield from self.roll(self._dice(seat, None, trait, w.bonus if w else 0, w.cap if w else 8),
+                                   f"{self.name(seat)}'s {trait} attack")
+        dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
+        yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged)
+        if any(r.get("ends_turn") for r in self.fight_rules(seat, target)):
+            self.turn.end_now = True
+
+    def _room_of(self, who: str) -> str:
+        return self.ex[who].room if who in self.ex else self.monster(who).room
+
+    def _who_name(self, who: str) -> str:
+        return self.name(who) if who in self.ex else self.mname(self.monster(who))
+
+    def _dead(self, who: str) -> bool:
+        return self.ex[who].dead if who in self.ex else bool(self.monster(who).gone)
+
+    def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
+                       ranged: bool = False) -> Gen[None]:
+        """Settle an attack between ``attacker`` and ``defender`` (seats or monster ids), with the
+        haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
+        ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
+        ``steal`` change the damage."""
+        rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
+        self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
+                  f"{a_total} against {d_total}")
+        rules = self.fight_rules(attacker, defender) if self.hs is not None else []
+        seat, m, _ = self._fight_ctx(attacker, defender)
+        for r in rules:
+            if r.get("extra"):
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])}")
+            for eff in r.get("extra", []):
+                yield from self._outcome(eff, seat, m)
+        if self._dead(attacker) or self._dead(defender):
+            return  # the fight's cost killed a fighter: nothing is left to settle
+        if a_total == d_total:
+            self.emit("attack.tie-no-damage", "a tie: nobody is hurt")
+            return
+        win, lose = (attacker, defender) if a_total > d_total else (defender, attacker)
+        points = abs(a_total - d_total)
+        kind = "physical" if trait in PHYSICAL else "mental"
+        self.emit("attack.higher-wins", f"{self._who_name(win)} wins by {points}")
+        if win == defender and ranged:
+            self.emit("attack.distance-safe", f"{self._who_name(attacker)} attacked from a distance and takes no damage")
+            return
+        if win not in self.ex and self.monster(win).stunned:
+            self.emit("attack.stunned-target", f"{self._who_name(win)} is stunned and deals no damage")
+            return
+        outs = [eff for r in rules for eff in r.get("on_attacker_wins" if win == attacker else "on_defender_wins", [])]
+        changes = {k for eff in outs for k in eff} | {k for eff in outs for sub in eff.get("on_target", []) for k in sub}
+        if outs:
+            self.emit("attack.other-outcome", f"the haunt adds to {self._who_name(win)}'s win: "
+                      + ", ".join(sorted(changes - {"says"})))
+        if changes & {"kill_monster", "kill"}:
+            pass  # judgement: a win that kills replaces the damage (or stun) it would deal
+        elif "no_damage" in changes:
+            self.emit("haunt.rules-override", "the haunt's attack rule: nobody takes damage")
+        else:
+            for eff in outs:
+                if "damage_scaled" in eff:
+                    points = points // 2 if eff["damage_scaled"] == "half-down" else -(-points // 2)
+                    self.emit("haunt.rules-override", f"the damage is halved to {points}")
+            yield from self._deal(win, lose, points, kind, attacker, ranged, rules)
+        for eff in outs:
+            if not {"no_damage", "damage_scaled"} & set(eff):
+                yield from self._outcome(eff, seat, m, target=lose)
+
+    def _deal(self, win: str, lose: str, points: int, kind: str, attacker: str, ranged: bool,
+              rules: list[Mapping[str, Any]]) -> Gen[None]:
+        if lose in self.ex and win not in self.ex and win == attacker:
+            margin = next((int(r["steal_margin"]) for r in rules if "steal_margin" in r), None)
+            m = self.monster(win)
+            loot = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal or self.t.cards[c].companion]
+            if margin is not None and points >= margin and loot and self.mdef(m).carries.get("items"):
+                acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in loot]
+                choice = yield from self.ask(self.monster_controller(m), acts, f"deal {points} damage or steal")
+                if choice.kind == "steal":
+                    card = str(choice["card"])
+                    self.ex[lose].cards.remove(card)
+                    m.cards.append(card)
+                    self.emit("attack.steal", f"{self.mname(m)} takes {self.card_name(card)} from {self.name(lose)} "
+                              "instead of dealing damage")
+                    yield from effects.lose_card(self, lose, card)
+                    return
+            order = next((list(r["damage_to"]) for r in rules if "damage_to" in r), None)
+            if order:
+                self.emit("haunt.rules-override", f"{self.name(lose)} takes {points} damage in the haunt's order: "
+                          f"{', '.join(order)}")
+                left = points
+                for i, trait in enumerate(order):
+                    room = self.ex[lose].idx[trait] if i < len(order) - 1 else left  # the last takes the rest
+                    take = min(left, room)
+                    if take:
+                        self.trait_change(lose, trait, -take, rule="damage.lowers-traits")
+                    left -= take
+                    if left <= 0 or self.ex[lose].dead:
+                        break
+                return
+        if lose in self.ex:
+            if win == attacker and win in self.ex and kind == "physical" and points >= 2 and not ranged:
+                stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal]
+                if stealable:
+                    acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in stealable]
+                    choice = yield from self.ask(win, acts, f"deal {points} damage or steal")
+                    if choice.kind == "steal":
+                        card = str(choice["card"])
+                        self.ex[lose].cards.remove(card)
+                        self.ex[win].cards.append(card)
+                        self.emit("attack.steal", f"{self.name(win)} steals {self.card_name(card)} from {self.name(lose)} "
+                                  "instead of dealing damage")
+                        yield from effects.lose_card(self, lose, card)
+                        yield from effects.gain_card(self, win, card)
+                        return
+            if kind == "physical" and points >= 2 and win in self.ex:
+                if ranged and win == attacker and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
+                    self.emit("attack.no-steal-at-range", "nothing can be stolen with a distance attack")
+                elif win != attacker and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
+                    self.emit("attack.steal-by-attacker", f"{self.name(win)} defended: only an attacker may steal")
+            for status in self.hstatus.get(lose, []):
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
+                    points = -(-points // 2)
+                    self.emit("haunt.rules-override", f"{self.name(lose)} ({status}) takes half damage, rounded up: {points}")
+            rule = "attack.mental" if kind == "mental" else "attack.speed-physical" if self._trait == "speed" else \
+                "attack.damage-difference"
+            self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage")
+            yield from effects.take_damage(self, lose, kind, points)
+        else:
+            self._defeat_monster(self.monster(lose), points, kind)
+
+    def _defeat_monster(self, m: Monster, points: int, kind: str) -> None:
+        mdef = self.mdef(m)
+        cap = mdef.damage_capacity
+        if cap is not None and cap.get("type", kind) == kind:
+            self.track += points
+            self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
+                      f"({self.track} of {cap['points']})")
+            if self.track >= int(cap["points"]):
+                m.gone = "killed"
+                self.emit("monster.rules-overridable", f"{self.mname(m)} is killed")
+            return
+        if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
+            raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")
+        m.stunned = True
+        self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight")
+        self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn")
+        if m.cards:
+            self.piles.setdefault(m.room, []).extend(m.cards)
+            self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in m.cards)} "
+                      "as an item pile")
+            m.cards = []
+
+    # ---------------------------------------------------------------------------------------
+    # The monster turn
+
+    def _monster_turn(self) -> Gen[None]:
+        assert self.hs is not None
+        t = self.traitor()
+        if t is not None and self.ex[t].dead:
+            self.emit("turn.monster-turn-after-traitor-death", f"the traitor is dead; {t} still runs the monster turn")
+        else:
+            self.emit("traitor.runs-monsters" if t else "monster.one-at-a-time", "the monster turn")
+            if t:
+                self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's")
+        yield from self._basement_rescue()
+        for kind, mdef in self.hs.monsters.items():
+            group = [m for m in self.mon if m.kind == kind and not m.gone]
+            if not group or self.control.get(kind, TRAITOR) == HERO:
+                continue  # judgement: a monster the heroes control stays where it is
+            shared: int | None = None
+            grouped = self._group_move(mdef)
+            for m in group:
+                if m.gone:
+                    continue
+                if m.stunned:
+                    m.stunned = False
+                    self.emit("monster.stun-token", f"{self.mname(m)} misses this turn and recovers")
+                    continue
+                yield from self._monster_checks(m, "start")
+                if m.gone:
+                    continue
+                if not grouped or shared is None:
+                    faces = yield from self.roll(self.mstat(m, "speed"), f"{mdef.name} movement")
+                    roll = sum(faces)
+                    if grouped:
+                        shared = roll
+                        self.emit("monster.group-roll", f"the {mdef.name}s roll {roll} for movement")
+                    else:
+                        self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement")
+                else:
+                    roll = shared or 0
+                yield from self._monster_pickup(m)
+                yield from self._monster_moves(m, roll)
+                if m.gone:
+                    continue
+                yield from self._monster_pickup(m)
+                yield from self._monster_attack(m)
+                if self._check_wins():
+                    return
+
+    def _basement_rescue(self) -> Gen[None]:
+        """``monster.basement-rescue``: monsters shut in the basement away from every hero let the
+        traitor fetch the Stairs from Basement from the stack to an open basement doorway."""
+        t = self.traitor()
+        stairs = "stairs-from-basement"
+        if t is None or stairs in self.house.spots or (stairs not in self.stack and stairs not in self.aside):
+            return
+        heroes = [self.ex[s].room for s in self.living_heroes()]
+        dist = self._dist_to(heroes)
+        stuck = [m for m in self.active_monsters() if self.mdef(m).controlled_by in ("traitor", "traitor-or-heroes")
+                 and self.house.floor_of(m.room) == "basement" and m.room not in dist]
+        if not stuck or not heroes:
+            return
+        a = yield from self.ask(t, [Action.of("rescue", room=stairs), Action.of("no-rescue", room=stairs)],
+                                "fetch the Stairs from Basement for the monsters shut in the basement?")
+        if a.kind == "rescue":
+            self.emit("monster.basement-rescue", f"{', '.join(self.mname(m) for m in stuck)} cannot reach a hero: the "
+                      "Stairs from Basement come out of the stack")
+            yield from self._fetch_room({"room": stairs, "place": {"floor": "basement", "chosen_by": "traitor"}})
+
+    def _monster_pickup(self, m: Monster) -> Gen[None]:
+        """A monster allowed to carry items may pick them up from a pile in its room."""
+        pile = self.piles.get(m.room, [])
+        if not pile or not self.mdef(m).carries.get("items") or m.stunned:
+            return
+        acts = [Action.of("monster-pickup", monster=m.uid, card=c) for c in pile]
+        a = yield from self.ask(self.monster_controller(m), [Action.of("monster-leave", monster=m.uid), *acts],
+                                f"{self.mname(m)} picks up?")
+        if a.kind == "monster-pickup":
+            card = str(a["card"])
+            pile.remove(card)
+            if not pile:
+                del self.piles[m.room]
+            m.cards.append(card)
+            self.emit("monster.rules-overridable", f"{self.mname(m)} picks up {self.card_name(card)}")
+
+    def _group_move(self, mdef: MonsterDef) -> bool:
+        raw = self.haunts[self.hs.number][1] if self.hs is not None else {}
+        for mon in raw.get("monsters", ()):
+            if mon.get("id") == mdef.id and "group_move" in mon:
+                return bool(mon["group_move"])
+        return True
+
+    def _monster_moves(self, m: Monster, roll: int) -> Gen[None]:
+        budget = roll
+        if roll == 0:
+            self.emit("monster.zero-roll-still-moves", f"{self.mname(m)} rolled 0 and may still move one space")
+            budget = 1
+        moved = 0
+        seat = self.monster_controller(m)
+        teleport = self.mdef(m).movement.get("teleport")
+        if teleport and roll in teleport.get("on_roll", []) and teleport.get("to") == "any-room":
+            rooms = [r for r in sorted(self.house.spots) if r != m.room]
+            acts = [Action.of("monster-teleport", monster=m.uid, to=r) for r in rooms]
+            a = yield from self.ask(seat, [Action.of("monster-walk", monster=m.uid), *acts],
+                                    f"{self.mname(m)} may take a secret way to any room")
+            if a.kind == "monster-teleport":
+                src, m.room = m.room, str(a["to"])
+                self.emit("monster.rules-overridable", f"{self.mname(m)} rolled {roll} and moves {self.room_name(src)} -> "
+                          f"{self.room_name(m.room)} by a secret way")
+                yield from self._monster_checks(m, "enter")
+                return
+        while True:
+            options = self._monster_steps(m, budget - moved, moved == 0)
+            forced = self._forced_steps(m, options)
+            acts = [Action.of("monster-move", monster=m.uid, to=r) for r, _ in (forced if forced is not None else options)]
+            if forced is None or not acts:
+                acts.append(Action.of("monster-stop", monster=m.uid))
+            a = yield from self.ask(seat, acts, f"move {self.mname(m)}")
+            if a.kind == "monster-stop":
+                return
+            to = str(a["to"])
+            cost = next(c for r, c in options if r == to)
+            slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
+            src = m.room
+            m.room = to
+            moved += cost + slow
+            self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
+                      f"({min(moved, budget)} of {budget})")
+            if slow:
+                self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind")
+            yield from self._monster_checks(m, "enter")
+            if m.gone:
+                return
+
+    def _monster_steps(self, m: Monster, left: int, first: bool) -> list[tuple[str, int]]:
+        """Rooms a monster may step into now (no exploring: ``monster.no-exploring``)."""
+        if left <= 0:
+            return []
+        mdef = self.mdef(m)
+        raw_forbidden = set(self._monster_raw(mdef).get("may_not_use", ()))
+        slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
+        out = []
+        steps = [(room, cost) for room, cost, _how in self._room_exits(m.room)]
+        if mdef.movement.get("through_walls"):
+            steps += [(r, 1) for r in self._wall_neighbours(m.room) if r not in {x for x, _ in steps}]
+        for room, cost in steps:
+            if room in raw_forbidden or (room in self.collapsed and not mdef.movement.get("through_collapsed")):
+                continue
+            if first or cost + slow <= left:
+                out.append((room, cost))
+        return out
+
+    def _monster_raw(self, mdef: MonsterDef) -> Mapping[str, Any]:
+        assert self.hs is not None
+        for mon in self.haunts[self.hs.number][1].get("monsters", ()):
+            if mon.get("id") == mdef.id:
+                return mon  # type: ignore[no-any-return]
+        return {}
+
+    def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
+        probe = Explorer("probe", "", room=room)
+        return self._exits_of(probe)
+
+    def _forced_steps(self, m: Monster, options: list[tuple[str, int]]) -> list[tuple[str, int]] | None:
+        """Steps a monster must take (toward its quarry), or None when it moves freely."""
+        mv = self.mdef(m).movement
+        goal: list[str] = []
+        if mv.get("toward") == "own-counterpart" and m.counterpart and self.in_play(m.counterpart):
+            goal = [self.ex[m.counterpart].room]
+        elif mv.get("toward") == "nearest-hero":
+            goal = [self.ex[s].room for s in self.living_heroes()]
+        elif mv.get("toward") == "nearest-explorer-not-revealer":
+            revealer = self.haunt["revealer"] if self.haunt else None
+            goal = [self.ex[s].room for s in self.living_heroes() if s != revealer]
+        elif mv.get("chase_when_seen"):
+            seen = self.line_of_sight(m.room) | {m.room}
+            goal = [self.ex[s].room for s in self.living_heroes() if self.ex[s].room in seen]
+        if not goal:
+            return None
+        dist = self._monster_dist(m, goal)
+        here = dist.get(m.room, 10_000)
+        if here == 0:
+            return []
+        return [(r, c) for r, c in options if dist.get(r, 10_000) < here]
+
+    def _wall_neighbours(self, room: str) -> list[str]:
+        spot = self.house.spots[room]
+        out = []
+        for side in range(4):
+            other = self.house.room_at(spot.floor, step(spot.cell, side))
+            if other is not None:
+                out.append(other)
+        return out
+
+    def _monster_dist(self, m: Monster, goals: Iterable[str]) -> dict[str, int]:
+        """Spaces to the goals as this monster moves (through walls if it may)."""
+        if not self.mdef(m).movement.get("through_walls"):
+            return self._dist_to(goals)
+        frontier = sorted(set(goals) & set(self.house.spots))
+        dist = dict.fromkeys(frontier, 0)
+        graph = self._graph()
+        while frontier:
+            nxt: list[str] = []
+            for room in frontier:
+                for other in sorted(graph[room] | set(self._wall_neighbours(room))):
+                    if other not in dist:
+                        dist[other] = dist[room] + 1
+                        nxt.append(other)
+            frontier = nxt
+        return dist
+
+    def _graph(self) -> dict[str, set[str]]:
+        """The house as an undirected graph of rooms (doors, stairs and links, every side of a
+        barrier room), cached until a tile or link is added."""
+        key = (self.house.version, self._tile_version, len(self.links))
+        if self._graph_key == key:
+            return self._graph_cache
+        graph: dict[str, set[str]] = {r: set() for r in self.house.spots}
+        for room in sorted(self.house.spots):
+            for part in range(max(1, len(self.t.rooms[room].barrier))):
+                for other, _, _ in self._exits_of(Explorer("probe", "", room=room, part=part)):
+                    if other in graph:
+                        graph[room].add(other)
+                        graph[other].add(room)
+        self._graph_key, self._graph_cache = key, graph
+        return graph
+
+    def _dist_to(self, goals: Iterable[str]) -> dict[str, int]:
+        """Spaces from every room to the nearest of ``goals`` (a breadth-first search backwards,
+        with the one-way chutes that room text slides you down)."""
+        graph = self._graph()
+        back: dict[str, set[str]] = {r: set(n) for r, n in graph.items()}
+        for room in graph:
+            for c in self.t.rooms[room].connections:
+                if c.kind == "chute" and c.to in back:
+                    back[c.to].add(room)
+        frontier = sorted({g for g in goals if g in back})
+        dist = dict.fromkeys(frontier, 0)
+        while frontier:
+            nxt: list[str] = []
+            for room in frontier:
+                for other in sorted(back[room]):
+                    if other not in dist:
+                        dist[other] = dist[room] + 1
+                        nxt.append(other)
+            frontier = nxt
+        return dist
+
+    def _monster_checks(self, m: Monster, moment: str) -> Gen[None]:
+        """The monster's ``must`` rules that fire on entering or starting in a room (a lure)."""
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "on-enter-or-start":
+                continue
+            rooms = rule.get("where", {}).get("rooms", [])
+            if m.room not in rooms:
+                continue
+            key = f"{rule['id']}/{m.room}"
+            if rule.get("reuse") == "once-per-place" and key in self.used_places:
+                continue
+            roll = rule.get("roll", {})
+            trait = str(roll.get("trait"))
+            faces = yield from self.roll(self.mstat(m, trait), f"{self.mname(m)}'s {trait} roll")
+            total = sum(faces)
+            ok = total >= int(roll.get("target", 0))
+            self.emit("haunt.specific-action", f"{self.mname(m)} {'enters' if moment == 'enter' else 'starts in'} "
+                      f"{self.room_name(m.room)}: {trait} {total} against {roll.get('target')}+ "
+                      f"({'resists' if ok else 'fails'})")
+            for eff in rule.get("success" if ok else "failure", []):
+                yield from self._outcome(eff, None, m)
+                if rule.get("reuse") == "once-per-place":
+                    self.used_places.add(key)
+            if m.gone:
+                return
+
+    def _monster_attack(self, m: Monster) -> Gen[None]:
+        here = [s for s in self.living_heroes() if self.ex[s].room == m.room]
+        if not here:
+            return
+        attack_rules = [r for r in self.mdef(m).must if r.get("when") == "monster-turn"
+                        and any("monster_attack" in d for d in r.get("do", []))]
+        here = [s for s in here if not any(r.get("forbidden") for r in self.fight_rules(m.uid, s))]
+        if not here:
+            return
+        seat = self.monster_controller(m)
+        forced = bool(attack_rules) and (not attack_rules[0].get("requires")
+                                         or self.pred(attack_rules[0]["requires"], here[0], m))
+        target: str | None = None
+        spec = attack_rules[0]["do"][0]["monster_attack"] if attack_rules else {}
+        if forced and spec.get("prefer") == "own-counterpart" and m.counterpart in here:
+            target = m.counterpart
+        elif forced and spec.get("else") == "random" and len(here) > 1:
+            a = yield Req(CHANCE, Draw(here, arg="target"), f"{self.mname(m)} attacks a hero at random")
+            target = str(a["target"])
+        else:
+            acts = [Action.of("monster-attack", monster=m.uid, target=s) for s in here]
+            if not forced:
+                acts.append(Action.of("monster-pass", monster=m.uid))
+            a = yield from self.ask(seat, acts, f"{self.mname(m)} attacks?")
+            if a.kind == "monster-pass":
+                return
+            target = str(a["target"])
+        rules = self.fight_rules(m.uid, target)
+        trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
+        self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)}")
+        att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
+        if any(r.get("reroll_blanks") for r in rules) and 0 in att:
+            again = yield from self.roll(att.count(0), f"{self.mname(m)} rerolls its blanks")
+            self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {att.count(0)} blank dice: {sum(again)} more")
+            att = tuple(f for f in att if f) + again
+        dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
+        yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn))
+
+    # ---------------------------------------------------------------------------------------
+    # Predicates and winning
+
+    def pred(self, p: Mapping[str, Any], seat: str | None = None, m: Monster | None = None,
+             opponent: str | None = None) -> bool:
+        """Evaluate a haunt predicate (``docs/haunt-format.md``): ``seat`` is the explorer it is
+        about (if any), ``m`` a monster in question, ``opponent`` the other fighter."""
+        if "all" in p:
+            return all(self.pred(x, seat, m, opponent) for x in p["all"])
+        if "any" in p:
+            return any(self.pred(x, seat, m, opponent) for x in p["any"])
+        if "not" in p:
+            return not self.pred(p["not"], seat, m, opponent)
+        if "opponent" in p:
+            if opponent is None:
+                return False
+            if opponent in self.ex:
+                return self.pred(p["opponent"], opponent, m, seat)
+            return self.pred(p["opponent"], None, self.monster(opponent), seat)
+        if "heroes_dead" in p:
+            heroes = self.heroes()
+            dead = sum(1 for s in heroes if self.ex[s].dead)
+            return dead == len(heroes) if p["heroes_dead"] == "all" else dead * 2 > len(heroes)
+        if "heroes_gone" in p:
+            spec = p["heroes_gone"] or {}
+            statuses = set(spec.get("or_status", []))
+            left = [s for s in self.heroes() if not self.ex[s].dead and s not in self.removed
+                    and not (spec.get("or_exited") and s in self.exited)
+                    and not statuses & set(self.hstatus.get(s, []))]
+            return not left
+        if "heroes_alive" in p:
+            return len(self.living_heroes()) >= self._amount(p["heroes_alive"].get("at_least", 1))
+        if "heroes_exited" in p:
+            return sum(1 for s in self.heroes() if s in self.exited) >= self._amount(p["heroes_exited"].get("at_least", 1))
+        if "exited" in p:
+            return seat is not None and (seat in self.exited) == bool(p["exited"])
+        if "monsters_defeated" in p:
+            spec = p["monsters_defeated"]
+            kind = spec["monster"]
+            how = spec.get("how")
+            mine = [x for x in self.mon if x.kind == kind]
+            # judgement: a haunt that banishes a monster does it by a kill_monster outcome
+            done = [x for x in mine if x.gone and (how is None or x.gone == how or {x.gone, how} == {"killed", "banished"})]
+            count = spec.get("count", "all")
+            return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= int(count))
+        if "none_alive_with_status" in p:
+            return not any(p["none_alive_with_status"] in self.hstatus.get(s, []) for s in self.seat_ids if self.in_play(s))
+        if "has_status" in p:
+            who = [seat] if seat else [s for s in self.seat_ids if self.in_play(s)]
+            return any(p["has_status"] in self.hstatus.get(s, []) for s in who)
+        if "flag" in p:
+            return str(p["flag"]) in self.hflags
+        if "holds" in p:
+            spec = p["holds"]
+            who = spec.get("who", {})
+            if isinstance(who, Mapping) and "monster" in who:
+                bags = [x.cards for x in self.active_monsters() if x.kind == who["monster"]]
+            else:
+                bags = [self.ex[s].cards + self.held.get(s, []) for s in self._who(who)]
+            return any(all(c in bag for c in spec.get("all", [])) and (not spec.get("any") or any(c in bag for c in spec["any"]))
+                       for bag in bags)
+        if "monster_in_room" in p:
+            spec = p["monster_in_room"]
+            rooms = set(self._rooms_for(spec["room"]))
+            return any(x.room in rooms for x in self.active_monsters() if x.kind == spec["monster"])
+        if "item_destroyed" in p:
+            return str(p["item_destroyed"]) in self.destroyed
+        if "item_in_room" in p:
+            spec = p["item_in_room"]
+            rooms = set(self._rooms_for(spec["room"]))
+            item = str(spec["item"])
+            return any(self.holds(s, item) and self.ex[s].room in rooms for s in self.seat_ids if self.in_play(s)) \
+                or any(item in self.piles.get(r, []) for r in rooms)
+        if "track_reaches" in p:
+            return self.track >= int(p["track_reaches"])
+        if "tokens_collected" in p:
+            spec = p["tokens_collected"]
+            need = self._amount(spec.get("count", 1))
+            tokens = [spec["token"]] if "token" in spec else list(spec.get("tokens", []))
+            if "in" in spec:
+                rooms = set(self._rooms_for(spec["in"]))
+                got = sum(1 for t in tokens for r in self.htokens.get(t, []) if r in rooms)
+            else:
+                got = sum(self.earned.get(t, 0) for t in tokens)
+            return got >= need
+        if "alive" in p:
+            return seat is not None and self.in_play(seat) == bool(p["alive"])
+        if "holding" in p:
+            cards = p["holding"]
+            cards = [cards] if isinstance(cards, str) else cards
+            return seat is not None and all(self.holds(seat, c) for c in cards)
+        if "counterpart_fight" in p:
+            if m is None or seat is None or not m.counterpart:
+                return False
+            if p["counterpart_fight"] == "own":
+                return m.counterpart == seat
+            return m.counterpart != seat and self.ex[m.counterpart].dead
+        if "in" in p:
+            where = p["in"]
+            room = m.room if m is not None and seat is None else self.ex[seat].room if seat else None
+            if where.get("room_of") == "heroes" and m is not None:
+                return any(self.ex[s].room == m.room for s in self.living_heroes())
+            return room is not None and room in self._rooms_for(where)
+        raise NotImplementedError(f"haunt predicate {sorted(p)}")
+
+    def holds(self, seat: str, thing: str) -> bool:
+        """A card or a haunt token carried like an item."""
+        return thing in self.ex[seat].cards or thing in self.held.get(seat, [])
+
+    def _amount(self, value: Any) -> int:
+        if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, self.n)
+        if isinstance(value, Mapping) and value.get("of") in ("heroes", "heroes-at-haunt-start"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, len(self.heroes()))
+        assert self.hs is not None
+        return self.hs.amount(value, self.n)
+
+    def _rooms_for(self, where: Mapping[str, Any]) -> list[str]:
+        """The rooms a location names (without choices): rooms, tokens, monsters, statuses."""
+        if "room" in where:
+            return [str(where["room"])]
+        if "rooms" in where:
+            return [str(r) for r in where["rooms"]]
+        if "room_with_token" in where:
+            return sorted(set(self.htokens.get(str(where["room_with_token"]), [])))
+        if "room_with_monster" in where:
+            return sorted({m.room for m in self.active_monsters() if m.kind == where["room_with_monster"]})
+        if "room_with_status" in where:
+            return sorted({self.ex[s].room for s in self.seat_ids if self.in_play(s)
+                           and where["room_with_status"] in self.hstatus.get(s, [])})
+        if "symbol" in where:
+            return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        if "room_of" in where:
+            return [self.ex[s].room for s in self._who(where["room_of"])]
+        if "haunt_room" in where:
+            return [str(self.haunt["room"])] if self.haunt else []
+        raise NotImplementedError(f"haunt location {sorted(where)}")
+
+    # ---------------------------------------------------------------------------------------
+    # Outcomes, statuses, tasks, turn rules
+
+    def _outcome(self, eff: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None = None
+                 ) -> Gen[None]:
+        """Carry out one haunt outcome for explorer ``seat`` (monster ``m``; ``target`` of an action)."""
+        verb = next(k for k in eff if k not in ("says", "cite", "unverified", "judgement", "who"))
+        spec = eff[verb]
+        rule = "haunt.rules-override"
+        if eff.get("who") == "trapped-explorer":
+            seat = str(self.haunt["revealer"]) if self.haunt else seat
+        if verb == "on_target":
+            for sub in spec:
+                if target is not None and target in self.ex:
+                    yield from self._outcome(sub, target, m)
+                else:
+                    yield from self._outcome(sub, seat, self.monster(target) if target else m, target)
+            return
+        if verb in ("kill_monster", "trap_monster"):
+            victim = m
+            if isinstance(spec, str) and spec not in ("target", "true") and self.hs is not None and spec in self.hs.monsters:
+                victim = next((x for x in self.mon if x.kind == spec and not x.gone and (m is None or x is m)), m)
+            if target is not None and target not in self.ex:
+                victim = self.monster(target)
+            if victim is not None:
+                victim.gone = "killed" if verb == "kill_monster" else "trapped"
+                where = f" in {self.room_name(victim.room)} for good" if verb == "trap_monster" else ""
+                self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}")
+        elif verb == "kill" and seat is not None:
+            self.lethal = True
+            e = self.ex[seat]
+            e.idx["might"] = -1
+            self._die(seat, "might")
+            self.lethal = False
+            self.emit(rule, f"{self.name(seat)} is killed")
+        elif verb == "lose" and seat is not None:
+            for trait, k in spec.items():
+                if not self.ex[seat].dead:
+                    self.trait_change(seat, trait, -int(k))
+        elif verb == "become" and seat is not None:
+            status = str(spec)
+            if status not in self.hstatus.setdefault(seat, []):
+                self.hstatus[seat].append(status)
+                self.emit(rule, f"{self.name(seat)} becomes {status}")
+        elif verb == "lose_status" and seat is not None:
+            if spec in self.hstatus.get(seat, []):
+                self.hstatus[seat].remove(spec)
+                self.emit(rule, f"{self.name(seat)} is no longer {spec}")
+        elif verb == "turn_traitor" and seat is not None:
+            yield from self._turn_traitor(seat, bool(spec.get("run_setup")) if isinstance(spec, Mapping) else False)
+        elif verb == "set_flag":
+            self.hflags.add(str(spec))
+            self.emit(rule, f"{self.hs.flags.get(str(spec), spec) if self.hs else spec}")
+        elif verb == "clear_flag":
+            self.hflags.discard(str(spec))
+        elif verb == "earn":
+            token = str(spec["token"])
+            if token == "trait-used" and self.hs is not None:
+                # the token of the trait that was rolled, among those the haunt names
+                token = next((t for t in spec.get("tokens", []) if self.hs.tokens[t].trait == self.rolled), token)
+            if token in self.pool:
+                if self.pool[token] <= 0:
+                    self.emit(rule, f"no {token} token is left to earn")
+                    return
+                self.pool[token] -= 1
+            self.earned[token] = self.earned.get(token, 0) + 1
+            if spec.get("put") in ("in-room", "next-to-target") and seat is not None:
+                self.htokens.setdefault(token, []).append(self.ex[seat].room)
+            elif spec.get("put") == "in-haunt-room" and self.haunt is not None:
+                self.htokens.setdefault(token, []).append(str(self.haunt["room"]))
+            self.emit(rule, f"a {token} token is earned ({self.earned[token]} so far)")
+        elif verb == "take_token" and seat is not None:
+            token = str(spec)
+            rooms = self.htokens.get(token, [])
+            here = self.ex[seat].room
+            if here in rooms:
+                rooms.remove(here)
+            elif self.pool.get(token, 0) > 0:
+                self.pool[token] -= 1
+            else:
+                self.emit(rule, f"no {token} token is left to take")
+                return
+            self.held.setdefault(seat, []).append(token)
+            self.emit(rule, f"{self.name(seat)} takes a {token} token")
+        elif verb == "fetch_card" and seat is not None:
+            cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
+            kind = str(spec.get("stack", "item"))
+            for card in cards:
+                for pile in (self.decks[kind], self.discards[kind], self.token_cards):
+                    if card in pile:
+                        pile.remove(card)
+                        if pile is self.decks[kind] and kind == "omen":
+                            self.omens_drawn += 1  # it has left the omen stack
+                        self.ex[seat].cards.append(card)
+                        self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack")
+                        yield from effects.gain_card(self, seat, card)
+                        return
+            self.emit(rule, f"the {', '.join(cards)} is not in the {kind} stack: nothing is found")
+        elif verb == "exit_house" and seat is not None:
+            self.exited.add(seat)
+            self.emit(rule, f"{self.name(seat)} leaves the house")
+            if seat == self.current:
+                self.turn.end_now = True
+        elif verb in ("stop_moving", "end_turn", "draw", "gain", "damage", "set_trait", "move"):
+            if seat is not None:
+                yield from effects.run(self, [eff], effects.Ctx(seat, "token:haunt"))
+        elif verb == "place" and isinstance(spec, Mapping) and "monster" in spec and self.hs is not None:
+            assert self.haunt is not None
+            mdef = self.hs.monsters[str(spec["monster"])]
+            rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])]
+            self._add_monster(mdef, rooms[0])
+        elif verb == "control":
+            self.control[str(spec["monster"])] = str(spec["to"])
+            self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
+        elif verb == "branch":
+            chosen = spec["then"] if self.pred(spec["when"], seat, m) else spec.get("else", [])
+            for sub in chosen:
+                yield from self._outcome(sub, seat, m, target)
+        elif verb == "max_move" and seat is not None:
+            if int(spec) == 0:
+                self.turn_mods.setdefault(seat, set()).add("no-move")
+                self.emit(rule, f"{self.name(seat)} cannot move this turn")
+        elif verb == "destroy_item":
+            card = str(spec)
+            for s_ in self.seat_ids:
+                if card in self.ex[s_].cards:
+                    self.ex[s_].cards.remove(card)
+                    self.destroyed.append(card)
+                    self.emit(rule, f"the {self.card_name(card)} is destroyed")
+                    yield from effects.lose_card(self, s_, card)
+        elif verb == "discard_token" and seat is not None:
+            rooms = self.htokens.get(str(spec), [])
+            if self.ex[seat].room in rooms:
+                rooms.remove(self.ex[seat].room)
+            elif str(spec) in self.held.get(seat, []):
+                self.held[seat].remove(str(spec))
+            self.emit(rule, f"a {spec} token is discarded")
+        elif verb == "custom" and spec in RULE_HOOKS:
+            RULE_HOOKS[spec](self)
+        elif verb == "custom" and spec in ACTION_HOOKS and seat is not None:
+            ACTION_HOOKS[spec](self, seat)
+            yield from self._after_hook(seat)
+        elif verb == "custom":
+            raise NotImplementedError(f"haunt hook {spec!r}")
+        else:
+            raise NotImplementedError(f"haunt outcome {verb!r}")
+
+    def _after_hook(self, seat: str) -> Gen[None]:
+        """Cards an action hook took away from the explorer lose their effects."""
+        for card in self.pending_losses:
+            yield from effects.lose_card(self, seat, card)
+        self.pending_losses = []
+
+    def _die(self, seat: str, trait: str) -> None:
+        """``death.skull``, unless a status keeps the explorer off the skull (``no_skull``) or
+        a haunt hook turns the death into something else."""
+        if self.hs is not None and not self.lethal:
+            for hook in self.hooks_used:
+                if hook in SKULL_HOOKS and SKULL_HOOKS[hook](self, seat, trait):
+                    return
+            for status in self.hstatus.get(seat, []):
+                if self.hs.statuses.get(status, {}).get("no_skull"):
+                    self.ex[seat].idx[trait] = 0
+                    self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
+                    return
+        super()._die(seat, trait)
+
+    def _blocks(self, seat: str, what: str) -> bool:
+        if self.hs is None:
+            return False
+        return any(what in self.hs.statuses.get(s, {}).get("blocks", []) for s in self.hstatus.get(seat, []))
+
+    def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
+        self.side[seat] = TRAITOR
+        self.emit("death.hero-may-turn", f"{self.name(seat)} joins the traitor's side")
+        if run_setup and self.hs is not None and self.hs.traitor_side is not None:
+            for step_ in self.hs.traitor_side.setup:
+                verb = next(k for k in step_ if k not in ("says", "cite", "unverified", "judgement", "who"))
+                spec = step_[verb]
+                if verb == "place" or (isinstance(spec, Mapping) and spec.get("who") not in (None, "traitor")):
+                    continue
+                yield from self._setup_step("traitor", step_, seat)
+
+    def tasks_for(self, seat: str) -> list[Mapping[str, Any]]:
+        """Every task and special action the explorer may take (by its ``by``: the explorer's
+        side, or ``explorers`` on either side's page)."""
+        assert self.hs is not None
+        mine = self.side.get(seat, HERO)
+        out: list[Mapping[str, Any]] = []
+        for side_name, side in self.hs.sides().items():
+            for task in [*side.tasks, *side.actions]:
+                by = task.get("by", "hero" if side_name == HERO else "traitor")
+                if by == "explorers" or (by in ("hero", "heroes") and mine == HERO) or (by == "traitor" and mine == TRAITOR):
+                    out.append(task)
+        return out
+
+    def _task_actions(self, seat: str) -> list[Action]:
+        """Task rolls and special actions that are possible now."""
+        out: list[Action] = []
+        if self._blocks(seat, "act"):
+            return out
+        for task in self.tasks_for(seat):
+            if any("take_item" in d for d in task.get("do", [])):
+                continue  # offered by _side_actions
+            if not self._task_open(seat, task):
+                continue
+            roll = task.get("roll", {})
+            if "trait_choice" in roll:
+                out.extend(Action.of("task", id=task["id"], trait=t) for t in roll["trait_choice"])
+            else:
+                out.append(Action.of("task", id=task["id"]))
+        return out
+
+    def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
+        keys = self.turn.keys
+        e = self.ex[seat]
+        if "roll" in task and "task-roll" in keys:
+            return False
+        if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
+            return False
+        if task.get("limit") == "once-per-turn" and f"task:{task['id']}" in keys:
+            return False
+        if "exclusive_group" in task and f"group:{task['exclusive_group']}" in keys:
+            return False
+        if "after" in task and task["after"] not in self.done:
+            return False
+        flags = [str(eff["set_flag"]) for eff in task.get("success", []) + task.get("do", []) if "set_flag" in eff]
+        if flags and all(f in self.hflags for f in flags):
+            return False  # judgement: a step that sets a flag is done once the flag is set
+        if task.get("after") and f"done-this-turn:{task['after']}" in keys:
+            return False
+        if "where" in task and not self._where_ok(seat, task["where"]):
+            return False
+        if "where_any" in task and not any(self._where_ok(seat, w["in"]) for w in task["where_any"]):
+            return False
+        held = task.get("holding")
+        if held and not all(self.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
+            return False
+        if "requires" in task and not self.pred(task["requires"], seat):
+            return False
+        if task.get("reuse") == "once-per-place" and f"{task['id']}/{e.room}" in self.used_places:
+            return False
+        cost = task.get("cost", {}).get("movement", 0)
+        return not (cost and self.movement_left(seat) < cost)
+
+    def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
+        return self.ex[seat].room in self._rooms_for(where)
+
+    def _task(self, seat: str, a: Action) -> Gen[None]:
+        """``haunt.specific-action``: a task roll (``roll.task-once-per-turn``) or a special action."""
+        task = next(t for t in self.tasks_for(seat) if t["id"] == a["id"])
+        keys = self.turn.keys
+        keys.add(f"task:{task['id']}")
+        if task.get("timing") == "instead-of-attack":
+            keys.add("attack")
+        if "exclusive_group" in task:
+            keys.add(f"group:{task['exclusive_group']}")
+        cost = task.get("cost", {}).get("movement", 0)
+        if cost:
+            self.turn.moved += cost
+        room = self.ex[seat].room
+        ok = True
+        roll = task.get("roll")
+        if roll:
+            trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
+            self.rolled = trait
+            total = yield from self.task_roll(seat, trait, task["id"])
+            if total is None:
+                return
+            if "against_dice" in roll:
+                other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
+                ok = total > sum(other)
+                self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
+            else:
+                ok = total >= int(roll.get("target", 0))
+            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
+                      f"{'success' if ok else 'failure'}")
+        else:
+            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
+        outs = task.get("do", []) if not roll else task.get("success" if ok else "failure", [])
+        if ok:
+            self.done.add(str(task["id"]))
+            keys.add(f"done-this-turn:{task['id']}")
+            if task.get("reuse") == "once-per-place":
+                self.used_places.add(f"{task['id']}/{room}")
+        for eff in outs:
+            yield from self._outcome(eff, seat, None)
+        if ok and any("take_token" in eff or "earn" in eff for eff in outs):
+            self.emit("haunt.knowledge-shared", "what was found is known to every hero")
+
+    def _turn_rules(self, seat: str, when: str) -> Gen[None]:
+        """The haunt's ``turn_rules`` for ``seat`` at ``when`` (start-of-turn, end-of-turn)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.turn_rules:
+                if r.get("when") != when:
+                    continue
+                who = r.get("who")
+                mine = self.side.get(seat)
+                if who == "traitor" and mine != TRAITOR:
+                    continue
+                if who in ("each-hero", "heroes") and mine != HERO:
+                    continue
+                if when == "during-turn" and "roll" not in r and all(
+                        "become" in d and d["become"] in self.hstatus.get(seat, []) for d in r.get("do", [])):
+                    continue  # already so: nothing to announce
+                if "requires" in r and not self.pred(r["requires"], seat):
+                    continue
+                if "unless" in r and self.pred(r["unless"], seat):
+                    continue
+                self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}")
+                outs = list(r.get("do", []))
+                if "roll" in r:
+                    trait = str(r["roll"]["trait"])
+                    faces = yield from self.roll(self.value(seat, trait), f"{r['id']}: {trait}")
+                    total = sum(faces)
+                    if "bands" in r["roll"]:
+                        band = next(b for b in r["roll"]["bands"] if b.get("min", 0) <= total <= b.get("max", 99))
+                        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: {band.get('says', '')}")
+                        outs += list(band.get("then", []))
+                    else:
+                        ok = total >= int(r["roll"].get("target", 0))
+                        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: "
+                                  f"{'success' if ok else 'failure'}")
+                        outs += list(r.get("success" if ok else "failure", []))
+                for eff in outs:
+                    yield from self._outcome(eff, seat, None)
+                    if self.ex[seat].dead:
+                        return
+
+    def _standing_rules(self) -> Gen[None]:
+        """``rules`` with ``while``: fire once when the predicate becomes true."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.rules:
+                if "while" not in r or f"rule:{r['id']}" in self.done:
+                    continue
+                if self.pred(r["while"]):
+                    self.done.add(f"rule:{r['id']}")
+                    self.emit("haunt.rules-override", r.get("says", r["id"]))
+                    for eff in r.get("do", []):
+                        yield from self._outcome(eff, None, None)
+
+    def _check_wins(self) -> bool:
+        """``win.first-side``: after every step, the first side whose goals hold wins."""
+        if self.result is not None:
+            return True
+        if self.hs is None:
+            return False
+        for side_name, side in self.hs.sides().items():
+            for w in side.wins:
+                if not self.pred(w.when):
+                    continue
+                if side_name == HERO and not self.living_heroes():
+                    continue  # win.heroes-need-survivor
+                if isinstance(w.winners, Mapping) and "heroes_where" in w.winners:
+                    winners = tuple(s for s in self.heroes() if self.pred(w.winners["heroes_where"], s))
+                else:
+                    winners = tuple(s for s in self.seat_ids if self.side.get(s) == side_name)
+                self.result = Outcome(side_name, winners, f"{w.id}: {w.says}")
+                self.emit("win.first-side", f"the {side_name} win: {w.says}")
+                if side_name == TRAITOR and winners and all(self.ex[x].dead or x in self.removed for x in winners):
+                    self.emit("win.traitor-after-death", "the traitor's side wins though its explorers are gone")
+                self.emit("win.goals-from-haunt", f"winners: {', '.join(winners) or 'none'}")
+                return True
+            for w in side.ends_without_winner:
+                if self.pred(w.when):
+                    self.result = Outcome("nobody", (), f"{w.id}: {w.says}")
+                    self.emit("win.heroes-need-survivor", f"the game ends with no winner: {w.says}")
+                    return True
+        return False
+
+
+def _skull_sanity_turns_traitor(st: HauntState, seat: str, trait: str) -> bool:
+    """Haunt 9: a hero whose Sanity would reach the skull turns traitor instead of dying (and
+    follows the traitor's setup)."""
+    if trait != "sanity" or st.side.get(seat) != HERO:
+        return False
+    st.ex[seat].idx["sanity"] = 0
+    st.emit("death.hero-may-turn", f"{st.name(seat)}'s Sanity would reach the skull: {st.name(seat)} turns traitor "
+            "instead of dying")
+    st._run_now(st._turn_traitor(seat, True))
+    return True
+
+
+def _transfer_custody_to_monster(st: HauntState, seat: str) -> None:
+    """Haunt 1: the explorer hands its companions and items to the monster in its room."""
+    m = next(m for m in st.active_monsters(st.ex[seat].room) if st.mdef(m).carries.get("items"))
+    cards = list(st.ex[seat].cards)
+    st.ex[seat].cards = []
+    m.cards.extend(cards)
+    st.pending_losses = cards
+    st.emit("haunt.specific-action", f"{st.name(seat)} hands {', '.join(st.card_name(c) for c in cards) or 'nothing'} "
+            f"to the {st.mname(m)}")
+
+
+def _house_collapse(st: HauntState) -> None:
+    """Haunt 2: from the end of the traitor's next turn, one room collapses at the end of every
+    explorer's turn (see :meth:`HauntState._collapse_step`)."""
+    st.collapsing = True
+    st.emit("haunt.rules-override", "the house starts to collapse at the end of the traitor's next turn")
+
+
+#: Named hooks of standing rules, by id.
+RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
+#: Named hooks of special actions, by id.
+ACTION_HOOKS: dict[str, Callable[[HauntState, str], None]] = {
+    "transfer-custody-to-monster": _transfer_custody_to_monster,
+}
+#: Named hooks (``custom: <id>`` in haunt files) consulted when a trait reaches the skull.
+SKULL_HOOKS: dict[str, Callable[[HauntState, str, str], bool]] = {
+    "skull-sanity-turns-traitor": _skull_sanity_turns_traitor,
+}
+#: Every named hook this engine carries out, by id (the others block their haunt).
+HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
+                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items()]}
+
+
+def support(spec: GameSpec) -> dict[int, dict[str, Any]]:
+    """Per haunt file: whether the engine plays it, the hooks it uses, and what stands in the
+    way of playing it (for the coverage report and the final report)."""
+    out: dict[int, dict[str, Any]] = {}
+    for number, (record, data) in sorted(load_haunts(spec).items()):
+        hooks = sorted({h for _, h in custom_hooks_used(data)})
+        blockers = [f"hook {h} has no function" for h in hooks if h not in HOOKS]
+        blockers += [f"monster {m.id} has no printed stats" for m in record.monsters.values()
+                     if m.stats_from == "none-printed"]
+        if number not in PLAYABLE and not blockers:
+            blockers.append("uses vocabulary the interpreter does not carry out yet")
+        out[number] = {"title": record.title, "playable": number in PLAYABLE, "hooks": hooks, "blockers": blockers}
+    return out
+
+
+def invariants(state: GameState) -> list[str]:
+    """Part 1's invariants (cards a haunt destroyed count as out of the game) plus the haunt
+    phase's own: monsters in placed rooms, sides for every seat, the track not negative."""
+    from hauntcheck.engine.betrayal.state import invariants as part1
+
+    if not isinstance(state, HauntState):
+        return part1(state)
+    saved = list(state.token_cards)
+    state.token_cards.extend(state.destroyed)
+    for m in state.mon:
+        state.token_cards.extend(m.cards)
+    try:
+        problems = part1(state)
+    finally:
+        state.token_cards[:] = saved
+    if state.hs is not None:
+        for m in state.mon:
+            if m.room not in state.house.spots:
+                problems.append(f"{m.uid} is in {m.room!r}, which is not in the house")
+        if set(state.side) != set(state.seat_ids):
+            problems.append("not every seat has a side")
+        if state.track < 0:
+            problems.append(f"the Turn/Damage track is at {state.track}")
+    return problems
+
+
+_HAUNTS: dict[int, dict[int, tuple[HauntSpec, Mapping[str, Any]]]] = {}
+_WEAPONS: dict[int, dict[str, Weapon]] = {}
+
+
+_RULES: dict[int, RuleBook] = {}
+
+
+def _rules(spec: GameSpec) -> RuleBook:
+    key = id(spec)
+    if key not in _RULES:
+        _RULES[key] = rulebook(spec)
+    return _RULES[key]
+
+
+def haunt_tables(spec: GameSpec) -> tuple[dict[int, tuple[HauntSpec, Mapping[str, Any]]], dict[str, Weapon]]:
+    """The haunt files and weapon cards of a loaded spec (read once per spec object)."""
+    key = id(spec)
+    if key not in _HAUNTS:
+        _HAUNTS[key] = load_haunts(spec)
+        _WEAPONS[key] = load_weapons(spec)
+    return _HAUNTS[key], _WEAPONS[key]
+
+
+def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:
+    """A whole game of Betrayal: exploration, the reveal and the haunt (options as part 1, plus
+    ``haunt``: the haunt this game is expected to reveal, and ``rounds``: the round limit)."""
+    from hauntcheck.engine import betrayal
+
+    if not 3 <= players <= 6:
+        raise ValueError(f"Betrayal is for 3 to 6 players, not {players}")
+    haunts, weapons = haunt_tables(spec)
+    tables = betrayal.tables(spec)
+    setup = Setup(
+        tables=tables, rules=_rules(spec), players=players,
+        date=betrayal.parse_date(options.get("date")), played=betrayal.parse_played(options.get("select_haunt")),
+        options=dict(options),
+    )
+    return HauntState(setup, haunts, weapons)
+
+
+__all__ = [
+    "DEFAULT_ROUNDS",
+    "HOOKS",
+    "PLAYABLE",
+    "HauntState",
+    "Monster",
+    "Weapon",
+    "haunt_tables",
+    "invariants",
+    "load_haunts",
+    "load_weapons",
+    "new_game",
+    "support",
+]
