@@ -157,7 +157,7 @@ def _with_file(bundled: GameSpec, spec_file: SpecFile, path: Path) -> GameSpec:
     for name, existing in bundled.files.items():
         if existing.path.resolve() == path.resolve():
             key = name
-    if spec_file.kind in ("rules",):
+    if spec_file.kind == "rules":  # a game has one rules file: a linted one stands in for it
         key = next((n for n, f in bundled.files.items() if f.kind == "rules"), key)
     files[key] = spec_file
     return GameSpec(bundled.game, bundled.root, files, bundled.sources)

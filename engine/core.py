@@ -266,7 +266,7 @@ class DiceRoll(Choices):
 class Draw(Choices):
     """Chance draws one item from a pile whose order is unknown: ``draw <arg>=<item>``.
 
-    ``weights`` (copies of each item) default to one each; the action names the item only."""
+    An item listed several times (copies) is that much likelier; the action names the item only."""
 
     def __init__(self, items: Sequence[str], arg: str = "card", kind: str = "draw") -> None:
         self.items = list(items)

@@ -88,12 +88,10 @@ class ScenarioRun:
         if position is not None:
             if self.definition.position is None:
                 raise SpecErrors([self.file.error(("position",), f"{self.definition.id} cannot build positions directly yet")])
-            problems = []
             try:
                 return self.definition.position(self.spec, players, options, position)
             except PositionError as exc:
-                problems = [self.file.error(("position", *p), m) for p, m in exc.problems]
-            raise SpecErrors(problems)
+                raise SpecErrors([self.file.error(("position", *p), m) for p, m in exc.problems]) from None
         return self.definition.new_game(self.spec, players, options)
 
     # -- running -----------------------------------------------------------------------------
@@ -296,6 +294,3 @@ def explain(result: ScenarioResult, rules: RuleBook, say: Callable[[str], None])
     say(f"  verdict: {verdict}" + ("" if result.ok else f" ({len(result.failures)} problem(s))"))
     for failure in result.failures:
         say(f"    {failure}")
-
-
-__all__ = ["PositionError", "ScenarioResult", "ScenarioRun", "SpecError", "explain", "load_scenario", "run_file", "scenario_files"]

@@ -269,7 +269,7 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
     if spec_hash and transcript.header.spec_hash and spec_hash != transcript.header.spec_hash:
         notes.append(f"the spec changed since this transcript was recorded ({transcript.header.spec_hash} -> {spec_hash})")
 
-    def diverge(step: Step | None, n: int, what: str, expected: Sequence[str], actual: Sequence[str]) -> ReplayResult:
+    def diverge(n: int, what: str, expected: Sequence[str], actual: Sequence[str]) -> ReplayResult:
         line = transcript.step_lines.get(n, 0)
         return ReplayResult(transcript, n - 1, Divergence(n, line, what, list(expected), list(actual)), notes, state)
 
@@ -277,32 +277,32 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
         actor = state.to_move()
         if actor is None:
             if strict:
-                return diverge(step, step.n, "the game is already over but the log goes on (recorded answer left unused)",
+                return diverge(step.n, "the game is already over but the log goes on (recorded answer left unused)",
                                [f"{step.actor} {step.action}"], ["(game over)"])
             break
         legal = state.legal_actions()
         if actor != step.actor or legal.size() != step.offered:
-            return diverge(step, step.n, "a different decision point",
+            return diverge(step.n, "a different decision point",
                            [f"actor {step.actor}", f"offered {step.offered}"], [f"actor {actor}", f"offered {legal.size()}"])
         try:
             events = [str(e) for e in state.apply(step.action)]
         except IllegalAction as exc:
-            return diverge(step, step.n, "the recorded action is illegal here", [str(step.action)], [exc.reason])
+            return diverge(step.n, "the recorded action is illegal here", [str(step.action)], [exc.reason])
         if events != step.events:
-            return diverge(step, step.n, f"different consequences of {step.action}", step.events, events)
+            return diverge(step.n, f"different consequences of {step.action}", step.events, events)
     end = transcript.end
     n_end = len(transcript.steps) + 1
     outcome = state.outcome()
     if outcome is not None:
         actual = {"terminal": True, **outcome.to_data()}
         if end != actual:
-            return diverge(None, n_end, "a different ending", [_flow(end)], [_flow(actual)])
+            return diverge(n_end, "a different ending", [_flow(end)], [_flow(actual)])
     else:
         stopped = end.get("stopped")
         if end.get("terminal"):
-            return diverge(None, n_end, "the log ends before the game does", [_flow(end)], [f"{state.to_move()} to move"])
+            return diverge(n_end, "the log ends before the game does", [_flow(end)], [f"{state.to_move()} to move"])
         if strict and not (isinstance(stopped, str) and state.reached(stopped)):
             legal = state.legal_actions()
-            return diverge(None, n_end, "a prompt the log does not answer",
+            return diverge(n_end, "a prompt the log does not answer",
                            [f"stopped: {stopped}"], [f"{state.to_move()} must decide ({legal.describe()})"])
     return ReplayResult(transcript, len(transcript.steps), None, notes, state)
