@@ -249,7 +249,10 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         raise UsageError(f"{definition.id} has no milestone {args.stop!r}; its milestones: {listing}")
     out = _console()
 
+    last_state: list[GameState] = []
+
     def show(state: GameState, step: Step) -> None:
+        last_state[:] = [state]
         if args.quiet:
             return
         out.print(f"[bold]{step.n:>5}[/bold] {step.actor:<7} {step.action}  [dim]({step.offered} offered)[/dim]")
@@ -269,8 +272,12 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
             out.print(f"seed {seed}: the first policy game from seed {args.seed} that is the game asked for{note}")
     log = record(definition, args.players, seed, options, controller, args.stop, args.max_steps, show)
     end = log.end
+    if definition.summary is not None and last_state:
+        for line in definition.summary(last_state[0]):
+            out.print(line)
     if end.get("terminal"):
-        out.print(f"[bold]game over[/bold]: {end.get('result')} (winners: {', '.join(end.get('winners', [])) or 'none'})")
+        detail = f"; {end['detail']}" if end.get("detail") else ""
+        out.print(f"[bold]game over[/bold]: {end.get('result')} (winners: {', '.join(end.get('winners', [])) or 'none'}{detail})")
     else:
         out.print(f"[bold]stopped[/bold]: {end.get('stopped')}")
     out.print(f"{len(log.steps)} steps; roster: {', '.join(f'{k}={v}' for k, v in log.header.roster.items())}")

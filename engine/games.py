@@ -80,6 +80,8 @@ class GameDef:
     #: LookupError when no seed in its search range qualifies. The seed found is recorded in
     #: the transcript, so a replay never searches. (players, start seed, options).
     seed_search: Callable[[int, int, Mapping[str, Any]], tuple[int, list[int]] | None] | None = None
+    #: Lines that sum a game up at the end of `hauntcheck play` (Betrayal: the haunt and traitor).
+    summary: Callable[[GameState], list[str]] | None = None
     #: A picture of a state as SVG text, for `hauntcheck dispute --svg`.
     draw_svg: Callable[[GameState], str] | None = None
 

@@ -19,7 +19,7 @@ import pytest
 from hauntcheck.engine.betrayal import GAME, effects, tables
 from hauntcheck.engine.betrayal.effects import Ctx
 from hauntcheck.engine.betrayal.house import rotate
-from hauntcheck.engine.betrayal.state import BetrayalState, Req, invariants
+from hauntcheck.engine.betrayal.state import BetrayalState, Req, invariants, variant_names
 from hauntcheck.engine.core import Action, ActionList, DiceRoll, IllegalAction, Rng
 from hauntcheck.engine.games import game_spec, rulebook
 from hauntcheck.engine.play import Controller, play, seeded_table
@@ -733,3 +733,159 @@ def test_item_actions_once_per_turn_and_one_action_per_item() -> None:
     assert state.to_move() == other
     state.apply(Action.of("refuse", card="candle"))
     assert trade not in state.legal_actions() and "candle" in state.ex[seat].cards
+
+
+# --------------------------------------------------------------------------------------------
+# Peeks, traitor powers, rule variants
+
+
+def _finish(gen: Any, action: Action | None = None) -> Any:
+    """Send the last action into an effect generator and return what it returns."""
+    with pytest.raises(StopIteration) as stop:
+        gen.send(action) if action is not None else next(gen)
+    return stop.value.value
+
+
+def _make_traitor(state: BetrayalState, seat: str) -> None:
+    state.haunt = {"number": 1, "title": "test", "omen": "girl", "room": "catacombs", "revealer": seat, "traitor": seat}
+
+
+def test_a_peek_reorders_the_top_cards_and_the_next_draws_follow_the_order() -> None:
+    state = start(["ox-bellows", "zoe-ingstrom", "vivian-lopez"])
+    seat = state.current
+    gen = effects._peek(state, {"stack": "any", "count": 3, "reorder": True, "secret": True},
+                        Ctx(seat, "card:it-is-meant-to-be"), {})
+    req = next(gen)
+    assert req.actor == seat and [a["stack"] for a in req.choices] == ["omen", "item", "event"]
+    req = gen.send(Action.of("stack", stack="item"))
+    a, b, c = sorted(state.decks["item"])[:3]
+    for card in (a, b, c):  # chance fixes the three top cards, one draw each
+        assert req.actor == "chance" and card in list(req.choices.items)
+        req = gen.send(Action.of("draw", card=card))
+    assert req.actor == seat and sorted(x["card"] for x in req.choices) == [a, b, c]
+    req = gen.send(Action.of("next-on-top", card=c))
+    assert sorted(x["card"] for x in req.choices) == [a, b]
+    _finish(gen, Action.of("next-on-top", card=a))
+    assert state.deck_tops["item"] == [c, a, b]
+    assert not invariants(state)  # the cards looked at are still in the stack
+    assert any(e.rule == "card.peek-reorder" for e in state._events)
+    for expected in (c, a, b):  # no chance draw: the known top comes first, in the chosen order
+        assert _finish(state.top_card("item")) == expected
+    assert state.deck_tops["item"] == []
+    req = next(state.top_card("item"))
+    assert req.actor == "chance"  # past the known cards the stack is unknown again
+
+
+def test_crystal_ball_search_puts_the_chosen_card_on_top() -> None:
+    state = start(["ox-bellows", "zoe-ingstrom", "vivian-lopez"])
+    seat = state.current
+    gen = effects._peek(state, {"stack": "item-or-event", "count": "all", "chosen_to_top": True},
+                        Ctx(seat, "card:crystal-ball"), {})
+    req = next(gen)
+    assert [x["stack"] for x in req.choices] == ["item", "event"]
+    req = gen.send(Action.of("stack", stack="event"))
+    wanted = sorted(state.decks["event"])[-1]
+    assert req.actor == seat and len(req.choices) == len(set(state.decks["event"]))
+    _finish(gen, Action.of("search", card=wanted))
+    assert _finish(state.top_card("event")) == wanted
+
+
+def test_the_traitor_may_refuse_an_event_card() -> None:
+    state = start(["ox-bellows", "zoe-ingstrom", "vivian-lopez"])
+    seat = state.current
+    _make_traitor(state, seat)
+    card = sorted(state.decks["event"])[0]
+    gen = state.draw_card(seat, "event")
+    req = next(gen)
+    assert req.actor == "chance"
+    req = gen.send(Action.of("draw", card=card))
+    assert req.actor == seat and [a.kind for a in req.choices] == ["accept-event", "refuse-event"]
+    assert _finish(gen, Action.of("refuse-event", card=card)) == card
+    assert card in state.discards["event"] and not state.resolving
+    assert any(e.rule == "traitor.refuse-events" for e in state._events)
+    # a hero is never asked
+    other = next(s for s in state.seat_ids if s != seat)
+    gen = state.draw_card(other, "event")
+    next(gen)
+    req = gen.send(Action.of("draw", card=sorted(state.decks["event"])[0]))
+    assert req is None or req.actor == "chance" or "refuse-event" not in [a.kind for a in req.choices]
+
+
+def test_the_traitor_may_ignore_harmful_room_text() -> None:
+    state = start(["ox-bellows", "zoe-ingstrom", "vivian-lopez"])
+    seat = state.current
+    state.ex[seat].room = "furnace-room"
+    gen = effects.run_triggered(state, seat, "end-of-turn", "furnace-room")
+    req = next(gen)  # before the haunt: the damage is taken (split between might and speed)
+    assert "ignore-room" not in [a.kind for a in req.choices]
+    _make_traitor(state, seat)
+    before = dict(state.ex[seat].idx)
+    gen = effects.run_triggered(state, seat, "end-of-turn", "furnace-room")
+    req = next(gen)
+    assert req.actor == seat and [a.kind for a in req.choices] == ["suffer-room", "ignore-room"]
+    _finish(gen, Action.of("ignore-room", ability="room:furnace-room#0"))
+    assert state.ex[seat].idx == before
+    assert any(e.rule == "traitor.room-text" for e in state._events)
+
+
+def test_the_traitor_chooses_the_mystic_elevators_destination() -> None:
+    state = start(["ox-bellows", "zoe-ingstrom", "vivian-lopez"])
+    place(state, "mystic-elevator", "ground", (1, 1), 3)  # door west meets the Foyer's east door
+    hero, traitor = "P2", "P1"
+    _make_traitor(state, traitor)
+    for s in (hero, traitor):
+        state.ex[s].room = "mystic-elevator"
+    req = next(effects.run_triggered(state, hero, "enter", "mystic-elevator"))
+    assert req.actor == "chance" and isinstance(req.choices, DiceRoll)  # a hero rolls
+    gen = effects.run_triggered(state, traitor, "enter", "mystic-elevator")
+    req = next(gen)  # the traitor does not roll: it picks a door of any floor, or stays
+    assert req.actor == traitor and "stay" in [a.kind for a in req.choices]
+    floors = {a["floor"] for a in req.choices if a.kind == "place"}
+    assert {"upper", "basement"} <= floors
+    upper = next(a for a in req.choices if a.kind == "place" and a["floor"] == "upper")
+    _finish(gen, upper)
+    assert state.house.spots["mystic-elevator"].floor == "upper"
+    assert any(e.rule == "traitor.elevator-choice" for e in state._events)
+
+
+@pytest.mark.parametrize("variant", [False, True])
+def test_the_collapsed_room_variant_makes_every_entrant_roll(variant: bool) -> None:
+    options = {"variants": "collapsed-room-roll-every-entry"} if variant else {}
+    state = start(["ox-bellows", "zoe-ingstrom", "vivian-lopez"], options)
+    seat = state.current
+    place(state, "collapsed-room", "ground", (1, 1), 0)
+    state.ex[seat].room = "collapsed-room"
+    gen = effects.run_triggered(state, seat, "enter", "collapsed-room")  # a later visitor, not the discoverer
+    if variant:
+        req = next(gen)
+        assert req.actor == "chance" and isinstance(req.choices, DiceRoll)  # the Speed roll
+    else:
+        _finish(gen)  # no roll
+    uses = [a for a in effects.room_actions(state, seat) if a.kind == "use"]
+    assert (uses == []) == variant  # the deliberate drop exists only in the rulebook reading
+
+
+def test_unknown_variants_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown betrayal rule variant"):
+        new(3, {"variants": "no-such-variant"})
+    names = variant_names(GAME_TABLES)
+    assert "collapsed-room-roll-every-entry" in names
+    for variant in names:  # every variant the spec switches has its own rules.yaml clause
+        assert any(r.get("variant") == variant for r in _rules_yaml()), variant
+
+
+def _rules_yaml() -> list[dict[str, Any]]:
+    file = next(f for f in SPEC.files.values() if f.kind == "rules")
+    return list(file.data["rules"])
+
+
+def test_the_traitor_may_refuse_the_bite() -> None:
+    state = start(["ox-bellows", "zoe-ingstrom", "vivian-lopez"])
+    seat = state.current
+    _make_traitor(state, seat)
+    gen = effects.card_drawn(state, seat, "bite")
+    req = next(gen)
+    assert req.actor == seat and [a.kind for a in req.choices] == ["accept-event", "refuse-event"]
+    _finish(gen, Action.of("refuse-event", card="bite"))
+    assert any(e.rule == "traitor.refuse-events" for e in state._events)
+    assert not any(e.rule.startswith("combat") for e in state._events)

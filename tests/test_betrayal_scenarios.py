@@ -11,10 +11,12 @@ import pytest
 
 from hauntcheck.engine.betrayal import GAME, new_game
 from hauntcheck.engine.betrayal.draw import draw_svg
+from hauntcheck.engine.betrayal.haunt import PLAYABLE, HauntState
+from hauntcheck.engine.betrayal.policy import policy, search_seed
 from hauntcheck.engine.betrayal.position import at_turn_prompt, build_position, describe_position
 from hauntcheck.engine.betrayal.state import BetrayalState, invariants
 from hauntcheck.engine.games import GameDef, game_spec
-from hauntcheck.engine.play import seeded_table
+from hauntcheck.engine.play import PolicyController, seeded_table
 from hauntcheck.engine.scenario import PositionError, ScenarioRun, load_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,6 +152,56 @@ def test_describe_then_build_gives_the_same_state_and_the_same_future() -> None:
         assert BetrayalState.snapshot(built) == BetrayalState.snapshot(state)
 
 
+@pytest.mark.parametrize("number", sorted(PLAYABLE))
+def test_haunt_phase_states_round_trip_through_a_position(number: int) -> None:
+    """States in the haunt phase of seeded policy games describe and rebuild exactly (monsters,
+    haunt tokens, sides, statuses, the round) and play on the same."""
+    seed = search_seed(3, number, 0)
+    state = new_game(SPEC, 3, {})
+    table = seeded_table(seed, PolicyController(policy, seed))
+    checked = 0
+    prompts = 0
+    for _ in range(3000):
+        actor = state.to_move()
+        if actor is None:
+            break
+        if isinstance(state, HauntState) and state.hs is not None and at_turn_prompt(state):
+            prompts += 1
+            if prompts % 4 == 1:
+                described = describe_position(state)
+                assert described["haunt"]["set_up"] is True and "monsters" in described
+                built = build_position(SPEC, 3, {}, described)
+                assert built.snapshot() == state.snapshot(), (number, described)
+                if checked < 2:
+                    ahead, twin = state.clone(), built
+                    for _ in range(15):
+                        who = ahead.to_move()
+                        if who is None:
+                            break
+                        action = table.for_actor(who).choose(ahead, who, ahead.legal_actions())
+                        assert [str(e) for e in twin.apply(action)] == [str(e) for e in ahead.apply(action)]
+                    assert twin.snapshot() == ahead.snapshot()
+                checked += 1
+        state.apply(table.for_actor(actor).choose(state, actor, state.legal_actions()))
+    assert checked >= 2, f"haunt {number}: only {checked} haunt-phase turn decisions checked"
+
+
+def test_a_haunt_position_runs_the_haunts_setup_then_states_its_monsters() -> None:
+    built = build_position(SPEC, 3, {}, {"haunt": {"number": 5, "traitor": "P2", "revealer": "P2"}})
+    assert isinstance(built, HauntState)
+    phase = built.snapshot()["haunt_phase"]
+    assert phase["statuses"] == {"P2": ["werewolf"]} and [m["id"] for m in phase["monsters"]] == ["dog-1"]
+    assert built.to_move() == "P3" and phase["round"] == 1  # left of the traitor
+    moved = build_position(SPEC, 3, {}, {"haunt": {"number": 5, "traitor": "P2", "revealer": "P2"},
+                                         "monsters": [{"kind": "dog", "room": "foyer", "stunned": True}]})
+    dog = moved.snapshot()["haunt_phase"]["monsters"][0]
+    assert (dog["id"], dog["room"], dog["stunned"]) == ("dog-1", "foyer", True)
+    with pytest.raises(PositionError) as info:
+        build_position(SPEC, 3, {}, {"haunt": {"number": 5, "traitor": "P2", "revealer": "P2"},
+                                     "monsters": [{"kind": "mummy", "room": "foyer"}]})
+    assert info.value.problems[0][0] == ("monsters", 0, "kind") and "no monster 'mummy'" in info.value.problems[0][1]
+
+
 def test_a_state_mid_process_is_described_at_its_last_turn_decision() -> None:
     state = new_game(SPEC, 3, {})
     table = seeded_table(2)
@@ -204,6 +256,20 @@ steps:
 
 # --------------------------------------------------------------------------------------------
 # Pictures
+
+
+def test_draw_svg_shows_monsters_and_haunt_tokens() -> None:
+    state = build_position(SPEC, 3, {}, {
+        "explorers": {"P1": "zoe-ingstrom", "P2": "ox-bellows", "P3": "vivian-lopez"},
+        "haunt": {"number": 1, "traitor": "P1", "revealer": "P1", "room": "entrance-hall"},
+        "monsters": [{"kind": "mummy", "room": "foyer", "stunned": True}]})
+    assert isinstance(state, HauntState) and state.htokens
+    root = ET.fromstring(draw_svg(state))
+    titles = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}title")]
+    assert any(t.startswith("Mummy (mummy-1) (stunned)") for t in titles)
+    text = " ".join(" ".join(node.itertext()) for node in root.iter())
+    assert "mummy-1" in text and "round 1" in text
+    assert all(token in text for token in state.htokens)
 
 
 def test_draw_svg_is_well_formed_and_names_every_placed_room() -> None:

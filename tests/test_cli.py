@@ -142,3 +142,10 @@ def test_play_refuses_a_haunt_it_cannot_play_yet(capsys: pytest.CaptureFixture[s
     assert main(["play", "betrayal", "--players", "4", "--haunt", "22"]) == 2
     err = capsys.readouterr().err
     assert "cannot play haunt 22 to its end yet" in err and "Traceback" not in err
+
+
+def test_betrayal_play_log_ends_with_the_haunt_and_the_traitor(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "betrayal", "--players", "4", "--seed", "7", "--stop", "reveal"]) == 0
+    out = capsys.readouterr().out
+    assert "haunt.traitor-from-table: haunt 39 (The Heir): the traitor is P4 (Brandon Jaspers)" in out
+    assert "haunt 39: The Heir (revealed by P2 (Ox Bellows) with spear in balcony); traitor P4 (Brandon Jaspers)" in out

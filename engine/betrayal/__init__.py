@@ -15,7 +15,7 @@ from hauntcheck.engine.betrayal.haunt import HauntState, haunt_tables
 from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
 from hauntcheck.engine.betrayal.policy import policy
-from hauntcheck.engine.betrayal.state import Setup
+from hauntcheck.engine.betrayal.state import Setup, parse_variants, variant_names
 from hauntcheck.engine.core import GameState, RuleBook
 from hauntcheck.engine.games import GameDef, GoldenCase, Option, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, Where
@@ -62,12 +62,20 @@ def parse_played(value: Any) -> tuple[int, ...]:
         raise ValueError(f"option select_haunt lists haunt numbers, like 1,5,12; got {value!r}") from None
 
 
+def known_variants(spec: GameSpec) -> list[str]:
+    """Rule variants a game may switch on: those rules.yaml marks with ``variant:`` and those the
+    spec's abilities and effects name (``variant`` / ``unless_variant``)."""
+    clauses = {str(r["variant"]) for f in spec.by_kind("rules") for r in f.data.get("rules", []) if r.get("variant")}
+    return sorted(clauses | set(variant_names(tables(spec))))
+
+
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:
     if not 3 <= players <= 6:
         raise ValueError(f"Betrayal is for 3 to 6 players, not {players}")
     rules = _RULES.get(id(spec))
     if rules is None:
         rules = _RULES[id(spec)] = rulebook(spec)
+    parse_variants(options.get("variants"), known_variants(spec))
     setup = Setup(
         tables=tables(spec), rules=rules, players=players,
         date=parse_date(options.get("date")), played=parse_played(options.get("select_haunt")),
@@ -184,6 +192,20 @@ def seed_search(players: int, start: int, options: Mapping[str, Any]) -> tuple[i
     return search_decided(players, haunt, start, options)
 
 
+def summary(state: GameState) -> list[str]:
+    """The haunt that was revealed, by whom, and who the traitor is."""
+    haunt = getattr(state, "haunt", None)
+    if not haunt:
+        return ["no haunt was revealed"]
+    names = state.roster()
+    traitor = haunt.get("traitor")
+    who = {"hidden": "a hidden traitor", "none": "no traitor"}.get(
+        haunt.get("kind", ""), f"traitor {traitor} ({names.get(traitor, '?')})" if traitor else "no traitor")
+    revealer = haunt["revealer"]
+    return [f"haunt {haunt['number']}: {haunt['title']} (revealed by {revealer} ({names.get(revealer, '?')}) "
+            f"with {haunt['omen']} in {haunt['room']}); {who}"]
+
+
 GAME = GameDef(
     id="betrayal",
     title="Betrayal at House on the Hill (2nd edition)",
@@ -195,6 +217,7 @@ GAME = GameDef(
         Option("date", "the game's date MM-DD for the next-birthday rule", DEFAULT_DATE),
         Option("select_haunt", "optional rule 'selecting the haunt': haunt numbers already played, e.g. 1,5,12", ""),
         Option("haunt", "the haunt the game must reveal (`play --haunt N` searches seeds); another haunt ends it 'other-haunt'", None),
+        Option("variants", "named rule variants switched on, comma list (e.g. collapsed-room-roll-every-entry)", ""),
         Option("rounds", "round limit after the reveal; a game reaching it ends 'undecided'", 40),
     ),
     golden=(
@@ -204,21 +227,21 @@ GAME = GameDef(
         GoldenCase("reveal-6p-seed-1-no-traitor", players=6, seed=1, stop="reveal"),
         GoldenCase("reveal-6p-seed-2-select-haunt", players=6, seed=2, options={"select_haunt": "13"}, stop="reveal"),
         GoldenCase("haunt-1-heroes-3p-seed-205", players=3, seed=205, options={"haunt": 1}, controller="policy"),
-        GoldenCase("haunt-1-traitor-4p-seed-71", players=4, seed=71, options={"haunt": 1}, controller="policy"),
-        GoldenCase("haunt-1-heroes-5p-seed-39", players=5, seed=39, options={"haunt": 1}, controller="policy"),
-        GoldenCase("haunt-1-heroes-6p-seed-166", players=6, seed=166, options={"haunt": 1}, controller="policy"),
-        GoldenCase("haunt-2-heroes-3p-seed-441", players=3, seed=441, options={"haunt": 2}, controller="policy"),
+        GoldenCase("haunt-1-heroes-4p-seed-71", players=4, seed=71, options={"haunt": 1}, controller="policy"),
+        GoldenCase("haunt-1-traitor-5p-seed-46", players=5, seed=46, options={"haunt": 1}, controller="policy"),
+        GoldenCase("haunt-1-traitor-6p-seed-166", players=6, seed=166, options={"haunt": 1}, controller="policy"),
+        GoldenCase("haunt-2-heroes-3p-seed-608", players=3, seed=608, options={"haunt": 2}, controller="policy"),
         GoldenCase("haunt-2-traitor-4p-seed-65", players=4, seed=65, options={"haunt": 2}, controller="policy"),
         GoldenCase("haunt-2-heroes-5p-seed-74", players=5, seed=74, options={"haunt": 2}, controller="policy"),
-        GoldenCase("haunt-2-heroes-6p-seed-276", players=6, seed=276, options={"haunt": 2}, controller="policy"),
+        GoldenCase("haunt-2-traitor-6p-seed-276", players=6, seed=276, options={"haunt": 2}, controller="policy"),
         GoldenCase("haunt-4-heroes-3p-seed-183", players=3, seed=183, options={"haunt": 4}, controller="policy"),
         GoldenCase("haunt-4-traitor-4p-seed-162", players=4, seed=162, options={"haunt": 4}, controller="policy"),
         GoldenCase("haunt-4-traitor-5p-seed-222", players=5, seed=222, options={"haunt": 4}, controller="policy"),
         GoldenCase("haunt-4-traitor-6p-seed-47", players=6, seed=47, options={"haunt": 4}, controller="policy"),
         GoldenCase("haunt-5-heroes-3p-seed-1030", players=3, seed=1030, options={"haunt": 5}, controller="policy"),
         GoldenCase("haunt-5-traitor-4p-seed-35", players=4, seed=35, options={"haunt": 5}, controller="policy"),
-        GoldenCase("haunt-5-heroes-5p-seed-59", players=5, seed=59, options={"haunt": 5}, controller="policy"),
-        GoldenCase("haunt-5-heroes-6p-seed-429", players=6, seed=429, options={"haunt": 5}, controller="policy"),
+        GoldenCase("haunt-5-traitor-5p-seed-59", players=5, seed=59, options={"haunt": 5}, controller="policy"),
+        GoldenCase("haunt-5-traitor-6p-seed-459", players=6, seed=459, options={"haunt": 5}, controller="policy"),
         GoldenCase("haunt-9-heroes-3p-seed-24", players=3, seed=24, options={"haunt": 9}, controller="policy"),
         GoldenCase("haunt-9-traitor-4p-seed-254", players=4, seed=254, options={"haunt": 9}, controller="policy"),
         GoldenCase("haunt-9-heroes-5p-seed-6", players=5, seed=6, options={"haunt": 9}, controller="policy"),
@@ -240,6 +263,7 @@ GAME = GameDef(
     describe_position=describe_position,
     draw_svg=lambda state: _draw(state),
     seed_search=seed_search,
+    summary=summary,
 )
 
 

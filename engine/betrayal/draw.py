@@ -4,14 +4,17 @@ One panel per floor (upper, ground, basement), each a grid of the placed room ti
 above with north up: the room's name, its doors (gaps in the wall; the locked front door is drawn
 as a red bar), a barrier as a dashed line between its two parts, the explorers as circles labelled
 with their seat (in the part of a barrier room they are on), item piles and tokens as small
-labelled squares. A line of text above says whose turn it is, the omen count and the haunt.
-Monsters have no place in the engine yet (the haunt phase is not built), so none are drawn.
+labelled squares. In the haunt phase the monsters in play are purple diamonds labelled with their
+id (a stunned one is drawn pale, with a dashed outline) and the haunt's tokens are small lilac
+squares among the room's tokens. A line of text above says whose turn it is, the omen count and
+the haunt (with the round once the haunt's rounds are under way).
 """
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from hauntcheck.engine.betrayal.haunt import HauntState
 from hauntcheck.engine.betrayal.house import DELTA
 from hauntcheck.engine.betrayal.state import BetrayalState
 from hauntcheck.engine.core import GameState
@@ -85,6 +88,8 @@ def _heading(st: BetrayalState) -> str:
     if st.haunt:
         who = st.haunt.get("traitor") or "no traitor"
         bits.append(f"haunt {st.haunt['number']} ({st.haunt['title']}), traitor {who}")
+        if isinstance(st, HauntState) and st.hround:
+            bits.append(f"round {st.hround}")
     else:
         bits.append("before the haunt")
     return "; ".join(bits)
@@ -130,6 +135,8 @@ def _room(st: BetrayalState, room: str, px: int, py: int) -> list[str]:
     # Things in the room: tokens and piles along the bottom, figures in the middle.
     extras = [(f"pile ({len(st.piles[room])})", "#e9c46a") ] if st.piles.get(room) else []
     extras += [(tok, "#a8dadc") for tok in st.tokens.get(room, [])]
+    if isinstance(st, HauntState):
+        extras += [(tok, "#d8c8f0") for tok, rooms in sorted(st.htokens.items()) for r in rooms if r == room]
     for i, (label, fill) in enumerate(extras[:4]):
         ex, ey = px + 8, py + CELL - 20 - i * 13
         out.append(f'<rect x="{ex}" y="{ey}" width="10" height="10" fill="{fill}" stroke="#555"/>')
@@ -149,6 +156,16 @@ def _room(st: BetrayalState, room: str, px: int, py: int) -> list[str]:
         out.append(f'<circle cx="{cx:.0f}" cy="{cy:.0f}" r="9" fill="{fill}" stroke="#000">'
                    f"<title>{escape(seat)}: {escape(name)}</title></circle>")
         out.append(_text(cx, cy + 4, seat, 9, weight="bold", fill="#000" if e.dead else "#fff"))
+    hs = st if isinstance(st, HauntState) else None
+    monsters = [m for m in hs.mon if not m.gone and m.room == room] if hs is not None else []
+    for i, m in enumerate(monsters[:4]):
+        assert hs is not None
+        mx, my = px + CELL - 16, py + 44 + i * 16
+        fill, dash = ("#e6dcf2", ' stroke-dasharray="2,2"') if m.stunned else ("#6a3d9a", "")
+        state = " (stunned)" if m.stunned else ""
+        out.append(f'<polygon points="{mx},{my - 7} {mx + 7},{my} {mx},{my + 7} {mx - 7},{my}" fill="{fill}" '
+                   f'stroke="#3f1d63"{dash}><title>{escape(hs.mname(m))} ({escape(m.uid)}){state}</title></polygon>')
+        out.append(_text(mx - 10, my + 4, m.uid, 8, "end", fill="#3f1d63"))
     return out
 
 

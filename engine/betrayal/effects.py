@@ -151,11 +151,27 @@ def _use_limit(st: BetrayalState, seat: str, source: str, index: int, ability: A
         st.game_used.add(key)
 
 
+def variant_on(st: BetrayalState, entry: Mapping[str, Any]) -> bool:
+    """An ability or effect marked ``variant: X`` is active only with variant X switched on; one
+    marked ``unless_variant: X`` only with it off (the default reading)."""
+    v = entry.get("variant")
+    if v is not None and v not in st.variants:
+        return False
+    u = entry.get("unless_variant")
+    return u is None or u not in st.variants
+
+
 def _applies(st: BetrayalState, seat: str, ability: Ability) -> bool:
     if ability.get("only_after_haunt") and st.haunt is None:
         return False
+    if ("variant" in ability or "unless_variant" in ability) and not variant_on(st, ability):
+        return False
     who = ability.get("who")
-    return not (who == "traitor" and (st.haunt is None or st.haunt.get("traitor") != seat))
+    if who == "traitor":
+        return st.haunt is not None and st.haunt.get("traitor") == seat
+    # a traitor-only ability replaces this one for the traitor (the Mystic Elevator's roll)
+    return not (ability.get("exemptions", {}).get("traitor_excluded") and st.haunt is not None
+                and st.haunt.get("traitor") == seat)
 
 
 def _immune(st: BetrayalState, seat: str, room: str) -> bool:
@@ -182,6 +198,14 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
         if source.startswith("room:") and _immune(st, seat, room):
             st.emit("card.card-beats-book", f"{st.name(seat)} is immune to the {st.room_name(room)}'s text (held omen)")
             continue
+        if (ability.get("exemptions", {}).get("traitor_may_ignore") and st.haunt is not None
+                and st.haunt.get("traitor") == seat):
+            a = yield from st.ask(seat, [Action.of("suffer-room", ability=_key(source, index)),
+                                         Action.of("ignore-room", ability=_key(source, index))],
+                                  f"the traitor may ignore {source}")
+            if a.kind == "ignore-room":
+                st.emit("traitor.room-text", f"{st.name(seat)} (the traitor) ignores the {st.room_name(room)}'s harmful text")
+                continue
         _use_limit(st, seat, source, index, ability)
         if ability.get("says"):
             st.emit(source_rule(st, ctx), f"{st.room_name(room)}: {ability['says']}")
@@ -415,11 +439,25 @@ def discovered(st: BetrayalState, seat: str, room: str) -> Gen[None]:
         yield from enter_room(st, seat, discovering=True)
 
 
+#: Cards besides events whose drawing the traitor may refuse (``traitor.refuse-events`` names the Bite).
+TRAITOR_MAY_REFUSE = frozenset({"bite"})
+
+
 def card_drawn(st: BetrayalState, seat: str, card: str) -> Gen[str]:
     """Run a drawn card's on-draw abilities. Returns where an event card stays: "player"
     (kept in front of the explorer), "house" (as a token) or "" (discarded)."""
     cdef = st.t.cards[card]
     kept = ""
+    if ((cdef.type == "event" or card in TRAITOR_MAY_REFUSE) and st.haunt is not None and st.haunt.get("traitor") == seat
+            and any(a.get("trigger") == "on-draw" for a in cdef.abilities)):
+        # traitor.refuse-events / traitor.accept-before-rolling: decided after reading, before any roll
+        a = yield from st.ask(seat, [Action.of("accept-event", card=card), Action.of("refuse-event", card=card)],
+                              f"accept or refuse {card}")
+        refused = a.kind == "refuse-event"
+        st.emit("traitor.refuse-events" if refused else "traitor.accept-before-rolling",
+                f"{st.name(seat)} (the traitor) {'refuses' if refused else 'accepts'} {cdef.name}")
+        if refused:
+            return kept
     for i, ability in enumerate(cdef.abilities):
         if ability.get("trigger") != "on-draw":
             continue
@@ -500,6 +538,8 @@ def run(st: BetrayalState, effects: Effects, ctx: Ctx) -> Gen[None]:
             return
         if st.turn.end_now and ctx.seat == st.current:
             return
+        if ("variant" in eff or "unless_variant" in eff) and not variant_on(st, eff):
+            continue
         who = eff.get("who")
         if who not in (None, "self", "holder"):
             if who == "explorers-here" and ctx.source == "room:mystic-elevator":
@@ -524,7 +564,7 @@ def _sub(ctx: Ctx, seat: str) -> Ctx:
 
 def _verb(eff: Mapping[str, Any]) -> str:
     for k in eff:
-        if k not in ("who", "optional", "says", "cite", "unverified", "judgement"):
+        if k not in ("who", "optional", "says", "cite", "unverified", "judgement", "variant", "unless_variant"):
             return k
     return "custom"
 
@@ -1190,12 +1230,18 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
             for p in st.house.open_spots(room, f, keep_open=st.remaining_for(f) > 0, ignore=room):
                 options.append((f, p))
     is_elevator = room == "mystic-elevator"
+    steer = bool(spec.get("steer"))
     if not options:
         st.emit("room.mystic-elevator.no-door-stays" if is_elevator else source_rule(st, ctx),
                 f"no open door on the {'/'.join(floors)} floor takes {st.room_name(room)} without sealing a floor: it stays")
         return
     acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+    if steer:
+        acts.append(Action.of("stay"))
     a = yield from st.ask(ctx.seat, acts, f"move {room}")
+    if a.kind == "stay":
+        st.emit("traitor.elevator-choice", f"{st.name(ctx.seat)} keeps {st.room_name(room)} where it is")
+        return
     floor, p = options[acts.index(a)]
     st.house.remove(room)
     st.house.place(room, floor, p.cell, p.rotation)
@@ -1204,6 +1250,8 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     rule = "room.mystic-elevator.two-dice-floor" if is_elevator else source_rule(st, ctx)
     if is_elevator and floor == spot.floor:
         rule = "room.mystic-elevator.same-floor-relocate"
+    if steer:
+        rule = "traitor.elevator-choice"
     st.emit(rule, f"{st.room_name(room)} moves to the {floor} floor at {list(p.cell)} carrying {', '.join(riders)}")
     st._note_false_features(room)
     if is_elevator and st.tokens.get(room):
@@ -1517,7 +1565,12 @@ def _passive(st: BetrayalState, spec: Any, ctx: Ctx, eff: Mapping[str, Any]) -> 
 
 
 def _peek(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
-    """Looking at the room stack fixes its top tile (a chance draw that stays on top)."""
+    """Looking at a stack. The room stack's top tile is fixed by a chance draw that stays on top
+    (Spirit Board). Card stacks (``card.peek-known-top``): the cards looked at are drawn by chance
+    into a known, ordered top of the stack; with ``reorder`` the player puts them back in the
+    chosen order (``card.peek-reorder``, It Is Meant to Be); with ``chosen_to_top`` the player
+    searches the stack for one card, which ends on top of the shuffled rest (``card.peek-search``,
+    Crystal Ball). Later draws take the known top first."""
     stack = spec["stack"]
     if stack == "room" and spec["count"] == 1:
         if st.room_top is None and st.stack:
@@ -1525,11 +1578,40 @@ def _peek(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
         seen = st.room_top
         st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} looks at the top of the room stack: "
                 f"{st.room_name(seen) if seen else 'nothing'}")
-    else:
-        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} looks at the {stack} stack; the order is kept "
-                "(rearranging is not simulated before the haunt)")
-    return
-    yield
+        return
+    kinds = {"any": ("omen", "item", "event"), "item-or-event": ("item", "event")}.get(stack, (stack,))
+    kinds = tuple(k for k in kinds if st.decks.get(k))
+    if not kinds:
+        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} has no card stack to look at")
+        return
+    kind = kinds[0]
+    if len(kinds) > 1:
+        a = yield from st.ask(ctx.seat, [Action.of("stack", stack=k) for k in kinds], "choose a stack to look at")
+        kind = str(a["stack"])
+    if spec.get("chosen_to_top"):
+        cards = sorted(set(st.decks[kind]))
+        a = yield from st.ask(ctx.seat, [Action.of("search", card=c) for c in cards], f"choose a card of the {kind} stack")
+        card = str(a["card"])
+        st.deck_tops[kind] = [card]  # the rest is shuffled under it: nothing else is known
+        st.emit("card.peek-search", f"{st.name(ctx.seat)} searches the {kind} stack and puts {st.card_name(card)} "
+                "on top of the shuffled rest")
+        return
+    count = len(st.decks[kind]) if spec["count"] == "all" else int(spec["count"])
+    looked = yield from st.peek_cards(kind, count)
+    st.emit("card.peek-known-top", f"{st.name(ctx.seat)} looks at the top {len(looked)} {kind} card(s)"
+            + ("" if spec.get("secret") else ": " + ", ".join(st.card_name(c) for c in looked)))
+    if not spec.get("reorder") or len(looked) < 2:
+        return
+    order: list[str] = []
+    left = list(looked)
+    while len(left) > 1:
+        a = yield from st.ask(ctx.seat, [Action.of("next-on-top", card=c) for c in sorted(left)],
+                              f"put back the {kind} cards: which comes next from the top")
+        order.append(str(a["card"]))
+        left.remove(str(a["card"]))
+    order += left
+    st.deck_tops[kind] = order + st.deck_tops[kind][len(looked):]
+    st.emit("card.peek-reorder", f"{st.name(ctx.seat)} puts the {len(order)} {kind} cards back in a chosen order")
 
 
 def _take_item(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
@@ -1575,6 +1657,7 @@ def _return_card(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapp
         st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} discards {st.card_name(card)}")
     else:
         st.decks[kind] = sorted([*st.decks[kind], card])
+        st.deck_tops[kind] = []  # shuffled: cards looked at are no longer known on top
         st.emit(source_rule(st, ctx), f"{st.card_name(card)} goes back into the {kind} stack, which is shuffled")
     yield from lose_card(st, ctx.seat, card)
 
@@ -1859,7 +1942,15 @@ def _hook_dog(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
         st.emit("card.read-aloud", "the Dog stays")
 
 
+def _hook_elevator_steer(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
+    """``traitor.elevator-choice``: the traitor sends the Mystic Elevator beside any open door of
+    any floor (or keeps it where it is) without rolling; a move never seals a floor."""
+    st.emit("traitor.elevator-choice", f"{st.name(ctx.seat)} chooses where the {st.room_name(st.ex[ctx.seat].room)} goes")
+    yield from _move_tile(st, {"tile": "this-room", "floor": "any", "if_no_spot": "stay", "steer": True}, ctx, eff)
+
+
 EFFECT_HOOKS: dict[str, Callable[..., Gen[None]]] = {
+    "mystic-elevator-steer": _hook_elevator_steer,
     "dog-fetch": _hook_dog,
     "junk-room-short-exit": _hook_junk_exit,
     "music-box-toggle": _hook_music_toggle,

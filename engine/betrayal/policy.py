@@ -37,6 +37,10 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         return _best_split(st, actions)
     if "accept" in kinds:
         return next(a for a in actions if a.kind == "accept")
+    if "ignore-room" in kinds:  # traitor.room-text: the harmful text is never worth suffering
+        return next(a for a in actions if a.kind == "ignore-room")
+    if "refuse-event" in kinds:  # traitor.refuse-events: most events cost the traitor more than they give
+        return next(a for a in actions if a.kind == "refuse-event")
     if "monster-pickup" in kinds:
         m = st.monster(str(actions[0]["monster"]))
         need_all, need_any, _ = monster_goal(st, m)

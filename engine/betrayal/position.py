@@ -34,6 +34,7 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
                 token]`` (a Revolving Wall). Default: none.
 ``discards``    {omen|item|event: [cards]}. Default: empty. The omen, item and event stacks hold
                 every card not placed anywhere else.
+``deck_tops``   {omen|item|event: [cards]} known on top of a stack, top first. Default: none.
 ``token_cards`` event cards staying in the house as tokens. Default: the event cards whose tokens
                 lie in the house.
 ``game_used``, ``item_raised``, ``open_boxes``, ``masks_worn``, ``set_bonus``,
@@ -44,6 +45,19 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
 ``omens_drawn`` default: the omens out of the omen stack (any other value is refused).
 ``haunt``       ``{number, traitor, revealer, omen, room}``: the haunt has begun. Default: not yet.
                 With a haunt, turns restart with the player left of the traitor (or revealer).
+                For a playable haunt (``haunt.PLAYABLE``) the state is a real haunt phase: the
+                engine runs the haunt's own setup (a decision in it takes the first option
+                offered), then puts back what the position states (``where``, ``traits``, ...)
+                and the haunt-phase fields given here as ``snapshot()["haunt_phase"]`` names them
+                (``round``, ``sides``, ``statuses``, ``flags``, ``track``, ``tokens`` - haunt token
+                -> rooms -, ``pool``, ``held``, ``earned``, ``done``, ``exited``, ``timers`` ...;
+                and ``fetches``, ``next_omen``, ``rolled``, ``pending_losses``, which steer later
+                draws and rolls). ``set_up: true`` skips the setup (the state is stated in full, as
+                ``describe_position`` writes it). ``room`` defaults to the revealer's room and must
+                be in the house. ``turn`` may name any seat of the round that is in play.
+``monsters``    (haunt phase) a list replacing the monsters the setup placed: ``{kind or id, room,
+                stunned, stats, damage, gone, counterpart, cards}``; ``stats`` default to the
+                haunt's printed ones (by the track, or copied from the counterpart).
 ``first``       the first player. Default: the birthday rule.
 ``turn_number`` default 1.
 ``turn``        whose turn it is: a seat, or a mapping ``{seat, begun, moved, extra, stopped, ...}``
@@ -62,9 +76,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt import HERO, PLAYABLE, TRAITOR, HauntState, Monster
+from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
+from hauntcheck.engine.betrayal.hauntspec import custom_hooks_used
 from hauntcheck.engine.betrayal.model import FLOORS, SIDES, TRAITS, Tables
-from hauntcheck.engine.betrayal.state import BetrayalState, Turn, invariants
-from hauntcheck.engine.core import Action, GameState
+from hauntcheck.engine.betrayal.state import BetrayalState, Gen, Req, Turn
+from hauntcheck.engine.core import Action, ActionList, GameState, Outcome
 from hauntcheck.engine.spec import GameSpec
 
 Path = tuple[str | int, ...]
@@ -74,14 +91,30 @@ TURN_PROMPT = "take an action or end the turn"
 SEAT_KEYS = ("where", "traits", "over", "cards", "kept", "status", "used")
 KEYS = (
     "explorers", "rooms", "aside", "room_top", "stack", *SEAT_KEYS, "dead", "piles", "tokens", "links", "passages",
-    "discards", "decks", "token_cards", "game_used", "item_raised", "open_boxes", "masks_worn", "set_bonus",
-    "stored_rolls", "kept_with_abilities", "tokens_with_abilities", "omens_drawn", "haunt", "first",
+    "discards", "decks", "deck_tops", "token_cards", "game_used", "item_raised", "open_boxes", "masks_worn", "set_bonus",
+    "stored_rolls", "kept_with_abilities", "tokens_with_abilities", "omens_drawn", "haunt", "monsters", "first",
     "turn_number", "turn", "moved", "note",
 )
 TURN_FLAGS = ("stopped", "end_now", "dropped", "picked", "traded", "left_room", "no_attack", "short_exit")
 TURN_INTS = ("moved", "extra")
 TURN_KEYS = ("seat", "begun", *TURN_INTS, *TURN_FLAGS, "omens", "keys", "items_acted", "last", "start_room")
 CARD_KINDS = ("omen", "item", "event")
+#: The haunt-phase fields of ``snapshot()["haunt_phase"]`` a position may state, and the
+#: HauntState attribute each one sets (``set`` when the engine keeps it as a set).
+HAUNT_FIELDS: dict[str, tuple[str, str]] = {
+    "round": ("hround", "int"), "sides": ("side", "map"), "removed": ("removed", "set"),
+    "statuses": ("hstatus", "maplist"), "flags": ("hflags", "set"), "track": ("track", "int"),
+    "used_places": ("used_places", "set"), "tokens": ("htokens", "maplist"), "pool": ("pool", "map"),
+    "held": ("held", "maplist"), "earned": ("earned", "map"), "done": ("done", "set"), "exited": ("exited", "set"),
+    "destroyed": ("destroyed", "list"), "control": ("control", "map"), "collapsed": ("collapsed", "list"),
+    "collapsing": ("collapsing", "bool"), "timers": ("timer_state", "map"), "turn_mods": ("turn_mods", "mapset"),
+}
+#: Haunt-phase bookkeeping outside ``snapshot()`` that still steers what comes next: cards a
+#: side takes instead of its next draw (``[side, card, stack]``), cards it takes at its next
+#: omen room (``[side, [cards]]``), the trait of the last task roll, losses waiting to be settled.
+HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses")
+HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", *HAUNT_FIELDS, *HAUNT_EXTRA)
+MONSTER_KEYS = ("id", "kind", "room", "stunned", "stats", "gone", "damage", "counterpart", "cards")
 
 
 def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], position: Mapping[str, Any]) -> BetrayalState:
@@ -198,6 +231,7 @@ class _Builder:
         self.pos = position
         self.problems = problems
         self.taken: dict[str, Path] = {}
+        self.live = False  # the position is in the haunt phase of a playable haunt
 
     def bad(self, path: Path, message: str) -> None:
         self.problems.append((path, message))
@@ -265,12 +299,13 @@ class _Builder:
         self.place_explorers()
         self.place_cards()
         self.place_tokens()
+        self.place_deck_tops()
         self.bookkeeping()
         if self.problems:
             return
         self.start_turn()
         if not self.problems:
-            for problem in invariants(self.st):
+            for problem in haunt_invariants(self.st):
                 self.bad((), f"the position breaks an invariant: {problem}")
 
     def choose_explorers(self) -> bool:
@@ -490,7 +525,7 @@ class _Builder:
         token_cards = self.pos.get("token_cards")
         if token_cards is not None:
             for i, card in enumerate(token_cards):
-                if self.take(card, ("token_cards", i), ("event",)):
+                if self.take(card, ("token_cards", i)):
                     st.token_cards.append(card)
         if "decks" in self.pos:
             decks = self.pos.get("decks") or {}
@@ -500,6 +535,21 @@ class _Builder:
                     self.bad(("decks", kind), f"the {kind} stack holds every {kind} card placed nowhere else")
                 else:
                     st.decks[kind] = want
+
+    def place_deck_tops(self) -> None:
+        st = self.st
+        tops = self.pos.get("deck_tops") or {}
+        if not isinstance(tops, Mapping):
+            self.bad(("deck_tops",), "deck_tops maps omen|item|event to the cards known on top, top first")
+            return
+        for kind, cards in tops.items():
+            if kind not in CARD_KINDS or not isinstance(cards, list):
+                self.bad(("deck_tops", kind), "deck_tops maps omen|item|event to the cards known on top, top first")
+                continue
+            for i, card in enumerate(cards):
+                if card not in st.decks[kind]:
+                    self.bad(("deck_tops", kind, i), f"{card!r} is not in the {kind} stack")
+            st.deck_tops[kind] = [str(c) for c in cards]
 
     def place_tokens(self) -> None:
         st, t = self.st, self.t
@@ -607,6 +657,200 @@ class _Builder:
             "kind": haunt.get("kind", "hidden" if kind == "hidden" else ("none" if kind == "none" else "traitor")),
         }
         st.phase = "revealed"
+        for key in haunt:
+            if key not in HAUNT_KEYS:
+                hint = _near(str(key), HAUNT_KEYS)
+                self.bad(("haunt", key), f"unknown haunt field {key!r}" + (f" (did you mean {hint}?)" if hint else "")
+                         + f"; a haunt has: {', '.join(HAUNT_KEYS)}")
+        live = isinstance(st, HauntState) and number in PLAYABLE and number in st.haunts
+        extra = [k for k in haunt if k in HAUNT_FIELDS or k == "set_up"]
+        if not live:
+            if extra or "monsters" in self.pos:
+                what = extra[0] if extra else "monsters"
+                self.bad(("haunt", what) if extra else ("monsters",),
+                         f"haunt {number} is not playable by the engine, so its haunt phase cannot be described")
+            return
+        if room is not None and room not in st.house:
+            self.bad(("haunt", "room"), f"the haunt room {room} is not in the house (place it under rooms)")
+            return
+        if room is None:
+            # judgement: the omen that revealed the haunt was drawn where the revealer stands
+            st.haunt["room"] = st.ex[str(revealer)].room if revealer in st.ex else "entrance-hall"
+        self.live = True
+
+    # -----------------------------------------------------------------------------------
+    # The haunt phase (a playable haunt): the engine's own setup, then what the position states
+
+    def haunt_program(self, seat: str, begun: Turn | None, ready: dict[str, Any]) -> Gen[None]:
+        """The turn sequence of a position in the haunt phase: the haunt's setup (unless the
+        position says ``set_up: true``), the position's overrides, then the rounds from ``seat``."""
+        st = self.st
+        assert isinstance(st, HauntState) and st.haunt is not None
+        st.hs, raw = st.haunts[int(st.haunt["number"])]
+        st.hooks_used = sorted({h for _, h in custom_hooks_used(raw)})
+        traitor = st.traitor()
+        if not self.pos["haunt"].get("set_up", False):
+            for s in st.seat_ids:
+                st.side[s] = TRAITOR if s == traitor else HERO
+            if traitor is not None:
+                st._free_traitor(traitor)
+            yield from st._haunt_setup()
+        self.haunt_overrides()
+        anchor = traitor or str(st.haunt["revealer"])
+        order = [st.left_of(anchor, k) for k in range(1, st.n + 1)]
+        st.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn")
+        st.hround = max(st.hround, 1)
+        ready["done"] = True
+        if self.problems or st._check_wins():
+            return
+        first = True
+        while True:
+            if not first:
+                st.hround += 1
+                if st.hround > st.rounds:
+                    st.result = Outcome("undecided", (), f"no side met its goals within the round limit ({st.rounds} rounds)")
+                    st.emit("win.first-side", f"round {st.rounds} is over and no side has met its goals: the game is "
+                            "stopped undecided")
+                    return
+            for s in order[order.index(seat):] if first else order:
+                if st.in_play(s):
+                    if first and s == seat and begun is not None:
+                        yield from _resumed_turn(st, begun)
+                    else:
+                        yield from st._play_turn(s)
+                elif s == traitor:
+                    st.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({s}) comes; the traitor's "
+                            "explorer is not in play")
+                if s == anchor:
+                    st._advance_timers("end-of-traitor-turn")
+                if st._check_wins():
+                    return
+            first = False
+            if st.active_monsters():
+                yield from st._monster_turn()
+                if st._check_wins():
+                    return
+
+    def haunt_overrides(self) -> None:
+        st = self.st
+        assert isinstance(st, HauntState) and st.hs is not None
+        self.place_explorers()
+        haunt = self.pos["haunt"]
+        for key, (attr, form) in HAUNT_FIELDS.items():
+            if key not in haunt:
+                continue
+            value = haunt[key]
+            path: Path = ("haunt", key)
+            if form in ("int", "bool"):
+                want = int if form == "int" else bool
+                if not isinstance(value, want) or (form == "int" and isinstance(value, bool)) or (form == "int" and value < 0):
+                    self.bad(path, f"{key} is {'a whole number' if form == 'int' else 'true or false'}, as in snapshot()")
+                    continue
+                setattr(st, attr, value)
+            elif form in ("set", "list"):
+                if not isinstance(value, list):
+                    self.bad(path, f"{key} is a list, as in snapshot()")
+                    continue
+                setattr(st, attr, set(value) if form == "set" else list(value))
+            else:
+                if not isinstance(value, Mapping) or (form != "map" and not all(isinstance(v, list) for v in value.values())):
+                    self.bad(path, f"{key} is a mapping" + (" of lists" if form != "map" else "") + ", as in snapshot()")
+                    continue
+                if form == "map":
+                    setattr(st, attr, {str(k): (dict(v) if isinstance(v, Mapping) else v) for k, v in value.items()})
+                elif form == "maplist":
+                    setattr(st, attr, {str(k): list(v) for k, v in value.items()})
+                else:
+                    setattr(st, attr, {str(k): set(v) for k, v in value.items()})
+        for key in HAUNT_EXTRA:
+            if key not in haunt:
+                continue
+            value = haunt[key]
+            path = ("haunt", key)
+            try:
+                if key == "fetches":
+                    st.fetches = [(str(a), str(b), str(c)) for a, b, c in value]
+                elif key == "next_omen":
+                    st.next_omen = [(str(a), tuple(str(c) for c in cards)) for a, cards in value]
+                elif key == "rolled":
+                    st.rolled = str(value)
+                else:
+                    st.pending_losses = [str(v) for v in value]
+            except (TypeError, ValueError):
+                self.bad(path, f"{key} is as describe_position gives it: " + {
+                    "fetches": "[[side, card, stack], ...]", "next_omen": "[[side, [cards]], ...]",
+                    "rolled": "a trait", "pending_losses": "a list"}[key])
+        sides = set(st.side.values())
+        if not sides <= {HERO, TRAITOR} or set(st.side) - set(st.seat_ids):
+            self.bad(("haunt", "sides"), f"sides map seats to {HERO} or {TRAITOR}")
+        if "monsters" in self.pos:
+            self.place_monsters(self.pos["monsters"])
+            st.omens_drawn = sum(1 for c in st.t.cards.values() if c.type == "omen") - len(st.decks["omen"])
+        st.held_cache.clear()
+
+    def place_monsters(self, raw: Any) -> None:
+        st = self.st
+        assert isinstance(st, HauntState) and st.hs is not None
+        kinds = st.hs.monsters
+        if not isinstance(raw, list):
+            self.bad(("monsters",), "monsters is a list of {kind or id, room, stunned, stats, ...}")
+            return
+        out: list[Monster] = []
+        for i, item in enumerate(raw):
+            path: Path = ("monsters", i)
+            if not isinstance(item, Mapping):
+                self.bad(path, "a monster is {kind or id, room, stunned, stats, ...}")
+                continue
+            for key in item:
+                if key not in MONSTER_KEYS:
+                    self.bad((*path, key), f"unknown monster field {key!r}; a monster has: {', '.join(MONSTER_KEYS)}")
+            uid = item.get("id")
+            kind = item.get("kind") or (str(uid).rsplit("-", 1)[0] if uid else None)
+            if kind not in kinds:
+                self.bad((*path, "kind" if "kind" in item else "id"),
+                         f"haunt {st.haunt['number'] if st.haunt else '?'} has no monster {kind!r} "
+                         f"(monsters: {', '.join(sorted(kinds)) or 'none'})")
+                continue
+            mdef = kinds[str(kind)]
+            if uid is None:
+                uid = f"{kind}-{sum(1 for m in out if m.kind == kind) + 1}"
+            if any(m.uid == uid for m in out):
+                self.bad((*path, "id"), f"two monsters are {uid}")
+                continue
+            room = item.get("room")
+            if room not in st.house:
+                self.bad((*path, "room"), f"{room!r} is not a room in the house")
+                continue
+            counterpart = str(item.get("counterpart", ""))
+            if counterpart and counterpart not in st.ex:
+                self.bad((*path, "counterpart"), f"no seat {counterpart!r}")
+                continue
+            stats: dict[str, int] = {}
+            if mdef.stats_from == "counterpart-at-haunt-start" and counterpart:
+                stats = {t: st.value(counterpart, t) for t in TRAITS}
+            else:
+                source = st._track_row(mdef) if mdef.stats_by_track else mdef.stats
+                stats = {t: v for t, v in source.items() if isinstance(v, int) and not isinstance(v, bool)}
+            given = item.get("stats") or {}
+            if not isinstance(given, Mapping):
+                self.bad((*path, "stats"), "stats maps traits to values")
+                continue
+            for trait, value in given.items():
+                if trait not in TRAITS or not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    self.bad((*path, "stats", trait), f"a monster's stats map traits ({', '.join(TRAITS)}) to values")
+                else:
+                    stats[str(trait)] = value
+            cards = item.get("cards") or []
+            for j, card in enumerate(cards):
+                self.take(card, (*path, "cards", j), ("omen", "item"))
+            damage = item.get("damage", 0)
+            if not isinstance(damage, int) or damage < 0:
+                self.bad((*path, "damage"), "damage is a whole number")
+                continue
+            out.append(Monster(str(uid), str(kind), str(room), dict(sorted(stats.items())), stunned=bool(item.get("stunned", False)),
+                               gone=str(item.get("gone", "")), damage=damage, counterpart=counterpart,
+                               cards=[str(c) for c in cards]))
+        st.mon = out
 
     def start_turn(self) -> None:
         st = self.st
@@ -621,6 +865,9 @@ class _Builder:
         if "moved" in self.pos:
             turn = {**turn, "moved": self.pos["moved"]}
         seat = turn.get("seat")
+        if self.live:
+            self.start_haunt_turn(seat, turn)
+            return
         if st.haunt is not None:
             start = st.left_of(st.haunt["traitor"] or st.haunt["revealer"])
             if seat not in (None, start):
@@ -675,6 +922,91 @@ class _Builder:
         elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
             self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
                      f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
+
+    def start_haunt_turn(self, seat: Any, turn: Mapping[str, Any]) -> None:
+        st = self.st
+        assert isinstance(st, HauntState) and st.haunt is not None
+        anchor = st.traitor() or str(st.haunt["revealer"])
+        seat = seat or st.left_of(anchor)
+        if seat not in st.seat_ids:
+            self.bad(("turn",), f"turn must be one of {', '.join(st.seat_ids)}")
+            return
+        begun = bool(turn.get("begun", any(k not in ("seat", "begun") for k in turn)))
+        number = self.pos.get("turn_number", 1)
+        if not isinstance(number, int) or number < 1:
+            self.bad(("turn_number",), "turn_number is 1 or more")
+            return
+        st.turn_number = number - 1
+        fresh: Turn | None = None
+        if begun:
+            fresh = Turn(str(seat))
+            for key in TURN_INTS:
+                value = turn.get(key, 0)
+                if not isinstance(value, int) or value < 0:
+                    self.bad(("turn", key), f"{key} is a number of spaces")
+                    return
+                setattr(fresh, key, value)
+            for key in TURN_FLAGS:
+                setattr(fresh, key, bool(turn.get(key, False)))
+            for key in ("keys", "items_acted"):
+                getattr(fresh, key).update(str(x) for x in turn.get(key) or [])
+            fresh.omens = [(str(c), str(r)) for c, r in (turn.get("omens") or [])]
+            fresh.last = str(turn.get("last", ""))
+            fresh.start_room = str(turn.get("start_room", ""))
+        first = st.first_seat
+        ready: dict[str, Any] = {"done": False}
+        st._gen.close()
+        st._gen = self.haunt_program(str(seat), fresh, ready)
+        st._events = []
+        st._req = next(st._gen)
+        # The haunt's own setup may ask for decisions (a placement, trait points): a position
+        # takes the first offered, then states what it wants over the result.
+        while not ready["done"] and st._req is not None:
+            st.apply(next(iter(st._req.choices)))
+        st.first_seat = first
+        st.held_cache.clear()
+        if self.problems:
+            return
+        if st.outcome() is not None:
+            self.bad(("haunt",), f"the position is already over: {st.outcome()}")
+        elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
+            self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
+                     f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
+
+
+def _resumed_turn(st: HauntState, turn: Turn) -> Gen[None]:
+    """The rest of a haunt-phase turn already under way: its start-of-turn effects and rules have
+    run; the turn loop and the end of the turn are the engine's (part 1's loop, then the haunt's)."""
+    assert st.hs is not None
+    seat = turn.seat
+    e = st.ex[seat]
+    st.turn_number += 1
+    st.current = seat
+    turn.start_room = turn.start_room or e.room
+    st.turn = turn
+    if st.in_play(seat) and not st._check_wins():
+        while not st.turn.end_now:
+            actions = st._turn_actions(seat)
+            if len(actions) == 1:
+                a = actions[0]
+            else:
+                a = yield Req(seat, ActionList(actions), TURN_PROMPT,
+                              lambda seat=seat: st._turn_actions(seat))  # type: ignore[misc]
+            if a.kind == "end":
+                break
+            yield from st._turn_action(seat, a)
+            st.turn.last = a.kind
+        yield from effects.end_of_turn(st, seat)
+    if st.in_play(seat) and not st._check_wins():
+        yield from st._turn_rules(seat, "end-of-turn")
+    st.turn_mods.pop(seat, None)
+    yield from st._flag_timers(seat, "end")
+    if st.collapsing and st.in_play(seat):
+        yield from st._collapse_step(seat)
+    for status in list(st.hstatus.get(seat, [])):
+        if st.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
+            st.hstatus[seat].remove(status)
+    yield from st._standing_rules()
 
 
 def _trait_index(values: tuple[int, ...], start: int, value: Any) -> int | None:
@@ -822,6 +1154,9 @@ def _describe(st: BetrayalState) -> dict[str, Any]:
         out["discards"] = discards
     if any(v != sorted(v) for v in st.decks.values()):
         out["decks"] = {k: list(v) for k, v in st.decks.items()}
+    tops = {k: list(v) for k, v in st.deck_tops.items() if v}
+    if tops:
+        out["deck_tops"] = tops
     if st.token_cards != derived_token_cards(t, st.tokens):
         out["token_cards"] = list(st.token_cards)
     for key in ("game_used", "item_raised", "open_boxes", "masks_worn"):
@@ -842,6 +1177,17 @@ def _describe(st: BetrayalState) -> dict[str, Any]:
         h = st.haunt
         out["haunt"] = {"number": h["number"], "traitor": h["traitor"], "revealer": h["revealer"],
                         "omen": h["omen"], "room": h["room"]}
+        if isinstance(st, HauntState) and st.hs is not None:
+            # The haunt phase under way: its setup has run; state every field as snapshot() has it.
+            phase = st.snapshot()["haunt_phase"]
+            out["haunt"]["set_up"] = True
+            for key in HAUNT_FIELDS:
+                out["haunt"][key] = phase[key]
+            out["monsters"] = [dict(m) for m in phase["monsters"]]
+            extra: dict[str, Any] = {"fetches": [list(f) for f in st.fetches],
+                                     "next_omen": [[side, list(cards)] for side, cards in st.next_omen],
+                                     "rolled": st.rolled, "pending_losses": list(st.pending_losses)}
+            out["haunt"].update({k: v for k, v in extra.items() if v})
     if st.first_seat != _birthday_first(st):
         out["first"] = st.first_seat
     if st.turn_number != 1:

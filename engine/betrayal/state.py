@@ -106,6 +106,52 @@ class Setup:
     options: Mapping[str, Any]
 
 
+def variant_names(t: Tables) -> tuple[str, ...]:
+    """The switchable rule variants: every name the spec's abilities and effects switch on or
+    off with ``variant`` / ``unless_variant`` (each also has a rules.yaml clause with ``variant:``)."""
+    cached = _VARIANT_NAMES.get(id(t))
+    if cached is not None and cached[0] is t:
+        return cached[1]
+    names: set[str] = set()
+
+    def scan(node: Any) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if key in ("variant", "unless_variant") and isinstance(value, str):
+                    names.add(value)
+                else:
+                    scan(value)
+        elif isinstance(node, list | tuple):
+            for item in node:
+                scan(item)
+
+    for room in t.rooms.values():
+        scan(room.abilities)
+    for card in t.cards.values():
+        scan(card.abilities)
+    _VARIANT_NAMES[id(t)] = (t, tuple(sorted(names)))
+    return _VARIANT_NAMES[id(t)][1]
+
+
+_VARIANT_NAMES: dict[int, tuple[Tables, tuple[str, ...]]] = {}
+
+
+def parse_variants(value: Any, known: Iterable[str] | None = None) -> list[str]:
+    """The ``variants`` option: named rule variants switched on (a list or a comma list),
+    checked against ``known`` when given."""
+    if value in (None, "", False):
+        return []
+    items = value if isinstance(value, list | tuple) else str(value).split(",")
+    names = sorted({str(x).strip() for x in items if str(x).strip()})
+    if known is None:
+        return names
+    known = sorted(set(known))
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"unknown betrayal rule variant(s) {', '.join(unknown)}; known: {', '.join(known) or 'none'}")
+    return names
+
+
 class BetrayalState(GameState):
     game = "betrayal"
 
@@ -131,6 +177,9 @@ class BetrayalState(GameState):
         self.links: list[tuple[str, str, int, str]] = []
         self.passages: list[tuple[str, str, str]] = []  # roll-gated links (a Revolving Wall)
         self.room_top: str | None = None  # a room tile looked at (Spirit Board) stays on top
+        # cards looked at (It Is Meant to Be, Crystal Ball): the known top of each card stack, in order
+        self.deck_tops: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
+        self.variants: frozenset[str] = frozenset(parse_variants(setup.options.get("variants")))
         self._moves_cache: dict[tuple[str, int, int, int, int], list[tuple[int, Action]]] = {}
         self._exits_cache: dict[tuple[str, int, int, int], list[tuple[str, int, str]]] = {}
         self.held_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[tuple[str, int, Ability]]] = {}
@@ -229,6 +278,8 @@ class BetrayalState(GameState):
             "house": {r: [s.floor, list(s.cell), s.rotation] for r, s in sorted(self.house.spots.items())},
             "stack": list(self.stack),
             "room_top": self.room_top,
+            "deck_tops": {k: list(v) for k, v in self.deck_tops.items() if v},
+            "variants": sorted(self.variants),
             "held_tile": self.held_tile,
             "resolving": list(self.resolving),
             "aside": list(self.aside),
@@ -329,6 +380,30 @@ class BetrayalState(GameState):
         faces = action["faces"]
         assert isinstance(faces, tuple)
         return tuple(int(f) for f in faces)  # type: ignore[arg-type]
+
+    def top_card(self, kind: str) -> Gen[str]:
+        """The top card of a card stack: a card already looked at (``card.peek-known-top``) comes
+        first, else a chance draw of what is left."""
+        tops = self.deck_tops[kind]
+        while tops and tops[0] not in self.decks[kind]:
+            tops.pop(0)  # defensive: a known card that left the stack by other means
+        if tops:
+            card = tops.pop(0)
+            self.decks[kind].remove(card)
+            self.emit("card.peek-known-top", f"the top {kind} card is the one looked at: {self.card_name(card)}")
+            return card
+        return (yield from self.draw_from(self.decks[kind], "card", f"the top {kind} card"))
+
+    def peek_cards(self, kind: str, count: int) -> Gen[list[str]]:
+        """Look at the top ``count`` cards of a stack: the known top cards, then chance draws of
+        the unknown rest that stay in the stack, known and in order, on top."""
+        tops = self.deck_tops[kind]
+        while len(tops) < count and len(tops) < len(self.decks[kind]):
+            unknown = [c for c in self.decks[kind] if c not in tops]
+            card = unknown[0] if len(unknown) == 1 else str((yield Req(CHANCE, Draw(unknown, arg="card"),
+                                                                     f"the next {kind} card looked at"))["card"])
+            tops.append(card)
+        return list(tops[:count])
 
     def draw_from(self, pile: list[str], arg: str, what: str) -> Gen[str]:
         """Chance takes one item from a face-down pile (a shuffled stack's top is a uniform
@@ -885,7 +960,7 @@ class BetrayalState(GameState):
             self.discards[kind] = []
             self.emit(self.rule_or("card.empty-stack-reshuffle", "haunt.no-rule-agree"),
                       f"the {kind} stack ran out: its discards are shuffled into a new stack")
-        card = yield from self.draw_from(self.decks[kind], "card", f"the top {kind} card")
+        card = yield from self.top_card(kind)
         e = self.ex[seat]
         room = ctx_room or e.room
         if kind == "omen":
