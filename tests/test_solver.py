@@ -320,3 +320,12 @@ def test_conformance_report_lists_every_haunt(spec: GameSpec) -> None:
         assert f"`{file.display}`" in text
     assert "| 11 | Let Them In | not encoded yet | haunt-revealer |" in text
     assert "| solver: traitor | passes (4 claims) |" in text
+
+
+def test_conformance_page_is_up_to_date(spec: GameSpec) -> None:
+    from pathlib import Path
+
+    from hauntcheck.checks.conformance import render
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "conformance.md"
+    assert page.read_text(encoding="utf-8") == render(spec), "regenerate with `python -m hauntcheck.checks.conformance`"
