@@ -6,6 +6,7 @@ replays to the same state. A failing run writes its log as a transcript that
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -14,14 +15,19 @@ from typing import Any
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.core import Action, ActionList, GameState, IllegalAction, Rng
 from hauntcheck.engine.games import available_games, game_spec, get_game
+from hauntcheck.engine.play import play, seeded_table
 from hauntcheck.engine.transcript import Step, Transcript, TranscriptHeader, ending
 
 FAILURES = Path(os.environ.get("HAUNTCHECK_FAILURES", tempfile.gettempdir())) / "hauntcheck-machine-failures"
+
+#: How often the machines reached what: per game and player count, the runs, the runs that went
+#: past the game's first milestone (Betrayal: the reveal, so the haunt phase), and the endings.
+REACH: dict[str, dict[str, int]] = {}
 
 
 class GameMachine(RuleBasedStateMachine):
@@ -44,6 +50,16 @@ class GameMachine(RuleBasedStateMachine):
         path = FAILURES / f"{self.game}-{self.players}p-{len(self.steps)}.yaml"
         transcripts.write(self.log(), path)
         raise AssertionError(f"{message}\nreproduce with: hauntcheck replay --lenient {path}")
+
+    @initialize(ahead=st.booleans(), seed=st.integers(0, 100_000))
+    def start(self, ahead: bool, seed: int) -> None:
+        """Start at setup, or from a seeded random game played up to the game's first milestone,
+        so that the walk also explores what comes after it (Betrayal: the haunt phase)."""
+        if not ahead or not self.definition.milestones:
+            return
+        header = TranscriptHeader(game=self.game, players=self.players, seed=seed)
+        result = play(self.state, seeded_table(seed), header, stop=self.definition.milestones[0], max_steps=20_000)
+        self.steps.extend(result.transcript.steps)
 
     @precondition(lambda self: self.state.to_move() is not None)
     @rule(data=st.data())
@@ -95,6 +111,14 @@ class GameMachine(RuleBasedStateMachine):
             self.fail("clone() differs from the state it copies")
 
     def teardown(self) -> None:
+        reach = REACH.setdefault(f"{self.game}-{self.players}p", {"runs": 0})
+        reach["runs"] += 1
+        for milestone in self.definition.milestones:
+            if self.state.reached(milestone):
+                reach[f"reached {milestone}"] = reach.get(f"reached {milestone}", 0) + 1
+        outcome = self.state.outcome()
+        ending = f"ended {outcome.result}" if outcome is not None else "still playing"
+        reach[ending] = reach.get(ending, 0) + 1
         fresh = self.definition.new_game(self.spec, self.players, {})
         result = transcripts.replay(self.log(), fresh, strict=False)
         if not result.ok and result.divergence is not None:
@@ -117,3 +141,11 @@ def test_state_machine(game: str, players: int) -> None:
     machine = type(f"{game}Machine", (GameMachine,), {"game": game, "players": players})
     # The active profile (ci or nightly) sets the number of runs; each is a walk of up to 200 steps.
     run_state_machine_as_test(machine, settings=settings(settings.default, stateful_step_count=200))
+    reach = REACH[f"{game}-{players}p"]
+    FAILURES.mkdir(parents=True, exist_ok=True)
+    (FAILURES / f"reach-{game}-{players}p.json").write_text(json.dumps(reach, indent=2, sort_keys=True))
+    print(f"{game} {players}p machine reach: {reach}")
+    definition = get_game(game)
+    if definition.milestones:
+        # Half the runs start from a game played up to the milestone: the machine must get past it.
+        assert reach.get(f"reached {definition.milestones[0]}", 0) > 0, reach
