@@ -899,20 +899,9 @@ class _Builder:
         e.cards, e.kept, e.status = hidden
         st.held_cache.clear()
         if begun:
-            fresh = Turn(seat, start_room=e.room)
-            for key in TURN_INTS:
-                value = turn.get(key, 0)
-                if not isinstance(value, int) or value < 0:
-                    self.bad(("turn", key), f"{key} is a number of spaces")
-                    return
-                setattr(fresh, key, value)
-            for key in TURN_FLAGS:
-                setattr(fresh, key, bool(turn.get(key, False)))
-            for key in ("keys", "items_acted"):
-                getattr(fresh, key).update(str(x) for x in turn.get(key) or [])
-            fresh.omens = [(str(c), str(r)) for c, r in (turn.get("omens") or [])]
-            fresh.last = str(turn.get("last", ""))
-            fresh.start_room = str(turn.get("start_room", e.room))
+            fresh = self.turn_under_way(seat, turn, e.room)
+            if fresh is None:
+                return
             st.turn = fresh
             st.refresh()
         moved = [s for s, x in sorted(st.ex.items()) if rooms[s] != (x.room, x.part)]
@@ -922,6 +911,25 @@ class _Builder:
         elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
             self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
                      f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
+
+    def turn_under_way(self, seat: str, turn: Mapping[str, Any], start_room: str) -> Turn | None:
+        """The turn record of a position whose turn has already begun (None, with the problem
+        noted, when a count is not a number of spaces)."""
+        fresh = Turn(seat, start_room=start_room)
+        for key in TURN_INTS:
+            value = turn.get(key, 0)
+            if not isinstance(value, int) or value < 0:
+                self.bad(("turn", key), f"{key} is a number of spaces")
+                return None
+            setattr(fresh, key, value)
+        for key in TURN_FLAGS:
+            setattr(fresh, key, bool(turn.get(key, False)))
+        for key in ("keys", "items_acted"):
+            getattr(fresh, key).update(str(x) for x in turn.get(key) or [])
+        fresh.omens = [(str(c), str(r)) for c, r in (turn.get("omens") or [])]
+        fresh.last = str(turn.get("last", ""))
+        fresh.start_room = str(turn.get("start_room", start_room))
+        return fresh
 
     def start_haunt_turn(self, seat: Any, turn: Mapping[str, Any]) -> None:
         st = self.st
@@ -939,20 +947,9 @@ class _Builder:
         st.turn_number = number - 1
         fresh: Turn | None = None
         if begun:
-            fresh = Turn(str(seat))
-            for key in TURN_INTS:
-                value = turn.get(key, 0)
-                if not isinstance(value, int) or value < 0:
-                    self.bad(("turn", key), f"{key} is a number of spaces")
-                    return
-                setattr(fresh, key, value)
-            for key in TURN_FLAGS:
-                setattr(fresh, key, bool(turn.get(key, False)))
-            for key in ("keys", "items_acted"):
-                getattr(fresh, key).update(str(x) for x in turn.get(key) or [])
-            fresh.omens = [(str(c), str(r)) for c, r in (turn.get("omens") or [])]
-            fresh.last = str(turn.get("last", ""))
-            fresh.start_room = str(turn.get("start_room", ""))
+            fresh = self.turn_under_way(str(seat), turn, "")
+            if fresh is None:
+                return
         first = st.first_seat
         ready: dict[str, Any] = {"done": False}
         st._gen.close()
