@@ -736,6 +736,12 @@ class HauntState(BetrayalState):
         yield from self._turn_rules(seat, "during-turn")
         if self.in_play(seat) and not self._check_wins():
             yield from super()._play_turn(seat)
+        yield from self._end_haunt_turn(seat)
+
+    def _end_haunt_turn(self, seat: str) -> Gen[None]:
+        """What closes a seat's turn in the haunt phase: end-of-turn rules, timers, the house
+        collapsing, pulls toward a room running out, then the standing rules."""
+        assert self.hs is not None, "only the haunt phase ends turns this way"
         if self.in_play(seat) and not self._check_wins():
             yield from self._turn_rules(seat, "end-of-turn")
         self.turn_mods.pop(seat, None)

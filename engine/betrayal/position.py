@@ -994,16 +994,7 @@ def _resumed_turn(st: HauntState, turn: Turn) -> Gen[None]:
             yield from st._turn_action(seat, a)
             st.turn.last = a.kind
         yield from effects.end_of_turn(st, seat)
-    if st.in_play(seat) and not st._check_wins():
-        yield from st._turn_rules(seat, "end-of-turn")
-    st.turn_mods.pop(seat, None)
-    yield from st._flag_timers(seat, "end")
-    if st.collapsing and st.in_play(seat):
-        yield from st._collapse_step(seat)
-    for status in list(st.hstatus.get(seat, [])):
-        if st.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
-            st.hstatus[seat].remove(status)
-    yield from st._standing_rules()
+    yield from st._end_haunt_turn(seat)
 
 
 def _trait_index(values: tuple[int, ...], start: int, value: Any) -> int | None:
