@@ -1177,21 +1177,9 @@ def _any_floor_spots(st: BetrayalState, tile: str) -> list[tuple[str, Any]]:
 def _draw_any_floor(st: BetrayalState, ctx: Ctx) -> Gen[tuple[str | None, str]]:
     """The next room tile, for whichever floor it fits (set aside only if it cannot be placed)."""
     while True:
-        if not st.stack:
-            if not st.aside:
-                return None, ""
-            st.stack = sorted(st.aside)
-            st.aside = []
-            st._tile_version += 1
-            st.emit("discover.reshuffle-discards", f"the room stack is empty: the {len(st.stack)} set-aside tiles are "
-                    "shuffled into a new stack")
-        if st.room_top is not None:
-            tile = st.room_top
-            st.room_top = None
-            st.stack.remove(tile)
-        else:
-            tile = yield from st.draw_from(st.stack, "tile", "the top room tile")
-        st._tile_version += 1
+        tile = yield from st.next_room_tile()
+        if tile is None:
+            return None, ""
         if _any_floor_spots(st, tile):
             st.held_tile = tile
             return tile, st.t.rooms[tile].floors[0]

@@ -809,27 +809,35 @@ class BetrayalState(GameState):
                   f"moves {self.room_name(room)} to {list(p.cell)} to open another doorway")
         self._note_false_features(room)
 
+    def next_room_tile(self) -> Gen[str | None]:
+        """Turn up the next room tile (a tile peeked onto the top comes first), reshuffling the
+        set-aside pile into a new stack when the stack runs out; None when both are empty."""
+        if not self.stack:
+            if not self.aside:
+                return None
+            self.stack = sorted(self.aside)
+            self.aside = []
+            self._tile_version += 1
+            self.emit("discover.reshuffle-discards", f"the room stack is empty: the {len(self.stack)} set-aside tiles "
+                      "are shuffled into a new stack")
+        if self.room_top is not None:
+            tile = self.room_top
+            self.room_top = None
+            self.stack.remove(tile)
+        else:
+            tile = yield from self.draw_from(self.stack, "tile", "the top room tile")
+        self._tile_version += 1
+        return tile
+
     def draw_tile(self, floor: str, placements: Any) -> Gen[str | None]:
         """Turn up room tiles until one fits ``floor`` and can be placed; set the others aside
         (reshuffling the set-aside pile into a new stack when the stack runs out)."""
         while True:
             if self.remaining_for(floor) == 0:
                 return None
-            if not self.stack:
-                if not self.aside:
-                    return None
-                self.stack = sorted(self.aside)
-                self.aside = []
-                self._tile_version += 1
-                self.emit("discover.reshuffle-discards", f"the room stack is empty: the {len(self.stack)} set-aside tiles "
-                          "are shuffled into a new stack")
-            if self.room_top is not None:
-                tile = self.room_top
-                self.room_top = None
-                self.stack.remove(tile)
-            else:
-                tile = yield from self.draw_from(self.stack, "tile", "the top room tile")
-            self._tile_version += 1
+            tile = yield from self.next_room_tile()
+            if tile is None:
+                return None
             if floor not in self.t.rooms[tile].floors:
                 self.aside.append(tile)
                 self.emit("discover.set-aside-mismatch", f"{self.room_name(tile)} does not fit the {floor} floor and is set aside")
