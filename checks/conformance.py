@@ -36,11 +36,12 @@ def _walk(node: Any) -> Iterator[tuple[str, Any]]:
 
 def golden_reveals(game: str) -> dict[int, list[str]]:
     """Haunt number -> golden transcripts (file names) in which that haunt is revealed."""
+    from hauntcheck.checks.verify import golden_files
     from hauntcheck.engine import transcript as transcripts
+    from hauntcheck.engine.games import get_game
 
     out: dict[int, list[str]] = {}
-    folder = SCENARIOS / game / "golden"
-    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+    for path in golden_files(get_game(game)):
         try:
             log = transcripts.read(path)
         except SpecErrors:

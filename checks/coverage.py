@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from hauntcheck.checks.verify import SCENARIO_ROOT, golden_dir
+from hauntcheck.checks.verify import SCENARIO_ROOT, golden_files
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.games import game_spec, get_game, rulebook
 from hauntcheck.engine.play import play, seeded_table
@@ -60,8 +60,7 @@ def measure(game: str, playouts: int = 20, max_steps: int = 5_000) -> Coverage:
             coverage.problems.append(str(exc))
             continue
         coverage.counts["scenarios"].update(set(result.rules_applied))
-    gold = golden_dir(game)
-    for path in sorted(gold.glob("*.yaml")) if gold.is_dir() else []:
+    for path in golden_files(definition):
         try:
             log = transcripts.read(path)
         except SpecErrors as exc:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hauntcheck.engine import transcript as transcripts
-from hauntcheck.engine.games import GameDef, available_games, game_spec, get_game, rule_id_errors, rulebook
+from hauntcheck.engine.games import GameDef, GoldenCase, available_games, game_spec, get_game, rule_id_errors, rulebook
 from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, Mark, SpecErrors
 
 SCENARIO_ROOT = Path(__file__).resolve().parent.parent / "scenarios"
@@ -101,8 +101,16 @@ def family_xref(ctx: GameContext) -> FamilyResult:
     return result
 
 
-def golden_dir(game: str) -> Path:
-    return SCENARIO_ROOT / game / "golden"
+def golden_file(game: str, case: GoldenCase) -> Path:
+    """Where a golden case's transcript lives."""
+    return SCENARIO_ROOT / game / case.folder / f"{case.name}.yaml"
+
+
+def golden_files(definition: GameDef) -> list[Path]:
+    """Every transcript in the folders the game's golden cases use (so a transcript left behind
+    by a removed case is still replayed, and noticed)."""
+    folders = sorted({golden_file(definition.id, case).parent for case in definition.golden})
+    return sorted(path for folder in folders if folder.is_dir() for path in folder.glob("*.yaml"))
 
 
 def family_golden(ctx: GameContext) -> FamilyResult:
@@ -111,13 +119,12 @@ def family_golden(ctx: GameContext) -> FamilyResult:
     if ctx.spec is None or ctx.definition is None:
         result.skipped = "spec or engine did not load"
         return result
-    folder = golden_dir(ctx.game)
     for case in ctx.definition.golden:
-        if not (folder / f"{case.name}.yaml").is_file():
+        if not golden_file(ctx.game, case).is_file():
             result.failures.append(
-                Failure(f"golden case {case.name!r} has no transcript; make it with `hauntcheck golden --update {ctx.game}`")
+                Failure(f"golden case {case.name!r} has no transcript; make it with `hauntcheck golden --update {ctx.game}/{case.name}`")
             )
-    for path in sorted(folder.glob("**/*.yaml")) if folder.is_dir() else []:
+    for path in golden_files(ctx.definition):
         result.checked += 1
         try:
             log = transcripts.read(path)

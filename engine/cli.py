@@ -7,6 +7,7 @@ option a user gave); a user's mistake never prints a traceback.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import sys
 import time
@@ -317,10 +318,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # golden
 
 
-def golden_path(game: str, case: GoldenCase) -> Path:
-    from hauntcheck.checks.verify import golden_dir
-
-    return golden_dir(game) / f"{case.name}.yaml"
+def _golden_matches(case: GoldenCase, selector: str) -> bool:
+    """A case is selected by its name, a shell pattern over names (``haunt-3-*``), or its folder
+    (``haunts/03-frog-leg-stew`` or just ``03-frog-leg-stew``)."""
+    return (fnmatch.fnmatchcase(case.name, selector) or selector in (case.folder, case.folder.rsplit("/", 1)[-1]))
 
 
 def make_golden(definition: GameDef, case: GoldenCase) -> str:
@@ -329,18 +330,20 @@ def make_golden(definition: GameDef, case: GoldenCase) -> str:
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
+    from hauntcheck.checks.verify import golden_file
+
     selected: list[tuple[GameDef, GoldenCase]] = []
     names = args.names or available_games()
     for name in names:
         game, _, case_name = name.partition("/")
         definition = get_game(game)
-        cases = [c for c in definition.golden if not case_name or c.name == case_name]
+        cases = [c for c in definition.golden if not case_name or _golden_matches(c, case_name)]
         if case_name and not cases:
             raise UsageError(f"{game} has no golden case {case_name!r}")
         selected.extend((definition, c) for c in cases)
     stale = 0
     for definition, case in selected:
-        path = golden_path(definition.id, case)
+        path = golden_file(definition.id, case)
         started = time.perf_counter()
         text = make_golden(definition, case)
         took = time.perf_counter() - started

@@ -35,7 +35,8 @@ class Option:
 
 @dataclass(frozen=True)
 class GoldenCase:
-    """One golden transcript: a game played by seeded controllers, kept under scenarios/."""
+    """One golden transcript: a game played by seeded controllers, kept under
+    ``scenarios/<game>/<folder>/<name>.yaml``."""
 
     name: str
     players: int
@@ -43,6 +44,7 @@ class GoldenCase:
     options: Mapping[str, Any] = field(default_factory=dict)
     controller: str = "random"
     stop: str | None = None
+    folder: str = "golden"
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import Any
 from hauntcheck.engine.core import CHANCE, Action, GameState, IllegalAction, RuleBook
 from hauntcheck.engine.games import GameDef, game_spec, get_game, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, SpecErrors, SpecFile, load_file
+from hauntcheck.engine.transcript import is_transcript
 
 
 @dataclass
@@ -267,10 +268,10 @@ def run_file(path: Path, display: str | None = None) -> ScenarioResult:
 
 
 def scenario_files(root: Path) -> Iterator[Path]:
+    """The scenario files under a folder (golden transcripts may sit beside them and are skipped)."""
     for path in sorted(root.rglob("*.yaml")):
-        if "golden" in path.parts:
-            continue
-        yield path
+        if not is_transcript(path):
+            yield path
 
 
 def explain(result: ScenarioResult, rules: RuleBook, say: Callable[[str], None]) -> None:

@@ -213,6 +213,14 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return names.get(kind, kind.__name__)
 
 
+def is_transcript(path: Path) -> bool:
+    """Whether a YAML file is a transcript (its header names the transcript format), as opposed
+    to a scenario kept in the same folder."""
+    with path.open(encoding="utf-8") as handle:
+        head = handle.read(400)
+    return f"\nformat: {FORMAT}\n" in head or head.startswith(f"format: {FORMAT}\n")
+
+
 def read(path: Path) -> Transcript:
     try:
         text = path.read_text(encoding="utf-8")

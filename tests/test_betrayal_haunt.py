@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from hauntcheck.checks.verify import golden_file
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, PLAYABLE, HauntState, Monster
 from hauntcheck.engine.betrayal.policy import policy, search_seed
@@ -261,7 +262,8 @@ def test_every_pilot_haunt_has_golden_games(number: int) -> None:
                          f"`hauntcheck golden --update betrayal`")
     assert {c.players for c in cases} == {3, 4, 5, 6}, f"haunt {number}: golden games should cover 3 to 6 players"
     for case in cases:
-        path = ROOT / "scenarios" / "betrayal" / "golden" / f"{case.name}.yaml"
+        path = golden_file("betrayal", case)
+        assert path.parent.name.startswith(f"{number:02d}-") and (ROOT / "spec" / "betrayal" / "haunts" / f"{path.parent.name}.yaml").is_file()
         assert path.exists(), f"{path} is missing: run `hauntcheck golden --update betrayal/{case.name}`"
         text = path.read_text(encoding="utf-8")
         assert f'result: "{case.name.split("-")[2]}"' in text.splitlines()[-1]
