@@ -1078,6 +1078,9 @@ class HauntState(BetrayalState):
         if w is not None:
             self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "
                       f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)")
+            # Attacking is the weapon's one action this turn: it cannot then be traded or dropped.
+            self.turn.items_acted.add(w.card)
+            self.emit("item.one-action-per-item", f"the {self.card_name(w.card)} has been used this turn")
         if not ranged:
             self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}")
         if ranged:
