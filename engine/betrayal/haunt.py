@@ -29,7 +29,7 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec, MonsterDef, custom_hooks_used, load_haunt
 from hauntcheck.engine.betrayal.house import step
-from hauntcheck.engine.betrayal.model import PHYSICAL, TRAITS
+from hauntcheck.engine.betrayal.model import PHYSICAL, SIDES, TRAITS
 from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Req, Setup
 from hauntcheck.engine.core import CHANCE, Action, Draw, Event, GameState, Outcome, RuleBook
 from hauntcheck.engine.games import rulebook
@@ -54,6 +54,7 @@ class Monster:
     damage: int = 0
     counterpart: str = ""  # the seat whose double this is (Evil Twins)
     cards: list[str] = field(default_factory=list)  # items and companions it carries
+    part: int = 0  # side of a barrier room it stopped on (chosen by its controller)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +203,8 @@ class HauntState(BetrayalState):
             "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
-                 "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards)}
+                 "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards),
+                 "part": m.part}
                 for m in self.mon
             ],
             "result": self.result.to_data() if self.result else None,
@@ -938,7 +940,7 @@ class HauntState(BetrayalState):
         near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room]
         if self.side.get(seat) == HERO:
             near += [m.uid for m in self.active_monsters(e.room)]
-        targets = [(t, False) for t in near if self._may_attack(seat, t)]
+        targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
         weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None]
         ranged = [w for w in weapons if w.ranged]
         if ranged:
@@ -1270,7 +1272,7 @@ class HauntState(BetrayalState):
                     roll = sum(faces)
                     if grouped:
                         shared = roll
-                        self.emit("monster.group-roll", f"the {mdef.name}s roll {roll} for movement")
+                        self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement")
                     else:
                         self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement")
                 else:
@@ -1279,6 +1281,7 @@ class HauntState(BetrayalState):
                 yield from self._monster_moves(m, roll)
                 if m.gone:
                     continue
+                yield from self._monster_stops(m)
                 yield from self._monster_pickup(m)
                 yield from self._monster_attack(m)
                 if self._check_wins():
@@ -1365,9 +1368,51 @@ class HauntState(BetrayalState):
                       f"({min(moved, budget)} of {budget})")
             if slow:
                 self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind")
+            self._monster_room_text(m, ("enter", "cross"))
             yield from self._monster_checks(m, "enter")
             if m.gone:
                 return
+
+    def _monster_room_text(self, m: Monster, triggers: tuple[str, ...]) -> None:
+        """Room text does nothing to monsters: harmful text and barriers are ignored
+        (``monster.ignore-harmful-room-text``, ``room.barrier.monsters-ignore``) and trait gains are not
+        for them (``monster.no-trait-gain-rooms``). Text that moves monsters too (the Coal Chute) is a
+        connection, applied by their movement itself."""
+        rdef = self.t.rooms[m.room]
+        if "cross" in triggers and len(rdef.barrier) >= 2:
+            self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} ignores the barrier of {rdef.name}")
+        for ability in rdef.abilities:
+            if ability.get("trigger") not in triggers or ability.get("trigger") == "cross":
+                continue
+            exempt = ability.get("exemptions", {})
+            if exempt.get("monsters_immune"):
+                self.emit("monster.ignore-harmful-room-text", f"{self.mname(m)} ignores the {rdef.name}'s text")
+            elif exempt.get("monsters_excluded"):
+                self.emit("monster.no-trait-gain-rooms", f"{self.mname(m)} gains nothing from the {rdef.name}")
+
+    def _monster_stops(self, m: Monster) -> Gen[None]:
+        """Where a monster ends its move: room text meant for the end of a turn does not touch it,
+        and in a barrier room its controller picks the side it stands on (``room.barrier.monsters-ignore``)."""
+        self._monster_room_text(m, ("end-of-turn",))
+        rdef = self.t.rooms[m.room]
+        if len(rdef.barrier) < 2:
+            m.part = 0
+            return
+        rot = self.house.spots[m.room].rotation
+        opts = [Action.of("monster-side", monster=m.uid, side=SIDES[(s + rot) % 4]) for s in rdef.barrier]
+        a = yield from self.ask(self.monster_controller(m), opts, f"choose the side of {rdef.name} {self.mname(m)} stands on")
+        m.part = opts.index(a)
+        self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} stops on the {a['side']} side of {rdef.name}")
+
+    def together(self, a: str, b: str) -> bool:
+        """Two figures (seats or monster ids) can interact: same room and, in a barrier room, the
+        same side of it (``room.barrier.no-interaction-across``)."""
+        if self._room_of(a) != self._room_of(b):
+            return False
+        return self._part_of(a) == self._part_of(b) or len(self.t.rooms[self._room_of(a)].barrier) < 2
+
+    def _part_of(self, who: str) -> int:
+        return self.ex[who].part if who in self.ex else self.monster(who).part
 
     def _monster_steps(self, m: Monster, left: int, first: bool) -> list[tuple[str, int]]:
         """Rooms a monster may step into now (no exploring: ``monster.no-exploring``)."""
@@ -1395,8 +1440,9 @@ class HauntState(BetrayalState):
         return {}
 
     def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
-        probe = Explorer("probe", "", room=room)
-        return self._exits_of(probe)
+        """A monster's ways out of a room: every doorway, whichever side of a barrier it is on
+        (``room.barrier.monsters-ignore``)."""
+        return self._exits(Explorer("probe", "", room=room), every_side=True)
 
     def _forced_steps(self, m: Monster, options: list[tuple[str, int]]) -> list[tuple[str, int]] | None:
         """Steps a monster must take (toward its quarry), or None when it moves freely."""
@@ -1510,7 +1556,11 @@ class HauntState(BetrayalState):
                 return
 
     def _monster_attack(self, m: Monster) -> Gen[None]:
-        here = [s for s in self.living_heroes() if self.ex[s].room == m.room]
+        here = [s for s in self.living_heroes() if self.together(m.uid, s)]
+        across = [s for s in self.living_heroes() if self.ex[s].room == m.room and s not in here]
+        if across:
+            self.emit("room.barrier.no-interaction-across", f"{self.mname(m)} cannot reach "
+                      f"{', '.join(self.name(s) for s in across)} across the {self.room_name(m.room)}")
         if not here:
             return
         attack_rules = [r for r in self.mdef(m).must if r.get("when") == "monster-turn"

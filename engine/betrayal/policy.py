@@ -48,6 +48,10 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
                     actions[0])
     if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk"}:
         return _monster_move(st, actions, rng)
+    if "monster-side" in kinds:  # stand with the heroes the monster can then attack
+        m = st.monster(str(actions[0]["monster"]))
+        here = [st.ex[s].part for s in st.living_heroes() if st.ex[s].room == m.room]
+        return max(actions, key=lambda a: here.count(actions.index(a)))
     if kinds & {"monster-attack", "monster-pass"}:
         return _monster_attack(st, actions)
     if "place-in" in kinds:

@@ -56,7 +56,8 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
                 ``describe_position`` writes it). ``room`` defaults to the revealer's room and must
                 be in the house. ``turn`` may name any seat of the round that is in play.
 ``monsters``    (haunt phase) a list replacing the monsters the setup placed: ``{kind or id, room,
-                stunned, stats, damage, gone, counterpart, cards}``; ``stats`` default to the
+                side, stunned, stats, damage, gone, counterpart, cards}`` (``side`` as in ``where``,
+                for a barrier room); ``stats`` default to the
                 haunt's printed ones (by the track, or copied from the counterpart).
 ``first``       the first player. Default: the birthday rule.
 ``turn_number`` default 1.
@@ -114,7 +115,7 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
 #: omen room (``[side, [cards]]``), the trait of the last task roll, losses waiting to be settled.
 HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses")
 HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", *HAUNT_FIELDS, *HAUNT_EXTRA)
-MONSTER_KEYS = ("id", "kind", "room", "stunned", "stats", "gone", "damage", "counterpart", "cards")
+MONSTER_KEYS = ("id", "kind", "room", "side", "part", "stunned", "stats", "gone", "damage", "counterpart", "cards")
 
 
 def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], position: Mapping[str, Any]) -> BetrayalState:
@@ -847,10 +848,31 @@ class _Builder:
             if not isinstance(damage, int) or damage < 0:
                 self.bad((*path, "damage"), "damage is a whole number")
                 continue
+            part = self.monster_part(item, path, str(room))
+            if part is None:
+                continue
             out.append(Monster(str(uid), str(kind), str(room), dict(sorted(stats.items())), stunned=bool(item.get("stunned", False)),
                                gone=str(item.get("gone", "")), damage=damage, counterpart=counterpart,
-                               cards=[str(c) for c in cards]))
+                               cards=[str(c) for c in cards], part=part))
         st.mon = out
+
+    def monster_part(self, item: Mapping[str, Any], path: Path, room: str) -> int | None:
+        """The side of a barrier room a monster stands on: ``side`` (a world side, as in ``where``)
+        or ``part`` (its index, as ``report`` writes it); 0 elsewhere."""
+        barrier = self.t.rooms[room].barrier
+        rot = self.st.house.spots[room].rotation
+        sides = [SIDES[(b + rot) % 4] for b in barrier] if len(barrier) >= 2 else []
+        if "side" in item:
+            if item["side"] not in sides:
+                self.bad((*path, "side"),
+                         f"{self.t.rooms[room].name} has no {item['side']!r} side here (sides: {', '.join(sides) or 'none'})")
+                return None
+            return sides.index(item["side"])
+        part = item.get("part", 0)
+        if not isinstance(part, int) or isinstance(part, bool) or not 0 <= part < max(1, len(sides)):
+            self.bad((*path, "part"), f"part is the index of a side of {self.t.rooms[room].name} (0 to {max(1, len(sides)) - 1})")
+            return None
+        return part
 
     def start_turn(self) -> None:
         st = self.st
