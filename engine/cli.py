@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from hauntcheck.engine import transcript as transcripts
-from hauntcheck.engine.core import GameState
+from hauntcheck.engine.core import CHANCE, GameState
 from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game, rule_id_errors
 from hauntcheck.engine.play import Controller, FirstLegal, PolicyController, play, seeded_table
 from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, SpecErrors, SpecFile, citation_errors, load_file
@@ -459,21 +459,41 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(replayed.divergence.render(args.transcript), file=sys.stderr)
         return 1
     step = log.steps[args.at - 1]
+    # A moment inside a process (a roll, a placement) is described at the decision before it; the
+    # recorded actions from there become the scenario's steps and scripted chance. The chance
+    # outcomes recorded right after the moment are scripted too, so the scenario stops at the next
+    # decision, as the game did.
+    lead = definition.lead_up(state) if definition.lead_up is not None else []
+    after = []
+    for later in log.steps[args.at:]:
+        if later.actor != CHANCE:
+            break
+        after.append((later.actor, later.action))
+    steps: list[dict[str, Any]] = []
+    chance: list[dict[str, Any]] = []
+    for actor, action in [*lead, (step.actor, step.action), *after]:
+        if actor == CHANCE:
+            chance.append(action.to_data())
+        else:
+            steps.append({"do": action.to_data(), "by": actor})
+    steps.append({"expect": {}, "note": "TODO: what the rules require after this action"})
+    # The rules applied at the moment (and by the chance that follows it); a step that applied
+    # none gets a placeholder id, which the scenario run reports as never applied until replaced.
+    decided = list(dict.fromkeys(rule for s in (step, *[log.steps[args.at + i] for i in range(len(after))])
+                                 for rule in s.rules())) or ["todo.name-the-deciding-rule"]
     skeleton = {
         "spec_version": 1,
         "kind": "scenario",
         "game": definition.id,
         "title": f"{Path(args.transcript).name} at step {step.n}",
         "question": "TODO: the disputed question, in one line",
-        "source": {"rules": step.rules() or ["TODO.rule-id"]},
-        "rules": step.rules() or ["TODO.rule-id"],
+        "source": {"rules": decided},
+        "rules": decided,
         "players": log.header.players,
         "options": dict(log.header.options),
         "position": definition.describe_position(state),
-        "steps": [
-            {"do": step.action.to_data(), "by": step.actor},
-            {"expect": {}, "note": "TODO: what the rules require after this action"},
-        ],
+        **({"chance": chance} if chance else {}),
+        "steps": steps,
     }
     text = "# yaml-language-server: $schema=" + _schema_ref(args.out) + "\n"
     text += "# Made by `hauntcheck report`; the recorded events of this step were:\n"

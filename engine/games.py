@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hauntcheck.engine.core import GameState, Rule, RuleBook
+from hauntcheck.engine.core import Action, GameState, Rule, RuleBook
 from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, load_game
 
 #: Game id -> module under hauntcheck.engine that defines GAME.
@@ -73,6 +73,9 @@ class GameDef:
     position: Callable[[GameSpec, int, Mapping[str, Any], Mapping[str, Any]], GameState] | None = None
     #: The inverse: a state as a ``position`` mapping, for `hauntcheck report`.
     describe_position: Callable[[GameState], dict[str, Any]] | None = None
+    #: When ``describe_position`` describes a state in the middle of a process at an earlier
+    #: decision: the (actor, action) pairs recorded from there to the state itself.
+    lead_up: Callable[[GameState], list[tuple[str, Action]]] | None = None
     #: The game's own invariants: a list of violations (empty when the state is sound), checked
     #: after every step by the state machines and random-walk tests.
     invariants: Callable[[GameState], list[str]] | None = None

@@ -17,7 +17,7 @@ import copy
 import difflib
 import itertools
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
@@ -361,6 +361,14 @@ class HallsState(GameState):
         self._legal: Choices | None = None
         self._events: list[Event] = []
         self._last_actor = ""
+        # Every (actor, action) so far as a shared linked list (clones share it, appending is O(1)),
+        # and how many of them had been taken when the current round's action selection began: how
+        # `hauntcheck report` describes a moment in the middle of a round.
+        self.trail: tuple[str, Action, Any] | None = None
+        self.trail_len = 0
+        self.anchor_len = -1  # not yet known (setup)
+        self._round_began = False
+        self.remake: Callable[[], HallsState] = lambda: HallsState(spec, players, options)
         self._advance()
 
     # ---- GameState interface
@@ -433,9 +441,23 @@ class HallsState(GameState):
         self._last_actor = need.actor
         self._need = None
         self._legal = None
+        self.trail = (need.actor, action, self.trail)
+        self.trail_len += 1
         getattr(self, "_on_" + need.kind.replace("-", "_"))(action)
         self._advance()
+        if self._round_began:
+            self._round_began = False
+            self.anchor_len = self.trail_len
         return self._events
+
+    def actions_taken(self) -> list[tuple[str, Action]]:
+        """(actor, action) of every action applied to this state (or to the position it was built from)."""
+        out = []
+        node = self.trail
+        while node is not None:
+            out.append((node[0], node[1]))
+            node = node[2]
+        return out[::-1]
 
     # ---- helpers
 
@@ -678,6 +700,7 @@ class HallsState(GameState):
                      "cursor": 0, "fought": False, "start": {p.seat: p.pos for p in self.living()},
                      "mc_start": list(self.mc_holders)}
         self.stage = "select"
+        self._round_began = True
         self._ev("turn.phases", f"round {self.round} begins; {self.pp[self.first].name} is First Player")
         killer = self.killer
         if killer.stunned and any(p.pos == killer.pos for p in self.living()):
@@ -2608,6 +2631,9 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
     state._need, state._legal, state.result = None, None, None
     state._begin_turn()
     state._advance()
+    state._round_began = False
+    state.anchor_len = 0
+    state.remake = lambda: build_position(spec, players, options, position)
     state._events = []
     return state
 
@@ -2623,10 +2649,28 @@ def _multiset_minus(full: Sequence[str], *taken: Sequence[str]) -> list[str]:
 
 def describe_position(state: GameState) -> dict[str, Any]:
     """A state as a ``position`` mapping; building it gives back the same state when the state is
-    at the start of a round's action selection (otherwise it is described as it stands, and the
-    round's selection starts afresh from there)."""
+    at the start of a round's action selection. A state later in a round is described at that
+    start (``lead_up`` gives the recorded actions from there), or, when the round's start is not
+    known, as it stands (building it then starts the round's selection afresh)."""
     assert isinstance(state, HallsState)
-    s = state
+    if state.anchor_len < 0 or state.trail_len == state.anchor_len:
+        return _describe(state)
+    start = state.remake()
+    for _actor, action in state.actions_taken()[: state.anchor_len]:
+        start.apply(action)
+    out = _describe(start)
+    out["note"] = (f"described at the start of round {start.round}'s action selection; "
+                   f"{state.trail_len - state.anchor_len} recorded action(s) lead on from there")
+    return out
+
+
+def lead_up(state: GameState) -> list[tuple[str, Action]]:
+    """(actor, action) recorded from the position ``describe_position`` gives to the state itself."""
+    assert isinstance(state, HallsState)
+    return state.actions_taken()[state.anchor_len:] if state.anchor_len >= 0 else []
+
+
+def _describe(s: HallsState) -> dict[str, Any]:
     if s.stage.startswith("setup"):
         return {"note": "described during setup, before the board is dealt: this is the default position"}
     out: dict[str, Any] = {}
@@ -2889,6 +2933,7 @@ GAME = GameDef(
     notices=notices,
     position=build_position,
     describe_position=describe_position,
+    lead_up=lead_up,
     invariants=invariants,
     draw_svg=draw_svg,
 )

@@ -16,7 +16,7 @@ from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
 from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.betrayal.state import Setup, parse_variants, variant_names
-from hauntcheck.engine.core import GameState, RuleBook
+from hauntcheck.engine.core import Action, GameState, RuleBook
 from hauntcheck.engine.games import GameDef, GoldenCase, Option, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, Where
 
@@ -269,10 +269,17 @@ GAME = GameDef(
     notices=notices,
     position=position,
     describe_position=describe_position,
+    lead_up=lambda state: _lead_up(state),
     draw_svg=lambda state: _draw(state),
     seed_search=seed_search,
     summary=summary,
 )
+
+
+def _lead_up(state: GameState) -> list[tuple[str, Action]]:
+    from hauntcheck.engine.betrayal.position import lead_up
+
+    return lead_up(state)
 
 
 def _draw(state: GameState) -> str:

@@ -172,9 +172,13 @@ class HauntState(BetrayalState):
             return self.result
         return super().outcome()
 
-    def clone(self) -> HauntState:
+    def restart(self) -> HauntState:
         other = self.rebuild() if self.rebuild is not None else HauntState(self.setup, self.haunts, self.weapons)
         assert isinstance(other, HauntState)
+        return other
+
+    def clone(self) -> HauntState:
+        other = self.restart()
         for action in self.history:
             other.apply(action)
         return other

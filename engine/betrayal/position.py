@@ -1059,7 +1059,7 @@ def describe_position(state: GameState) -> dict[str, Any]:
         raise TypeError(f"not a Betrayal state: {type(state).__name__}")
     if at_turn_prompt(state) or state._req is None:
         return _describe(state)
-    fresh = state.rebuild() if state.rebuild is not None else BetrayalState(state.setup)
+    fresh = state.restart()
     last: int | None = 0 if at_turn_prompt(fresh) else None
     for i, action in enumerate(state.history):
         fresh.apply(action)
@@ -1067,7 +1067,7 @@ def describe_position(state: GameState) -> dict[str, Any]:
             last = i + 1
     if last is None:
         return {"note": "the game had not reached its first turn; this empty position is the start of the first turn"}
-    back = state.rebuild() if state.rebuild is not None else BetrayalState(state.setup)
+    back = state.restart()
     for action in state.history[:last]:
         back.apply(action)
     out = _describe(back)
@@ -1083,7 +1083,7 @@ def lead_up(state: GameState) -> list[tuple[str, Action]]:
     actions as ``do`` with ``by``, chance ones into ``chance``) so the skeleton reaches the moment."""
     if not isinstance(state, BetrayalState) or at_turn_prompt(state) or state._req is None:
         return []
-    fresh = state.rebuild() if state.rebuild is not None else BetrayalState(state.setup)
+    fresh = state.restart()
     out: list[tuple[str, Action]] = []
     for action in state.history:
         if at_turn_prompt(fresh):

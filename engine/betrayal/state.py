@@ -253,8 +253,12 @@ class BetrayalState(GameState):
     def reached(self, milestone: str) -> bool:
         return milestone == "reveal" and self.haunt is not None
 
+    def restart(self) -> BetrayalState:
+        """The same game (or directly built position) before any of its actions."""
+        return self.rebuild() if self.rebuild is not None else BetrayalState(self.setup)
+
     def clone(self) -> BetrayalState:
-        other = self.rebuild() if self.rebuild is not None else BetrayalState(self.setup)
+        other = self.restart()
         for action in self.history:
             other.apply(action)
         return other
