@@ -319,7 +319,8 @@ class _Painter:
         elif tag == "polygon":
             points = self.points(index, element, offset)
             if fill is not None and len(points) >= 3:
-                self.draw.polygon(points, fill=fill)
+                # Pillow's pixel (i, j) has its centre at (i, j); SVG's at (i + 0.5, j + 0.5).
+                self.draw.polygon([(x - 0.5, y - 0.5) for x, y in points], fill=fill)
             self.outline([*points, points[0]], stroke, width, dashes)
 
     def points(self, index: int, element: ET.Element, offset: Point) -> list[Point]:
@@ -334,11 +335,35 @@ class _Painter:
         return [((values[i] + offset[0]) * s, (values[i + 1] + offset[1]) * s) for i in range(0, len(values), 2)]
 
     def outline(self, path: list[Point], stroke: RGB | None, width: float, dashes: list[float]) -> None:
+        """A stroke centred on the path, as SVG draws it: butt ends, square corners."""
         if stroke is None or width <= 0:
             return
-        pen = max(1, round(width))
+        closed = len(path) > 2 and path[0] == path[-1]
         for piece in _dash_path(path, dashes) if dashes else [path]:
-            self.draw.line(piece, fill=stroke, width=pen, joint="curve" if len(piece) > 2 else None)
+            last = len(piece) - 2
+            for i, (a, b) in enumerate(itertools.pairwise(piece)):
+                # Pillow's own wide lines round half pixels one way or the other by direction;
+                # a band per segment does not. A segment that meets the next at a corner runs on
+                # by half the width, which fills a right-angled corner exactly (SVG's miter join).
+                corner = i < last or (closed and not dashes)
+                self.band(a, b, width, width / 2 if corner else 0.0, stroke)
+
+    def band(self, a: Point, b: Point, width: float, run_on: float, colour: RGB) -> None:
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        if length == 0:
+            return
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        nx, ny = -uy * width / 2, ux * width / 2
+        ax, ay = a
+        bx, by = b[0] + ux * run_on, b[1] + uy * run_on
+        corners = [(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]
+        if ux == 0 or uy == 0:
+            # Level or upright (every wall): exactly the pixels the band covers, as for a rect.
+            xs, ys = [x for x, _ in corners], [y for _, y in corners]
+            self.draw.rectangle((round(min(xs)), round(min(ys)), round(max(xs)) - 1, round(max(ys)) - 1), fill=colour)
+        else:
+            # Pillow's pixel (i, j) has its centre at (i, j); SVG's at (i + 0.5, j + 0.5).
+            self.draw.polygon([(x - 0.5, y - 0.5) for x, y in corners], fill=colour)
 
     def text(self, index: int, element: ET.Element, x: float, y: float) -> None:
         """Text is drawn at the picture's own size, where the font's hinting keeps small digits
