@@ -8,8 +8,8 @@ Game-independent: it knows nothing of any game, only the small part of SVG that 
 - ``rect``, ``line``, ``circle`` and ``polygon`` with ``fill``, ``stroke``, ``stroke-width`` and
   ``stroke-dasharray`` (not on a circle),
 - ``text`` with ``x``, ``y`` (the baseline), ``font-size``, ``text-anchor`` (start, middle, end),
-  ``font-weight`` (normal, bold) and ``fill``; ``font-family`` is accepted and ignored: there is
-  one font, Pillow's built-in one,
+  ``font-weight`` (normal, bold) and ``fill``; ``font-family`` is accepted and ignored: text is
+  set in DejaVu Sans when the system has it, else in Pillow's built-in font (``SYSTEM_FONTS``),
 - ``title`` (a tooltip, nothing to draw: skipped with its contents).
 
 Colours are ``#rgb``, ``#rrggbb``, ``none`` and the few names in ``NAMED_COLOURS``. Defaults follow
@@ -18,8 +18,11 @@ background is shown white in every viewer we care about). Anything else - anothe
 attribute we do not draw, another transform - is refused with a :class:`PictureError` that names
 it, so a picture is never silently wrong when the drawing code grows.
 
-The picture is drawn at twice its size and halved (each output pixel the mean of four), which
-smooths edges and text; inside a filled shape the pixels keep the exact fill colour.
+Shapes are drawn at twice the size and halved (each output pixel the mean of four), which smooths
+their edges; inside a filled shape the pixels keep the exact fill colour, and a level or upright
+stroke covers exactly the pixels SVG says it does. Text is set at the picture's own size, where
+the font's hinting keeps small digits apart, and blown up into the same canvas, so it keeps its
+place in the painting order.
 
 Pillow is optional (``pip install 'hauntcheck[png]'``); this module imports it only when drawing,
 and :func:`require_pillow` says what to install when it is missing.
@@ -102,7 +105,7 @@ def render(svg: str) -> Image.Image:
     if width <= 0 or height <= 0:
         raise PictureError(f"<svg> is {width} by {height}: nothing to draw")
     view_box = root.get("viewBox")
-    if view_box is not None and [float(v) for v in view_box.replace(",", " ").split()] != [0, 0, width, height]:
+    if view_box is not None and _numbers(view_box) != [0, 0, width, height]:
         raise PictureError(f"<svg viewBox={view_box!r}> scales the picture; only 'viewBox=\"0 0 width height\"' is drawn")
     size = (math.ceil(width) * SUPERSAMPLE, math.ceil(height) * SUPERSAMPLE)
     image = Image.new("RGB", size, (255, 255, 255))
@@ -190,6 +193,13 @@ def _length(element: ET.Element, key: str, default: float | None = None, index: 
         return float(value)
     except ValueError:
         raise PictureError(f"{_where(index, element)}: {key}={value!r} is not a number (units are not drawn)") from None
+
+
+def _numbers(text: str) -> list[float] | None:
+    try:
+        return [float(v) for v in text.replace(",", " ").split()]
+    except ValueError:
+        return None
 
 
 def _colour(element: ET.Element, key: str, default: str, index: int) -> RGB | None:
