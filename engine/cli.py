@@ -21,6 +21,7 @@ from rich.table import Table as RichTable
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.core import CHANCE, GameState
 from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game, rule_id_errors
+from hauntcheck.engine.picture import INSTALL_HINT
 from hauntcheck.engine.play import Controller, FirstLegal, PolicyController, play, seeded_table
 from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, SpecErrors, SpecFile, citation_errors, load_file
 from hauntcheck.engine.transcript import Step, TranscriptHeader
@@ -34,6 +35,7 @@ examples:
   hauntcheck replay game.yaml             re-apply a transcript and check every step
   hauntcheck golden --update haunted      regenerate the golden transcripts of a game
   hauntcheck dispute case.yaml --svg b.svg  run a dispute scenario and draw the position
+  hauntcheck dispute case.yaml --png b.png  ... drawn as PNG (pip install 'hauntcheck[png]')
   hauntcheck report game.yaml --at 40     turn step 40 of a game into a scenario skeleton
 """
 
@@ -402,8 +404,14 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_dispute(args: argparse.Namespace) -> int:
+    from hauntcheck.engine import picture
     from hauntcheck.engine.scenario import ScenarioRun, explain, load_scenario
 
+    if args.png:
+        try:
+            picture.require_pillow()
+        except picture.PictureError as exc:
+            raise UsageError(f"--png: {exc}") from None
     failed = 0
     files = [load_scenario(Path(name), name) for name in args.files]
     for index, file in enumerate(files):
@@ -412,16 +420,40 @@ def cmd_dispute(args: argparse.Namespace) -> int:
         explain(result, run.rules, print)
         if not result.ok:
             failed += 1
-        if args.svg:
+        if args.svg or args.png:
             draw = run.definition.draw_svg
             if draw is None:
                 raise UsageError(f"{run.definition.id} cannot draw positions yet")
-            target = Path(args.svg if len(files) == 1 else f"{Path(args.svg).stem}-{index + 1}.svg")
             panels = [("before", result.before), ("after", result.after)]
-            target.write_text(_side_by_side([(label, draw(state)) for label, state in panels if state is not None]))
-            print(f"  picture: {target}")
+            svg = _side_by_side([(label, draw(state)) for label, state in panels if state is not None])
+            if args.svg:
+                target = _numbered(args.svg, index, len(files))
+                _write_picture(target, svg.encode())
+                print(f"  picture: {target}")
+            if args.png:
+                target = _numbered(args.png, index, len(files))
+                try:
+                    png = picture.svg_to_png(svg)
+                except picture.PictureError as exc:
+                    raise UsageError(f"--png: {exc}") from None
+                _write_picture(target, png)
+                print(f"  picture: {target}")
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _write_picture(target: Path, data: bytes) -> None:
+    try:
+        target.write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def _numbered(name: str, index: int, count: int) -> Path:
+    """The picture file of the index-th of count scenarios: the name itself for one, else the
+    name with -1, -2, ... before its suffix, in the same folder."""
+    path = Path(name)
+    return path if count == 1 else path.with_name(f"{path.stem}-{index + 1}{path.suffix}")
 
 
 def _side_by_side(panels: list[tuple[str, str]]) -> str:
@@ -576,9 +608,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("dispute", help="run dispute scenarios and explain each verdict rule by rule", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck dispute scenarios/betrayal/disputes/coal-chute.yaml\n"
-                              "  hauntcheck dispute my-case.yaml --svg board.svg")
+                              "  hauntcheck dispute my-case.yaml --svg board.svg --png board.png")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
+    p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
 
     p = sub.add_parser("report", help="turn the position at a step of a transcript into a scenario skeleton", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck report game.yaml --at 120 --out dispute.yaml")

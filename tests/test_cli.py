@@ -16,6 +16,8 @@ from hauntcheck.engine.core import CHANCE, Action, DiceRoll, Draw, Shuffle
 from hauntcheck.engine.games import available_games, game_spec, get_game
 
 GAMES = available_games()
+DISPUTES = Path(__file__).resolve().parent.parent / "scenarios" / "betrayal" / "disputes"
+FALL = str(DISPUTES / "collapsed-room-first-discoverer-falls.yaml")
 
 
 def played(tmp_path: Path, game: str, seed: int, capsys: pytest.CaptureFixture[str]) -> Path:
@@ -101,6 +103,8 @@ def test_golden_transcripts_are_up_to_date(capsys: pytest.CaptureFixture[str]) -
         (["play", "haunted", "--players", "9"], "haunted is for 1-6 players, not 9"),
         (["play", "haunted", "--players", "3", "--colour", "red"], "haunted has no option --colour"),
         (["replay", "no-such-file.yaml"], "no-such-file.yaml: error: cannot read"),
+        (["dispute", FALL, "--svg", "no-such-folder/fall.svg"], "cannot write no-such-folder/fall.svg: No such file or directory"),
+        (["dispute", FALL, "--png", "no-such-folder/fall.png"], "cannot write no-such-folder/fall.png: No such file or directory"),
     ],
 )
 def test_user_mistakes_exit_2_without_traceback(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,6 +114,15 @@ def test_user_mistakes_exit_2_without_traceback(argv: list[str], message: str, c
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
+
+
+def test_dispute_pictures_of_several_scenarios_are_numbered_beside_the_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    second = str(DISPUTES / "front-door-is-locked.yaml")
+    assert main(["dispute", FALL, second, "--svg", str(tmp_path / "fall.svg"), "--png", str(tmp_path / "fall.png")]) == 0
+    assert "2 passed, 0 failed" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fall-1.png", "fall-1.svg", "fall-2.png", "fall-2.svg"]
+    assert (tmp_path / "fall-1.png").read_bytes().startswith(b"\x89PNG")
+    assert (tmp_path / "fall-1.svg").read_text() != (tmp_path / "fall-2.svg").read_text()
 
 
 def test_broken_transcript_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
