@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from hauntcheck.engine.core import Action, GameState, Rule, RuleBook
+from hauntcheck.engine.core import Action, Event, GameState, Rule, RuleBook
 from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, load_game
 
 #: Game id -> module under hauntcheck.engine that defines GAME.
@@ -45,6 +45,10 @@ class GoldenCase:
     controller: str = "random"
     stop: str | None = None
     folder: str = "golden"
+
+
+class Auditor(Protocol):
+    def observe(self, state: GameState, actor: str, action: Action, events: Sequence[Event]) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,10 @@ class GameDef:
     #: The game's own invariants: a list of violations (empty when the state is sound), checked
     #: after every step by the state machines and random-walk tests.
     invariants: Callable[[GameState], list[str]] | None = None
+    #: A fresh observer of a game's applied actions (``observe(state, actor, action, events)``
+    #: returns the rules an action broke), checking limits across steps that no single state shows
+    #: (Betrayal: one attack and one action per item a turn). The state machines feed it every step.
+    audit: Callable[[], Auditor] | None = None
     #: For options that ask for a kind of game (Betrayal's ``haunt``): the first seed from a start
     #: whose game, played by the ``policy`` controller, is such a game, and the seeds passed over
     #: (each a failure of the policy to report); None when the options ask for nothing. Raises

@@ -1,8 +1,16 @@
 """Hypothesis state machines over every game: the rules are the engine's legal actions (chance
-included), and after every step the game's own invariants hold, a rejected action leaves the
-state unchanged, and a clone is indistinguishable from the original. At the end the recorded log
-replays to the same state. A failing run writes its log as a transcript that
-`hauntcheck replay --lenient FILE` reproduces; the path is in the failure message."""
+included), and after every step the game's own invariants hold, the game's audit of the actions
+taken so far (Betrayal: one attack and one action per item a turn) finds nothing, a rejected
+action leaves the state unchanged, and a clone is indistinguishable from the original. At the end
+the recorded log replays to the same state. A failing run writes its log as a transcript that
+`hauntcheck replay --lenient FILE` reproduces; the path is in the failure message.
+
+A run starts in one of three ways: at setup; from a seeded random game played to the game's first
+milestone (Betrayal: the reveal, so the haunt phase is explored); or late in one of the game's golden
+games played by its policy, from where the walk follows the policy most of the time, so that the
+machines also reach the game's endings (a haunt won by either side). Each run's reach and the rules
+its steps applied are written beside failure transcripts (``reach-*.json``, ``rules-*.json``);
+``hauntcheck coverage --machine-runs DIR`` counts those rules as its machine column."""
 
 from __future__ import annotations
 
@@ -17,9 +25,10 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
+from hauntcheck.checks.verify import golden_file
 from hauntcheck.engine import transcript as transcripts
-from hauntcheck.engine.core import Action, ActionList, GameState, IllegalAction, Rng
-from hauntcheck.engine.games import available_games, game_spec, get_game
+from hauntcheck.engine.core import Action, ActionList, Event, GameState, IllegalAction, Rng
+from hauntcheck.engine.games import GameDef, GoldenCase, available_games, game_spec, get_game
 from hauntcheck.engine.play import play, seeded_table
 from hauntcheck.engine.transcript import Step, Transcript, TranscriptHeader, ending
 
@@ -28,6 +37,21 @@ FAILURES = Path(os.environ.get("HAUNTCHECK_FAILURES", tempfile.gettempdir())) / 
 #: How often the machines reached what: per game and player count, the runs, the runs that went
 #: past the game's first milestone (Betrayal: the reveal, so the haunt phase), and the endings.
 REACH: dict[str, dict[str, int]] = {}
+#: Per game and player count: rule id -> how many runs applied it.
+RULES: dict[str, dict[str, int]] = {}
+_GOLDEN_STEPS: dict[tuple[str, str], list[Step]] = {}
+
+
+def policy_cases(definition: GameDef, players: int) -> list[GoldenCase]:
+    """The game's golden games played by its policy at this player count (late starts)."""
+    return [c for c in definition.golden if c.controller == "policy" and c.players == players and c.stop is None]
+
+
+def golden_steps(game: str, case: GoldenCase) -> list[Step]:
+    key = (game, case.name)
+    if key not in _GOLDEN_STEPS:
+        _GOLDEN_STEPS[key] = transcripts.read(golden_file(game, case)).steps
+    return _GOLDEN_STEPS[key]
 
 
 class GameMachine(RuleBasedStateMachine):
@@ -38,11 +62,16 @@ class GameMachine(RuleBasedStateMachine):
         super().__init__()
         self.definition = get_game(self.game)
         self.spec = game_spec(self.game)
-        self.state: GameState = self.definition.new_game(self.spec, self.players, {})
+        self.options: dict[str, Any] = {}
+        self.state: GameState = self.definition.new_game(self.spec, self.players, self.options)
         self.steps: list[Step] = []
+        self.audit = self.definition.audit() if self.definition.audit is not None else None
+        self.follow_policy = False
+        self.policy_rng = Rng(0)
 
     def log(self) -> Transcript:
-        header = TranscriptHeader(game=self.game, players=self.players, controller="hypothesis", spec_hash=self.spec.content_hash())
+        header = TranscriptHeader(game=self.game, players=self.players, options=self.options, controller="hypothesis",
+                                  spec_hash=self.spec.content_hash())
         return Transcript(header, list(self.steps), ending(self.state.outcome(), "machine"))
 
     def fail(self, message: str) -> None:
@@ -51,15 +80,45 @@ class GameMachine(RuleBasedStateMachine):
         transcripts.write(self.log(), path)
         raise AssertionError(f"{message}\nreproduce with: hauntcheck replay --lenient {path}")
 
-    @initialize(ahead=st.booleans(), seed=st.integers(0, 100_000))
-    def start(self, ahead: bool, seed: int) -> None:
-        """Start at setup, or from a seeded random game played up to the game's first milestone,
-        so that the walk also explores what comes after it (Betrayal: the haunt phase)."""
-        if not ahead or not self.definition.milestones:
+    @initialize(start=st.sampled_from(["setup", "milestone", "late"]), seed=st.integers(0, 100_000),
+                late=st.floats(0.75, 0.99))
+    def begin(self, start: str, seed: int, late: float) -> None:
+        """Start at setup; from a seeded random game played up to the game's first milestone, so
+        that the walk also explores what comes after it (Betrayal: the haunt phase); or late in a
+        golden policy game (``late``: the share of its steps replayed), following the policy."""
+        cases = policy_cases(self.definition, self.players)
+        if start == "late" and cases and self.definition.policy is not None:
+            case = cases[seed % len(cases)]
+            self.options = dict(case.options)
+            self.state = self.definition.new_game(self.spec, self.players, self.options)
+            recorded = golden_steps(self.game, case)
+            for step in recorded[: int(len(recorded) * late)]:
+                self.take(step.actor, step.action, step.offered)
+            self.follow_policy = True
+            self.policy_rng = Rng(seed)
+        elif start != "setup" and self.definition.milestones:
+            header = TranscriptHeader(game=self.game, players=self.players, seed=seed)
+            scratch = self.definition.new_game(self.spec, self.players, self.options)
+            result = play(scratch, seeded_table(seed), header, stop=self.definition.milestones[0], max_steps=20_000)
+            # Taken again step by step, so that the audit sees each action with the state it made.
+            for step in result.transcript.steps:
+                self.take(step.actor, step.action, step.offered)
+
+    def take(self, actor: str, action: Action, offered: int) -> None:
+        try:
+            events = self.state.apply(action)
+        except IllegalAction as exc:
+            self.fail(f"the engine offered {action} but refused it: {exc.reason}")
+        lines = [str(e) for e in events]
+        self.steps.append(Step(len(self.steps) + 1, actor, action, offered, lines))
+        self.observe(actor, action, lines)
+
+    def observe(self, actor: str, action: Action, lines: list[str]) -> None:
+        if self.audit is None:
             return
-        header = TranscriptHeader(game=self.game, players=self.players, seed=seed)
-        result = play(self.state, seeded_table(seed), header, stop=self.definition.milestones[0], max_steps=20_000)
-        self.steps.extend(result.transcript.steps)
+        problems = self.audit.observe(self.state, actor, action, [Event.parse(line) for line in lines])
+        if problems:
+            self.fail("; ".join(problems))
 
     @precondition(lambda self: self.state.to_move() is not None)
     @rule(data=st.data())
@@ -70,14 +129,14 @@ class GameMachine(RuleBasedStateMachine):
         if len(legal) == 0:
             self.fail(f"{actor} must decide but has no legal action")
         if isinstance(legal, ActionList):
-            action = data.draw(st.sampled_from(legal.actions), label="action")
+            policy = self.definition.policy
+            if self.follow_policy and policy is not None and data.draw(st.integers(0, 19), label="stray") > 0:
+                action = policy(self.state, legal, self.policy_rng)
+            else:
+                action = data.draw(st.sampled_from(legal.actions), label="action")
         else:
             action = legal.sample(Rng(data.draw(st.integers(0, 2**63 - 1), label="chance seed")))
-        try:
-            events = self.state.apply(action)
-        except IllegalAction as exc:
-            self.fail(f"the engine offered {action} but refused it: {exc.reason}")
-        self.steps.append(Step(len(self.steps) + 1, actor, action, legal.size(), [str(e) for e in events]))
+        self.take(actor, action, legal.size())
 
     @precondition(lambda self: self.state.to_move() is not None)
     @rule()
@@ -119,7 +178,14 @@ class GameMachine(RuleBasedStateMachine):
         outcome = self.state.outcome()
         ending = f"ended {outcome.result}" if outcome is not None else "still playing"
         reach[ending] = reach.get(ending, 0) + 1
-        fresh = self.definition.new_game(self.spec, self.players, {})
+        if self.follow_policy:
+            reach["late starts"] = reach.get("late starts", 0) + 1
+            if outcome is not None:
+                reach[f"late starts ended {outcome.result}"] = reach.get(f"late starts ended {outcome.result}", 0) + 1
+        applied = RULES.setdefault(f"{self.game}-{self.players}p", {})
+        for rule_id in self.log().rules_applied():
+            applied[rule_id] = applied.get(rule_id, 0) + 1
+        fresh = self.definition.new_game(self.spec, self.players, self.options)
         result = transcripts.replay(self.log(), fresh, strict=False)
         if not result.ok and result.divergence is not None:
             self.fail(result.divergence.render("machine log"))
@@ -144,8 +210,13 @@ def test_state_machine(game: str, players: int) -> None:
     reach = REACH[f"{game}-{players}p"]
     FAILURES.mkdir(parents=True, exist_ok=True)
     (FAILURES / f"reach-{game}-{players}p.json").write_text(json.dumps(reach, indent=2, sort_keys=True))
+    (FAILURES / f"rules-{game}-{players}p.json").write_text(json.dumps(
+        {"game": game, "players": players, "runs": reach["runs"], "rules": RULES[f"{game}-{players}p"]}, indent=2, sort_keys=True))
     print(f"{game} {players}p machine reach: {reach}")
     definition = get_game(game)
     if definition.milestones:
-        # Half the runs start from a game played up to the milestone: the machine must get past it.
+        # A third of the runs start from a game played up to the milestone: the machine must get past it.
         assert reach.get(f"reached {definition.milestones[0]}", 0) > 0, reach
+    if policy_cases(definition, players) and definition.policy is not None:
+        # Late starts in golden policy games, following the policy: some of them must end the game.
+        assert any(key.startswith("late starts ended") for key in reach), reach

@@ -17,7 +17,7 @@ from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
 from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.betrayal.state import Setup, parse_variants, variant_names
 from hauntcheck.engine.core import Action, GameState, RuleBook
-from hauntcheck.engine.games import GameDef, GoldenCase, Option, rulebook
+from hauntcheck.engine.games import Auditor, GameDef, GoldenCase, Option, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, Where
 
 DEFAULT_DATE = "01-01"
@@ -248,7 +248,7 @@ GAME = GameDef(
         _haunt_case("04-the-web-of-destiny", "traitor", 6, 47),
         _haunt_case("05-i-was-a-teenage-lycanthrope", "heroes", 3, 1030),
         _haunt_case("05-i-was-a-teenage-lycanthrope", "traitor", 4, 35),
-        _haunt_case("05-i-was-a-teenage-lycanthrope", "traitor", 5, 59),
+        _haunt_case("05-i-was-a-teenage-lycanthrope", "heroes", 5, 59),
         _haunt_case("05-i-was-a-teenage-lycanthrope", "traitor", 6, 459),
         _haunt_case("09-the-dance-of-death", "heroes", 3, 24),
         _haunt_case("09-the-dance-of-death", "traitor", 4, 254),
@@ -270,10 +270,17 @@ GAME = GameDef(
     position=position,
     describe_position=describe_position,
     lead_up=lambda state: _lead_up(state),
+    audit=lambda: _audit(),
     draw_svg=lambda state: _draw(state),
     seed_search=seed_search,
     summary=summary,
 )
+
+
+def _audit() -> Auditor:
+    from hauntcheck.engine.betrayal.audit import TurnAudit
+
+    return TurnAudit()
 
 
 def _lead_up(state: GameState) -> list[tuple[str, Action]]:

@@ -945,7 +945,8 @@ class HauntState(BetrayalState):
         if self.side.get(seat) == HERO:
             near += [m.uid for m in self.active_monsters(e.room)]
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
-        weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None]
+        # A weapon that already took its one action this turn (picked up, say) cannot attack too.
+        weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted]
         ranged = [w for w in weapons if w.ranged]
         if ranged:
             seen = self.line_of_sight(e.room)
