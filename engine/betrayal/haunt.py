@@ -36,7 +36,7 @@ from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 9, 10, 12})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -143,6 +143,8 @@ class HauntState(BetrayalState):
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []
         self.turn_mods: dict[str, set[str]] = {}  # seat -> limits on its next or current turn (no-move)
+        self.carried: dict[str, str] = {}  # seat carried like an item (a Frog) -> the seat carrying it
+        self.waiting_tokens: list[tuple[str, str]] = []  # (token, room): placed when the room is discovered
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self.hround = 0
@@ -159,6 +161,8 @@ class HauntState(BetrayalState):
 
     def _apply(self, action: Action) -> list[Event]:
         super()._apply(action)
+        if self.carried:
+            self._sync_carried()
         if self._req is not None and self.hs is not None and self.result is None:
             self._check_wins()
             if self.result is not None:
@@ -200,6 +204,8 @@ class HauntState(BetrayalState):
             "collapsing": self.collapsing,
             "timers": {k: dict(sorted(v.items())) for k, v in sorted(self.timer_state.items())},
             "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
+            "carried": dict(sorted(self.carried.items())),
+            "waiting_tokens": [list(x) for x in self.waiting_tokens],
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
                  "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards)}
@@ -409,7 +415,11 @@ class HauntState(BetrayalState):
                     self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
 
     def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
-        """A draw, unless the haunt lets the explorer's side take a named card instead."""
+        """A draw, unless the haunt lets the explorer's side take a named card instead (or a
+        status forbids drawing)."""
+        if self.hs is not None and self._blocks(seat, "draw-cards"):
+            self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards")
+            return None
         for entry in list(self.next_omen):
             side, cards = entry
             present = [c for c in cards if c in self.decks["omen"]]
@@ -515,7 +525,8 @@ class HauntState(BetrayalState):
                 count = self.hs.amount(spec.get("count", 1), self.n)
                 where = spec["in"]
                 if where.get("on_discovery"):
-                    raise NotImplementedError(f"token placement {sorted(where)}")
+                    self._place_on_discovery(token, count, where)
+                    return
                 if "any_room" in where:
                     rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
                 else:
@@ -591,6 +602,32 @@ class HauntState(BetrayalState):
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
         else:
             raise NotImplementedError(f"haunt setup verb {verb!r}")
+
+    def _place_on_discovery(self, token: str, count: int, where: Mapping[str, Any]) -> None:
+        """Tokens for named rooms: in the room now if it is in the house, else when it is
+        discovered (``on_discovery``); a ``secret`` placement does not say which rooms wait."""
+        rooms = self._rooms_for(where)
+        waiting = 0
+        for i in range(count if rooms else 0):
+            spot = rooms[i % len(rooms)]
+            if spot in self.house.spots:
+                self.htokens.setdefault(token, []).append(spot)
+                self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(spot)}")
+            else:
+                self.waiting_tokens.append((token, spot))
+                waiting += 1
+        if waiting:
+            where_ = "rooms not found yet" if where.get("secret") else \
+                ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
+            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
+
+    def note_new_room(self, room: str) -> None:
+        """A room found in the haunt phase receives the tokens waiting for it (``on_discovery``)."""
+        super().note_new_room(room)
+        for entry in [x for x in self.waiting_tokens if x[1] == room]:
+            self.waiting_tokens.remove(entry)
+            self.htokens.setdefault(entry[0], []).append(room)
+            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {entry[0]} token is placed there")
 
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
@@ -720,6 +757,14 @@ class HauntState(BetrayalState):
             return out
         if self._blocks(seat, "give-away"):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
+        if self._blocks(seat, "discover-rooms"):
+            out = [a for a in out if a.kind != "explore"]
+        # judgement: an explorer carried like an item (a Frog) holds no items - it picks none up
+        # and is handed none. (A carry-items block alone still stops only companion custody.)
+        if self._carriable(seat):
+            out = [a for a in out if a.kind != "pickup"]
+        out = [a for a in out if not (a.kind == "trade" and self._carriable(str(a["to"])))]
+        out.extend(self._carry_actions(seat))
         if self._toward(seat) is not None and any(a.kind == "move" for a in out):
             out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
         out.extend(self._attack_actions(seat))
@@ -730,6 +775,11 @@ class HauntState(BetrayalState):
     def _play_turn(self, seat: str) -> Gen[None]:
         if self.hs is None:
             yield from super()._play_turn(seat)
+            return
+        if seat in self.carried:
+            self.emit("haunt.rules-override", f"{self.name(seat)} is carried by {self.name(self.carried[seat])} and does "
+                      "nothing this turn")
+            yield from self._end_haunt_turn(seat)
             return
         yield from self._flag_timers(seat, "start")
         yield from self._turn_rules(seat, "start-of-turn")
@@ -762,6 +812,8 @@ class HauntState(BetrayalState):
         elif a.kind == "task":
             yield from self._task(seat, a)
             yield from self._turn_rules(seat, "during-turn")
+        elif a.kind in ("carry", "put-down"):
+            self._carry(seat, a)
         elif a.kind == "give-token":
             token, to = str(a["token"]), str(a["to"])
             self.turn.traded = True
@@ -770,6 +822,47 @@ class HauntState(BetrayalState):
             self.emit("item.tokens-like-cards", f"{self.name(seat)} trades the {token} token to {self.name(to)}")
         else:
             yield from super()._turn_action(seat, a)
+
+    def _carriable(self, seat: str) -> bool:
+        """The explorer has a status that lets others carry it like an item (a Frog)."""
+        assert self.hs is not None
+        return any(self.hs.statuses.get(x, {}).get("carried_like_item") for x in self.hstatus.get(seat, []))
+
+    def _carry_actions(self, seat: str) -> list[Action]:
+        """Pick up an explorer carried like an item (``carried_like_item``) in the room, or put one
+        down; once each a turn, by an explorer whose statuses do not block carrying."""
+        out: list[Action] = []
+        if self._blocks(seat, "carry-items") or self._carriable(seat):
+            return out
+        room = self.ex[seat].room
+        if "carry" not in self.turn.keys:
+            out += [Action.of("carry", who=s) for s in self.seat_ids if s != seat and s not in self.carried
+                    and self.in_play(s) and self.ex[s].room == room and self._carriable(s)]
+        if "put-down" not in self.turn.keys:
+            out += [Action.of("put-down", who=s) for s, c in sorted(self.carried.items()) if c == seat]
+        return out
+
+    def _carry(self, seat: str, a: Action) -> None:
+        who = str(a["who"])
+        self.turn.keys.add(a.kind)
+        if a.kind == "carry":
+            self.carried[who] = seat
+            self.emit("haunt.rules-override", f"{self.name(seat)} picks up {self.name(who)} and carries them like an item")
+        else:
+            del self.carried[who]
+            self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down in "
+                      f"{self.room_name(self.ex[seat].room)}")
+
+    def _sync_carried(self) -> None:
+        """A carried explorer is where its carrier is; it is dropped when the carrier leaves play
+        or can no longer carry, or when it loses the status that made it carriable."""
+        for who, carrier in sorted(self.carried.items()):
+            if not (self.in_play(who) and self.in_play(carrier) and self._carriable(who)) \
+                    or self._blocks(carrier, "carry-items"):
+                del self.carried[who]
+                continue
+            self.ex[who].room = self.ex[carrier].room
+            self.ex[who].part = self.ex[carrier].part
 
     def _bound(self, seat: str, card: str) -> bool:
         """A card a status forbids giving away: the one the status is about (held by ``holding``)."""
@@ -882,6 +975,8 @@ class HauntState(BetrayalState):
             m.stunned for m in self.active_monsters(self.ex[seat].room))
         yield from super()._move(seat, to, cost)
         self._pay_slowing(seat, extra)
+        if self.carried:
+            self._sync_carried()
         if self.hs is not None:
             yield from self._take_custody(seat)
 
@@ -1280,6 +1375,9 @@ class HauntState(BetrayalState):
                 yield from self._monster_attack(m)
                 if self._check_wins():
                     return
+                yield from self._monster_abilities(m)
+                if self._check_wins():
+                    return
 
     def _basement_rescue(self) -> Gen[None]:
         """``monster.basement-rescue``: monsters shut in the basement away from every hero let the
@@ -1406,6 +1504,11 @@ class HauntState(BetrayalState):
         elif mv.get("toward") == "nearest-explorer-not-revealer":
             revealer = self.haunt["revealer"] if self.haunt else None
             goal = [self.ex[s].room for s in self.living_heroes() if s != revealer]
+        elif isinstance(mv.get("toward"), Mapping) and "nearest_with_status" in mv["toward"]:
+            status = mv["toward"]["nearest_with_status"]
+            # carried explorers are ignored like items (the Cat and carried Frogs)
+            goal = [self.ex[s].room for s in self.seat_ids if self.in_play(s) and s not in self.carried
+                    and status in self.hstatus.get(s, [])]
         elif mv.get("chase_when_seen"):
             seen = self.line_of_sight(m.room) | {m.room}
             goal = [self.ex[s].room for s in self.living_heroes() if self.ex[s].room in seen]
@@ -1506,6 +1609,63 @@ class HauntState(BetrayalState):
             if m.gone:
                 return
 
+    def targets(self, target: Mapping[str, Any], room: str, seat: str | None) -> list[str]:
+        """Explorers an action or ability may aim at (``target``: kind and range) from ``room``."""
+        rooms = {room} | (self.line_of_sight(room) if target.get("range") == "same-room-or-line-of-sight" else set())
+        kind = target.get("kind")
+        out = []
+        for s in self.seat_ids:
+            if s == seat or not self.in_play(s) or self.ex[s].room not in rooms:
+                continue
+            if kind in ("hero", "hero-with-status") and self.side.get(s) != HERO:
+                continue
+            if kind == "hero-with-status" and target.get("status") not in self.hstatus.get(s, []):
+                continue
+            out.append(s)
+        return out
+
+    def _monster_abilities(self, m: Monster) -> Gen[None]:
+        """A monster's ``abilities`` on the monster turn (the Witch's spells): its controller may
+        use one of them, after its movement, in place of an attack."""
+        abilities = [ab for ab in self.mdef(m).abilities if ab.get("timing") == "monster-turn"]
+        if m.gone or m.stunned or not abilities:
+            return
+        acts: list[Action] = []
+        for ab in abilities:
+            if "requires" in ab and not self.pred(ab["requires"], None, m):
+                continue
+            if "target" in ab:
+                acts += [Action.of("monster-ability", monster=m.uid, id=ab["id"], target=t)
+                         for t in self.targets(ab["target"], m.room, None)]
+            else:
+                acts.append(Action.of("monster-ability", monster=m.uid, id=ab["id"]))
+        if not acts:
+            return
+        a = yield from self.ask(self.monster_controller(m), [*acts, Action.of("monster-pass", monster=m.uid)],
+                                f"{self.mname(m)} uses an ability?")
+        if a.kind == "monster-pass":
+            return
+        ab = next(x for x in abilities if x["id"] == a["id"])
+        target = str(a["target"]) if a.get("target") else None
+        self.emit("monster.rules-overridable", f"{self.mname(m)}: {ab.get('says', ab['id'])}"
+                  + (f" (on {self.name(target)})" if target else ""))
+        roll = ab.get("roll")
+        ok = True
+        if roll:
+            trait = str(roll["trait"])
+            mine = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)}'s {trait} roll")
+            theirs: tuple[int, ...] = ()
+            if roll.get("opposed_by") == "target" and target is not None:
+                theirs = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)}'s {trait} roll")
+                ok = sum(mine) > sum(theirs)
+            else:
+                ok = sum(mine) >= int(roll.get("target", 0))
+            self.emit("monster.rules-overridable", f"{self.mname(m)} rolls {trait} {sum(mine)}"
+                      + (f" against {sum(theirs)}" if roll.get("opposed_by") else "")
+                      + (": it works" if ok else ": it fails"))
+        for eff in (ab.get("success" if ok else "failure", []) if roll else ab.get("do", [])):
+            yield from self._outcome(eff, None, m, target)
+
     def _monster_attack(self, m: Monster) -> Gen[None]:
         here = [s for s in self.living_heroes() if self.ex[s].room == m.room]
         if not here:
@@ -1596,6 +1756,8 @@ class HauntState(BetrayalState):
             return any(p["has_status"] in self.hstatus.get(s, []) for s in who)
         if "flag" in p:
             return str(p["flag"]) in self.hflags
+        if "carried" in p:
+            return seat is not None and seat in self.carried
         if "holds" in p:
             spec = p["holds"]
             who = spec.get("who", {})
@@ -1697,6 +1859,11 @@ class HauntState(BetrayalState):
         rule = "haunt.rules-override"
         if eff.get("who") == "trapped-explorer":
             seat = str(self.haunt["revealer"]) if self.haunt else seat
+        if eff.get("who") == "traitor":
+            seat = self.traitor()
+            if seat is None or not self.in_play(seat):
+                return
+            eff = {k: v for k, v in eff.items() if k != "who"}
         if verb == "on_target":
             for sub in spec:
                 if target is not None and target in self.ex:
@@ -1730,6 +1897,8 @@ class HauntState(BetrayalState):
             if status not in self.hstatus.setdefault(seat, []):
                 self.hstatus[seat].append(status)
                 self.emit(rule, f"{self.name(seat)} becomes {status}")
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("drops_items"):
+                    yield from self._drop_everything(seat)
         elif verb == "lose_status" and seat is not None:
             if spec in self.hstatus.get(seat, []):
                 self.hstatus[seat].remove(spec)
@@ -1795,8 +1964,17 @@ class HauntState(BetrayalState):
         elif verb == "place" and isinstance(spec, Mapping) and "monster" in spec and self.hs is not None:
             assert self.haunt is not None
             mdef = self.hs.monsters[str(spec["monster"])]
-            rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])]
-            self._add_monster(mdef, rooms[0])
+            if "any_room" in spec["in"]:
+                room = yield from self._location(spec["in"], set(), f"place the {mdef.name}")
+            else:
+                room = ([r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])])[0]
+            there = [x for x in self.active_monsters() if x.kind == mdef.id]
+            if len(there) == 1 and mdef.count is None:
+                # a single monster already in the house is moved there (the Witch's Wings of Raven)
+                src, there[0].room = there[0].room, room
+                self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
+            else:
+                self._add_monster(mdef, room)
         elif verb == "control":
             self.control[str(spec["monster"])] = str(spec["to"])
             self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
@@ -1832,6 +2010,32 @@ class HauntState(BetrayalState):
             raise NotImplementedError(f"haunt hook {spec!r}")
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
+
+    def _drop_everything(self, seat: str) -> Gen[None]:
+        """A status with ``drops_items``: the explorer's items and omens fall as a pile in its room,
+        tokens carried like items lie there again, companions are discarded, and an explorer it
+        carried is put down."""
+        e = self.ex[seat]
+        for card in list(e.cards):
+            if card not in e.cards:
+                continue  # losing an earlier card took it away already
+            e.cards.remove(card)
+            if self.t.cards[card].companion:
+                self.discards[self.t.cards[card].type].append(card)
+                self.emit("haunt.rules-override", f"{self.name(seat)} discards the {self.card_name(card)}")
+            else:
+                self.piles.setdefault(e.room, []).append(card)
+                self.emit("haunt.rules-override", f"{self.name(seat)} drops the {self.card_name(card)} in "
+                          f"{self.room_name(e.room)}")
+            yield from effects.lose_card(self, seat, card)
+        for token in self.held.pop(seat, []):
+            # judgement: a dropped token lies in the room as before it was taken
+            self.htokens.setdefault(token, []).append(e.room)
+            self.emit("haunt.rules-override", f"{self.name(seat)} drops a {token} token in {self.room_name(e.room)}")
+        for who, carrier in sorted(self.carried.items()):
+            if carrier == seat:
+                del self.carried[who]
+                self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down")
 
     def _after_hook(self, seat: str) -> Gen[None]:
         """Cards an action hook took away from the explorer lose their effects."""
@@ -1893,7 +2097,10 @@ class HauntState(BetrayalState):
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
-            if "trait_choice" in roll:
+            if "target" in task:
+                out.extend(Action.of("task", id=task["id"], target=t)
+                           for t in self.targets(task["target"], self.ex[seat].room, seat))
+            elif "trait_choice" in roll:
                 out.extend(Action.of("task", id=task["id"], trait=t) for t in roll["trait_choice"])
             else:
                 out.append(Action.of("task", id=task["id"]))
@@ -1949,13 +2156,18 @@ class HauntState(BetrayalState):
         room = self.ex[seat].room
         ok = True
         roll = task.get("roll")
+        target = str(a["target"]) if a.get("target") else None
         if roll:
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
             total = yield from self.task_roll(seat, trait, task["id"])
             if total is None:
                 return
-            if "against_dice" in roll:
+            if roll.get("opposed_by") == "target" and target is not None:
+                other = yield from self.roll(self.value(target, trait), f"{self.name(target)}'s {trait} roll")
+                ok = total > sum(other)
+                self.emit("haunt.specific-action", f"{task['id']}: {total} against {self.name(target)}'s {sum(other)}")
+            elif "against_dice" in roll:
                 other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
@@ -1972,7 +2184,7 @@ class HauntState(BetrayalState):
             if task.get("reuse") == "once-per-place":
                 self.used_places.add(f"{task['id']}/{room}")
         for eff in outs:
-            yield from self._outcome(eff, seat, None)
+            yield from self._outcome(eff, seat, None, target)
         if ok and any("take_token" in eff or "earn" in eff for eff in outs):
             self.emit("haunt.knowledge-shared", "what was found is known to every hero")
 

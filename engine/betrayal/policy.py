@@ -48,6 +48,8 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
                     actions[0])
     if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk"}:
         return _monster_move(st, actions, rng)
+    if "monster-ability" in kinds:
+        return _monster_ability(st, actions)
     if kinds & {"monster-attack", "monster-pass"}:
         return _monster_attack(st, actions)
     if "place-in" in kinds:
@@ -170,6 +172,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             return moves[rng.below(len(moves))]
         return by_kind.get("end", actions)[0]
     side = st.side.get(seat, HERO)
+    if side == HERO and "carry" in by_kind:
+        return by_kind["carry"][0]  # a carried ally is safe from what hunts it
     want = wanted_cards(st, side)
     for a in by_kind.get("pickup", []):
         if str(a["card"]) in want or not want:
@@ -180,6 +184,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     allies = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side]
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
     for a in sorted(by_kind.get("task", []), key=lambda a: _trait_pref(st, seat, a)):
+        if a.get("target") is not None and not _worth_aiming(st, seat, str(a["id"]), str(a["target"])):
+            continue
         yields = _task_yields(st, side, str(a["id"]))
         if (not yields or yields & lacking) and _useful(st, side, str(a["id"])):
             return a
@@ -339,6 +345,63 @@ def _yields(task: Mapping[str, Any]) -> set[str]:
             card = eff["fetch_card"]["card"]
             out.update([card] if isinstance(card, str) else card)
     return out
+
+
+def _gives(effs: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Statuses an outcome list makes its target gain."""
+    out: set[str] = set()
+    for eff in effs:
+        for sub in eff.get("on_target", []):
+            if "become" in sub:
+                out.add(str(sub["become"]))
+    return out
+
+
+def _worth_aiming(st: HauntState, seat: str, task_id: str, target: str) -> bool:
+    """An aimed task or ability is worth it against an opponent (not one already so) or, when it
+    helps, an ally."""
+    task = next((t for t in st.tasks_for(seat) if t["id"] == task_id), None)
+    if task is None:
+        return False
+    gives = _gives(task.get("success", []) + task.get("do", []))
+    if gives & set(st.hstatus.get(target, [])):
+        return False
+    return st.side.get(target) != st.side.get(seat) or task.get("target", {}).get("kind") == "hero-with-status"
+
+
+def _monster_ability(st: HauntState, actions: list[Action]) -> Action:
+    """The traitor's monster uses the ability that hurts the heroes most: a status on a hero
+    who lacks it (the one carrying most of what the heroes' goals need first), then damage to
+    a hero, then a move to the room with most heroes free of statuses; never on the traitor."""
+    uses = [a for a in actions if a.kind == "monster-ability"]
+    m = st.monster(str(uses[0]["monster"]))
+    want = wanted_cards(st, HERO)
+
+    def ability(a: Action) -> Mapping[str, Any]:
+        return next(x for x in st.mdef(m).abilities if x["id"] == a["id"])
+
+    def rank(a: Action) -> tuple[int, int, str]:
+        target = a.get("target")
+        ab = ability(a)
+        if target is None:
+            return (3, 0, str(a["id"])) if any("place" in d for d in ab.get("do", [])) else (9, 0, str(a["id"]))
+        t = str(target)
+        if st.side.get(t) != HERO:
+            return (9, 0, t)
+        gives = _gives(ab.get("success", []) + ab.get("do", []))
+        carrying = -sum(st.holds(t, w) for w in want)
+        if gives:
+            return (0, carrying, t) if not gives & set(st.hstatus.get(t, [])) else (9, 0, t)
+        return (1 if not st.hstatus.get(t) else 2, carrying, t)
+
+    best = min(uses, key=rank)
+    if rank(best)[0] == 3:
+        free = [st.ex[s].room for s in st.living_heroes() if not st.hstatus.get(s)]
+        if not free or m.room in free:
+            return next(a for a in actions if a.kind == "monster-pass")
+    if rank(best)[0] == 9:
+        return next(a for a in actions if a.kind == "monster-pass")
+    return best
 
 
 def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
