@@ -1621,6 +1621,8 @@ class HauntState(BetrayalState):
                 continue
             if kind == "hero-with-status" and target.get("status") not in self.hstatus.get(s, []):
                 continue
+            if kind == "explorer-not-frog" and "frog" in self.hstatus.get(s, []):
+                continue  # the Witch's spells spare Frogs for her Cat (haunt 3)
             out.append(s)
         return out
 
@@ -2056,6 +2058,15 @@ class HauntState(BetrayalState):
                     self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
                     return
         super()._die(seat, trait)
+        if self.hs is not None and self.ex[seat].dead and self.held.get(seat):
+            room = self.ex[seat].room
+            for token in self.held.pop(seat):
+                if self.hs.tokens.get(token) is not None and self.hs.tokens[token].carried_as_item:
+                    # death.items-drop: a token carried like an item lies in the room again
+                    self.htokens.setdefault(token, []).append(room)
+                    self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
+                else:
+                    self.held.setdefault(seat, []).append(token)
 
     def _blocks(self, seat: str, what: str) -> bool:
         if self.hs is None:

@@ -411,6 +411,7 @@ def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
         return (own or orphan) and "crystal-ball" in st.ex[seat].cards
     return st.hs is not None and any(
         "monsters_defeated" in w.when and w.when["monsters_defeated"].get("how") == "killed"
+        and w.when["monsters_defeated"].get("monster") in (None, m.kind)
         for w in st.hs.heroes_side.wins)
 
 
@@ -479,7 +480,10 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
             holders = [st.ex[s].room for s in st.living_heroes() if missing & set(st.ex[s].cards)]
             if allies or piles or holders:
                 return allies + piles + holders
-    prey = [st.ex[s].room for s in st.living_heroes()]
+    gives = _gives([d for ab in st.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
+    # a monster whose abilities give a status seeks the heroes who lack it (the Witch and Frogs)
+    free = [s for s in st.living_heroes() if not gives & set(st.hstatus.get(s, []))]
+    prey = [st.ex[s].room for s in (free or st.living_heroes())]
     if m.counterpart and st.in_play(m.counterpart):
         prey = [st.ex[m.counterpart].room]
     return prey
