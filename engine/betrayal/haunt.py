@@ -36,7 +36,7 @@ from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 8, 9, 10, 12})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -144,6 +144,7 @@ class HauntState(BetrayalState):
         self.pending_losses: list[str] = []
         self.turn_mods: dict[str, set[str]] = {}  # seat -> limits on its next or current turn (no-move)
         self.carried: dict[str, str] = {}  # seat carried like an item (a Frog) -> the seat carrying it
+        self.hook_state: dict[str, dict[str, Any]] = {}  # named hooks' own state (JSON-able), by hook id
         self.waiting_tokens: list[tuple[str, str]] = []  # (token, room): placed when the room is discovered
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
@@ -205,6 +206,7 @@ class HauntState(BetrayalState):
             "timers": {k: dict(sorted(v.items())) for k, v in sorted(self.timer_state.items())},
             "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
             "carried": dict(sorted(self.carried.items())),
+            "hook_state": {k: dict(sorted(v.items())) for k, v in sorted(self.hook_state.items())},
             "waiting_tokens": [list(x) for x in self.waiting_tokens],
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
@@ -930,7 +932,8 @@ class HauntState(BetrayalState):
         room = self.ex[seat].room
         n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
         if self.side.get(seat) == HERO:
-            n += sum(1 for m in self.active_monsters(room) if not m.stunned)
+            n += sum(1 for m in self.active_monsters(room) if not m.stunned
+                     and self._monster_raw(self.mdef(m)).get("slows_explorers", True))
         return n
 
     def movement_left(self, seat: str) -> int:
@@ -1378,6 +1381,9 @@ class HauntState(BetrayalState):
                 yield from self._monster_abilities(m)
                 if self._check_wins():
                     return
+                yield from self._monster_rolls(m)
+                if self._check_wins():
+                    return
 
     def _basement_rescue(self) -> Gen[None]:
         """``monster.basement-rescue``: monsters shut in the basement away from every hero let the
@@ -1423,6 +1429,10 @@ class HauntState(BetrayalState):
         return True
 
     def _monster_moves(self, m: Monster, roll: int) -> Gen[None]:
+        hook = self.mdef(m).movement.get("custom")
+        if hook is not None:
+            yield from MOVE_HOOKS[str(hook)](self, m, roll)
+            return
         budget = roll
         if roll == 0:
             self.emit("monster.zero-roll-still-moves", f"{self.mname(m)} rolled 0 and may still move one space")
@@ -1626,6 +1636,31 @@ class HauntState(BetrayalState):
             out.append(s)
         return out
 
+    def _monster_rolls(self, m: Monster) -> Gen[None]:
+        """A monster's ``must`` rules for ``each-explorer`` on the monster turn: every explorer in
+        play that the requirement picks (and the ``unless`` spares) rolls, and the band of the
+        result says what happens (the Banshee's wail)."""
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "monster-turn" or rule.get("who") != "each-explorer" or "roll" not in rule:
+                continue
+            for seat in self.seat_ids:
+                if m.gone or not self.in_play(seat):
+                    continue
+                if "requires" in rule and not self.pred(rule["requires"], seat, m):
+                    continue
+                if "unless" in rule and self.pred(rule["unless"], seat, m):
+                    self.emit("monster.rules-overridable", f"{self.name(seat)} is spared: {rule.get('says', rule['id'])}")
+                    continue
+                trait = str(rule["roll"]["trait"])
+                faces = yield from self.roll(self.value(seat, trait), f"{rule['id']}: {self.name(seat)} rolls {trait}")
+                total = sum(faces)
+                band = next((b for b in rule["roll"].get("bands", ())
+                             if b.get("min", 0) <= total <= b.get("max", 99)), None)
+                self.emit("monster.rules-overridable", f"{self.mname(m)}'s {rule['id']} reaches {self.name(seat)}: "
+                          f"{trait} {total}")
+                for eff in band.get("then", []) if band else []:
+                    yield from self._outcome(eff, seat, m)
+
     def _monster_abilities(self, m: Monster) -> Gen[None]:
         """A monster's ``abilities`` on the monster turn (the Witch's spells): its controller may
         use one of them, after its movement, in place of an attack."""
@@ -1675,6 +1710,10 @@ class HauntState(BetrayalState):
         attack_rules = [r for r in self.mdef(m).must if r.get("when") == "monster-turn"
                         and any("monster_attack" in d for d in r.get("do", []))]
         here = [s for s in here if not any(r.get("forbidden") for r in self.fight_rules(m.uid, s))]
+        # attack.target-needs-trait, for the attacker: a monster without the trait (the Banshee's
+        # Might is "none") makes no attack with it
+        here = [s for s in here if self.mdef(m).stats_by_track or next(
+            (str(r["attack_with"][0]) for r in self.fight_rules(m.uid, s) if "attack_with" in r), "might") in m.stats]
         if not here:
             return
         seat = self.monster_controller(m)
@@ -1760,6 +1799,10 @@ class HauntState(BetrayalState):
             return str(p["flag"]) in self.hflags
         if "carried" in p:
             return seat is not None and seat in self.carried
+        if "custom" in p:
+            return PRED_HOOKS[str(p["custom"])](self, seat, m)
+        if "condition" in p:
+            return seat is not None and effects.condition(self, p["condition"], effects.Ctx(seat, "token:haunt"))
         if "holds" in p:
             spec = p["holds"]
             who = spec.get("who", {})
@@ -2108,7 +2151,10 @@ class HauntState(BetrayalState):
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
-            if "target" in task:
+            places = self._task_places(seat, task)
+            if places is not None:
+                out.extend(Action.of("task", id=task["id"], place=x) for x in places)
+            elif "target" in task:
                 out.extend(Action.of("task", id=task["id"], target=t)
                            for t in self.targets(task["target"], self.ex[seat].room, seat))
             elif "trait_choice" in roll:
@@ -2137,17 +2183,39 @@ class HauntState(BetrayalState):
             return False
         if "where" in task and not self._where_ok(seat, task["where"]):
             return False
-        if "where_any" in task and not any(self._where_ok(seat, w["in"]) for w in task["where_any"]):
+        if "where_any" in task and self._task_places(seat, task) == []:
+            return False
+        if "where_any" in task and not any(self._where_ok(seat, w["in"]) for w in task["where_any"] if "in" in w) \
+                and self._task_places(seat, task) is None:
             return False
         held = task.get("holding")
         if held and not all(self.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
             return False
         if "requires" in task and not self.pred(task["requires"], seat):
             return False
-        if task.get("reuse") == "once-per-place" and f"{task['id']}/{e.room}" in self.used_places:
+        if task.get("reuse") == "once-per-place" and self._task_places(seat, task) is None \
+                and f"{task['id']}/{e.room}" in self.used_places:
             return False
         cost = task.get("cost", {}).get("movement", 0)
         return not (cost and self.movement_left(seat) < cost)
+
+    def _task_places(self, seat: str, task: Mapping[str, Any]) -> list[str] | None:
+        """For a task whose ``where_any`` also offers cards (``holding``: carrying any of them),
+        the rooms and cards the explorer could use for it now (unused ones, with ``reuse:
+        once-per-place``); None for other tasks."""
+        alternatives = task.get("where_any", [])
+        if not any("holding" in w for w in alternatives):
+            return None
+        room = self.ex[seat].room
+        out: list[str] = []
+        for w in alternatives:
+            if "in" in w and room in self._rooms_for(w["in"]):
+                out.append(room)
+            held = w.get("holding", [])
+            out += [c for c in ([held] if isinstance(held, str) else held) if self.holds(seat, c)]
+        if task.get("reuse") == "once-per-place":
+            out = [x for x in out if f"{task['id']}/{x}" not in self.used_places]
+        return sorted(set(out))
 
     def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
         return self.ex[seat].room in self._rooms_for(where)
@@ -2193,7 +2261,7 @@ class HauntState(BetrayalState):
             self.done.add(str(task["id"]))
             keys.add(f"done-this-turn:{task['id']}")
             if task.get("reuse") == "once-per-place":
-                self.used_places.add(f"{task['id']}/{room}")
+                self.used_places.add(f"{task['id']}/{a.get('place') or room}")
         for eff in outs:
             yield from self._outcome(eff, seat, None, target)
         if ok and any("take_token" in eff or "earn" in eff for eff in outs):
@@ -2312,6 +2380,160 @@ def _house_collapse(st: HauntState) -> None:
     st.emit("haunt.rules-override", "the house starts to collapse at the end of the traitor's next turn")
 
 
+#: Rooms from which the Banshee may hop to "the corresponding room elsewhere" (haunt 8), besides
+#: the rooms joined by a Secret Stairs, Secret Passage or Wall Switch token: the Tome's Upper
+#: Landing, Collapsed Room, Gallery and Foyer, and (judgement: these ways go both ways, as they
+#: do for explorers) the Grand Staircase and the Stairs from Basement at their other ends.
+BANSHEE_HOP_ROOMS = frozenset({"upper-landing", "grand-staircase", "collapsed-room", "gallery", "foyer",
+                               "stairs-from-basement"})
+#: Turn preferences of the Banshee's wall-hugging modes: quarter turns from its facing, in order
+#: (left = 3, straight = 0, right = 1; back = 2 only at a dead end).
+BANSHEE_TURNS = {"hug-left": (3, 0, 1), "hug-right": (1, 0, 3)}
+
+
+def _banshee_walks(st: HauntState, m: Monster, room: str) -> dict[int, str]:
+    """The rooms the Banshee may walk into from ``room``, by world side: through joined doors, or
+    a fixed link to the next cell of the same floor (the starting strip)."""
+    forbidden = set(st._monster_raw(st.mdef(m)).get("may_not_use", ()))
+    out: dict[int, str] = {}
+    spot = st.house.spots[room]
+    for other, _, _ in st._room_exits(room):
+        there = st.house.spots[other]
+        if other in forbidden or there.floor != spot.floor:
+            continue
+        side = next((d for d in range(4) if step(spot.cell, d) == there.cell), None)
+        if side is not None and side not in out:
+            out[side] = other
+    return out
+
+
+def _banshee_hops(st: HauntState, m: Monster, room: str) -> list[str]:
+    """Where the Banshee may hop from ``room``: the other end of the Upper Landing's stairs, the
+    Gallery's drop, the Collapsed Room's fall, the Foyer's Stairs from Basement (a room the Tome
+    names), or of a passage token's link."""
+    forbidden = set(st._monster_raw(st.mdef(m)).get("may_not_use", ()))
+    out: list[str] = []
+    if room in BANSHEE_HOP_ROOMS:
+        for c in st.t.rooms[room].connections:
+            if c.side is None and c.to in st.house.spots and (not c.requires or st._cond_simple(c.requires)):
+                out.append(c.to)
+    for a, b, _, _ in st.links:
+        if room in (a, b):
+            out.append(b if room == a else a)
+    return sorted({r for r in out if r != room and r not in forbidden})
+
+
+def _banshee_path(st: HauntState, m: Monster, roll: int) -> Gen[None]:
+    """Haunt 8: the Banshee always moves its whole Speed roll (one space at least), in the mode a
+    roll of 2 dice picks (``modes_by_roll``): 0 - put it in any room up to 8 spaces away (only
+    that room is entered); 1 / 3 - the traitor picks its first room, then it turns left / right
+    wherever it can (else straight, else the other way, else back the way it came); 2 - first
+    room picked, then straight on where it can (a random turn when only left and right are
+    open); 4 - the traitor moves it freely, but its wail then reaches one explorer once. In a
+    room the Tome names (and at passage tokens) the traitor may hop it to the corresponding room
+    as its next move. It walks placed rooms only, never the Mystic Elevator, and neither slows
+    nor is slowed by explorers. The rooms it entered are kept for the wail (``banshee-path``
+    requirement). Its facing only matters within a move (each move's first room is chosen)."""
+    spec = st.mdef(m).movement["modes_by_roll"]
+    faces = yield from st.roll(int(spec.get("dice", 2)), f"{st.mname(m)}'s way of moving")
+    mode_roll = sum(faces)
+    band = next(b for b in spec["bands"] if b["min"] <= mode_roll <= b["max"])
+    mode = str(band["mode"])
+    budget = roll
+    if roll == 0:
+        st.emit("monster.zero-roll-still-moves", f"{st.mname(m)} rolled 0 and still moves one space")
+        budget = 1
+    state: dict[str, Any] = {"mode": mode, "entered": [], "only": None}
+    st.hook_state["banshee-path"] = state
+    st.emit("monster.rules-overridable", f"{st.mname(m)} rolls {mode_roll} for its way: {mode} ({budget} spaces)")
+    controller = st.monster_controller(m)
+    here = m.room
+
+    def enter(room: str, moved: int) -> None:
+        src, m.room = m.room, room
+        state["entered"].append(room)
+        st.emit("monster.speed-roll", f"{st.mname(m)} moves {st.room_name(src)} -> {st.room_name(room)} "
+                f"({moved} of {budget})")
+
+    if mode == "jump":
+        dist = st._dist_to([here])
+        rooms = [r for r in sorted(st.house.spots) if 0 < dist.get(r, 99) <= int(band.get("range", 8))
+                 and r not in st._monster_raw(st.mdef(m)).get("may_not_use", ())]
+        if rooms:
+            a = yield from st.ask(controller, [Action.of("monster-teleport", monster=m.uid, to=r) for r in rooms],
+                                  f"put {st.mname(m)} in a room up to {band.get('range', 8)} spaces away")
+            enter(str(a["to"]), budget)
+        return
+    facing: int | None = None
+    prev: str | None = None
+    for moved in range(1, budget + 1):
+        walks = _banshee_walks(st, m, m.room)
+        hops = _banshee_hops(st, m, m.room)
+        if mode == "controlled" or moved == 1:
+            options = sorted(set(walks.values()) | set(hops))
+        else:
+            forced: str | None = None
+            if facing is not None:
+                turns = BANSHEE_TURNS.get(mode)
+                if turns is not None:
+                    forced = next((walks[(facing + t) % 4] for t in turns if (facing + t) % 4 in walks), None)
+                elif facing in walks:
+                    forced = walks[facing]
+                else:
+                    sides = [(facing + t) % 4 for t in (3, 1) if (facing + t) % 4 in walks]
+                    if len(sides) == 2:
+                        a = yield Req(CHANCE, Draw([walks[x] for x in sides], arg="to"),
+                                      f"{st.mname(m)} turns left or right at random")
+                        forced = str(a["to"])
+                    elif sides:
+                        forced = walks[sides[0]]
+            if forced is None:
+                # a dead end (or a room reached by a hop with no way on): back the way it came
+                forced = prev if prev is not None and prev in st.house.spots else next(iter(sorted(walks.values())), None)
+            options = sorted({forced, *hops} - {None})  # type: ignore[arg-type]
+        if not options:
+            st.emit("monster.rules-overridable", f"{st.mname(m)} has nowhere to go")
+            return
+        if len(options) == 1:
+            to = options[0]
+        else:
+            a = yield from st.ask(controller, [Action.of("monster-move", monster=m.uid, to=r) for r in options],
+                                  f"move {st.mname(m)} ({mode})")
+            to = str(a["to"])
+        side = next((d for d, r in walks.items() if r == to), None)
+        prev = m.room
+        enter(to, moved)
+        if side is not None:
+            facing = side
+        else:
+            # a hop: the traitor sets its facing in the new room (the way on that is then straight ahead)
+            ways = _banshee_walks(st, m, to)
+            if ways and moved < budget and mode not in ("controlled",):
+                a = yield from st.ask(controller, [Action.of("monster-face", monster=m.uid, to=r, side=d)
+                                                   for d, r in sorted(ways.items())], f"face {st.mname(m)}")
+                facing = int(str(a["side"]))
+            else:
+                facing = None
+    if mode == "controlled":
+        entered = set(state["entered"])
+        reached = [x for x in st.seat_ids if st.in_play(x) and st.ex[x].room in entered]
+        if reached:
+            a = yield from st.ask(controller, [Action.of("wail-target", who=x) for x in reached],
+                                  f"the one explorer {st.mname(m)}'s wail reaches")
+            state["only"] = str(a["who"])
+
+
+def _banshee_reaches(st: HauntState, seat: str | None, m: Monster | None) -> bool:
+    """Haunt 8: the explorer is in a room the Banshee entered this monster turn (on a controlled
+    move, only the one explorer the traitor picked)."""
+    state = st.hook_state.get("banshee-path")
+    if seat is None or not state:
+        return False
+    if state.get("mode") == "controlled":
+        return state.get("only") == seat
+    return st.ex[seat].room in state.get("entered", [])
+
+
 #: Named hooks of standing rules, by id.
 RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
 #: Named hooks of special actions, by id.
@@ -2322,9 +2544,13 @@ ACTION_HOOKS: dict[str, Callable[[HauntState, str], None]] = {
 SKULL_HOOKS: dict[str, Callable[[HauntState, str, str], bool]] = {
     "skull-sanity-turns-traitor": _skull_sanity_turns_traitor,
 }
+#: Named hooks of monster movement (``movement.custom``): they move the monster on its turn.
+MOVE_HOOKS: dict[str, Callable[[HauntState, Monster, int], Gen[None]]] = {"banshee-path": _banshee_path}
+#: Named hooks of requirements (``custom`` predicates), given the explorer and monster in question.
+PRED_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], bool]] = {"banshee-path": _banshee_reaches}
 #: Every named hook this engine carries out, by id (the others block their haunt).
 HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
-                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items()]}
+                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(), *MOVE_HOOKS.items()]}
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:

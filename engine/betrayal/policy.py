@@ -273,10 +273,12 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None) -
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
             continue
-        places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", [])]
+        places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]
+        once = task.get("reuse") == "once-per-place"
         for where in places:
             try:
-                out += [r for r in st._rooms_for(where) if r in st.house.spots]
+                out += [r for r in st._rooms_for(where) if r in st.house.spots
+                        and not (once and f"{task['id']}/{r}" in st.used_places)]
             except NotImplementedError:
                 continue
     return out
