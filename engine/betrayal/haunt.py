@@ -2445,7 +2445,8 @@ def _banshee_path(st: HauntState, m: Monster, roll: int) -> Gen[None]:
         budget = 1
     state: dict[str, Any] = {"mode": mode, "entered": [], "only": None}
     st.hook_state["banshee-path"] = state
-    st.emit("monster.rules-overridable", f"{st.mname(m)} rolls {mode_roll} for its way: {mode} ({budget} spaces)")
+    st.emit("monster.rules-overridable", f"{st.mname(m)} rolls {mode_roll} for its way: {mode} ({budget} "
+            f"space{'' if budget == 1 else 's'})")
     controller = st.monster_controller(m)
     here = m.room
 

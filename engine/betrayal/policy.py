@@ -252,7 +252,11 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
         if not want - mine:
             prey += [st.ex[s].room for s in st.opponents_of(seat)]
-        return prey + _task_rooms(st, seat, side, None)
+        goals = prey + _task_rooms(st, seat, side, None)
+        own = st.hs.sides().get(side) if st.hs is not None else None
+        if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
+            return _frontier(st)  # every known place is used up: open the house for more rooms and cards
+        return goals
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
 
 
