@@ -50,6 +50,14 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         return _monster_move(st, actions, rng)
     if "monster-ability" in kinds:
         return _monster_ability(st, actions)
+    if "wail-target" in kinds:  # the hero with the weakest Sanity, never one's own side
+        seat = st.to_move() or ""
+        return min(actions, key=lambda a: (st.side.get(str(a["who"])) == st.side.get(seat),
+                                           st.value(str(a["who"]), "sanity"), str(a["who"])))
+    if "monster-face" in kinds:  # face the way that leads toward the heroes
+        m = st.monster(str(actions[0]["monster"]))
+        dist = st._dist_to(_monster_targets(st, m))
+        return min(actions, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
     if kinds & {"monster-attack", "monster-pass"}:
         return _monster_attack(st, actions)
     if "place-in" in kinds:
