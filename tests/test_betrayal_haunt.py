@@ -374,7 +374,7 @@ def test_haunt_invariants_hold_through_policy_games() -> None:
 def test_support_names_hooks_and_blockers() -> None:
     report = hauntmod.support(game_spec("betrayal"))
     assert report[9]["playable"] and report[9]["hooks"] == ["skull-sanity-turns-traitor"]
-    assert not report[3]["playable"] and any("no printed stats" in b for b in report[3]["blockers"])
+    assert not report[7]["playable"] and any("no printed stats" in b for b in report[7]["blockers"])
     assert set(PLAYABLE) == {n for n, r in report.items() if r["playable"]}
 
 

@@ -612,12 +612,14 @@ def _damage(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[s
         st.emit("damage.dice-of-damage", f"{st.name(ctx.seat)} rolls {spec['dice']} dice of {kind} damage: {points}")
     else:
         points = int(spec["points"])
-    yield from take_damage(st, ctx.seat, kind, points, ctx)
+    yield from take_damage(st, ctx.seat, kind, points, ctx, reducible=not spec.get("unreducible"))
 
 
-def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx | None = None) -> Gen[None]:
-    """The victim spreads the damage over the two traits of the kind as they choose."""
-    for source, _, ability in held_abilities(st, seat):
+def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx | None = None,
+                reducible: bool = True) -> Gen[None]:
+    """The victim spreads the damage over the two traits of the kind as they choose (cards that
+    reduce or convert damage first, unless the damage is ``unreducible``)."""
+    for source, _, ability in held_abilities(st, seat) if reducible else ():
         if ability.get("trigger") != "ongoing":
             continue
         for eff in ability.get("do", []):

@@ -36,7 +36,7 @@ from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 8, 9, 10, 12})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -144,6 +144,9 @@ class HauntState(BetrayalState):
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []
         self.turn_mods: dict[str, set[str]] = {}  # seat -> limits on its next or current turn (no-move)
+        self.carried: dict[str, str] = {}  # seat carried like an item (a Frog) -> the seat carrying it
+        self.hook_state: dict[str, dict[str, Any]] = {}  # named hooks' own state (JSON-able), by hook id
+        self.waiting_tokens: list[tuple[str, str]] = []  # (token, room): placed when the room is discovered
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self.hround = 0
@@ -160,6 +163,8 @@ class HauntState(BetrayalState):
 
     def _apply(self, action: Action) -> list[Event]:
         super()._apply(action)
+        if self.carried:
+            self._sync_carried()
         if self._req is not None and self.hs is not None and self.result is None:
             self._check_wins()
             if self.result is not None:
@@ -205,6 +210,9 @@ class HauntState(BetrayalState):
             "collapsing": self.collapsing,
             "timers": {k: dict(sorted(v.items())) for k, v in sorted(self.timer_state.items())},
             "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
+            "carried": dict(sorted(self.carried.items())),
+            "hook_state": {k: dict(sorted(v.items())) for k, v in sorted(self.hook_state.items())},
+            "waiting_tokens": [list(x) for x in self.waiting_tokens],
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
                  "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards),
@@ -415,7 +423,11 @@ class HauntState(BetrayalState):
                     self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
 
     def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
-        """A draw, unless the haunt lets the explorer's side take a named card instead."""
+        """A draw, unless the haunt lets the explorer's side take a named card instead (or a
+        status forbids drawing)."""
+        if self.hs is not None and self._blocks(seat, "draw-cards"):
+            self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards")
+            return None
         for entry in list(self.next_omen):
             side, cards = entry
             present = [c for c in cards if c in self.decks["omen"]]
@@ -521,7 +533,8 @@ class HauntState(BetrayalState):
                 count = self.hs.amount(spec.get("count", 1), self.n)
                 where = spec["in"]
                 if where.get("on_discovery"):
-                    raise NotImplementedError(f"token placement {sorted(where)}")
+                    self._place_on_discovery(token, count, where)
+                    return
                 if "any_room" in where:
                     rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
                 else:
@@ -597,6 +610,32 @@ class HauntState(BetrayalState):
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
         else:
             raise NotImplementedError(f"haunt setup verb {verb!r}")
+
+    def _place_on_discovery(self, token: str, count: int, where: Mapping[str, Any]) -> None:
+        """Tokens for named rooms: in the room now if it is in the house, else when it is
+        discovered (``on_discovery``); a ``secret`` placement does not say which rooms wait."""
+        rooms = self._rooms_for(where)
+        waiting = 0
+        for i in range(count if rooms else 0):
+            spot = rooms[i % len(rooms)]
+            if spot in self.house.spots:
+                self.htokens.setdefault(token, []).append(spot)
+                self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(spot)}")
+            else:
+                self.waiting_tokens.append((token, spot))
+                waiting += 1
+        if waiting:
+            where_ = "rooms not found yet" if where.get("secret") else \
+                ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
+            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
+
+    def note_new_room(self, room: str) -> None:
+        """A room found in the haunt phase receives the tokens waiting for it (``on_discovery``)."""
+        super().note_new_room(room)
+        for entry in [x for x in self.waiting_tokens if x[1] == room]:
+            self.waiting_tokens.remove(entry)
+            self.htokens.setdefault(entry[0], []).append(room)
+            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {entry[0]} token is placed there")
 
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
@@ -726,6 +765,14 @@ class HauntState(BetrayalState):
             return out
         if self._blocks(seat, "give-away"):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
+        if self._blocks(seat, "discover-rooms"):
+            out = [a for a in out if a.kind != "explore"]
+        # judgement: an explorer carried like an item (a Frog) holds no items - it picks none up
+        # and is handed none. (A carry-items block alone still stops only companion custody.)
+        if self._carriable(seat):
+            out = [a for a in out if a.kind != "pickup"]
+        out = [a for a in out if not (a.kind == "trade" and self._carriable(str(a["to"])))]
+        out.extend(self._carry_actions(seat))
         if self._toward(seat) is not None and any(a.kind == "move" for a in out):
             out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
         out.extend(self._attack_actions(seat))
@@ -736,6 +783,11 @@ class HauntState(BetrayalState):
     def _play_turn(self, seat: str) -> Gen[None]:
         if self.hs is None:
             yield from super()._play_turn(seat)
+            return
+        if seat in self.carried:
+            self.emit("haunt.rules-override", f"{self.name(seat)} is carried by {self.name(self.carried[seat])} and does "
+                      "nothing this turn")
+            yield from self._end_haunt_turn(seat)
             return
         yield from self._flag_timers(seat, "start")
         yield from self._turn_rules(seat, "start-of-turn")
@@ -768,6 +820,8 @@ class HauntState(BetrayalState):
         elif a.kind == "task":
             yield from self._task(seat, a)
             yield from self._turn_rules(seat, "during-turn")
+        elif a.kind in ("carry", "put-down"):
+            self._carry(seat, a)
         elif a.kind == "give-token":
             token, to = str(a["token"]), str(a["to"])
             self.turn.traded = True
@@ -776,6 +830,47 @@ class HauntState(BetrayalState):
             self.emit("item.tokens-like-cards", f"{self.name(seat)} trades the {token} token to {self.name(to)}")
         else:
             yield from super()._turn_action(seat, a)
+
+    def _carriable(self, seat: str) -> bool:
+        """The explorer has a status that lets others carry it like an item (a Frog)."""
+        assert self.hs is not None
+        return any(self.hs.statuses.get(x, {}).get("carried_like_item") for x in self.hstatus.get(seat, []))
+
+    def _carry_actions(self, seat: str) -> list[Action]:
+        """Pick up an explorer carried like an item (``carried_like_item``) in the room, or put one
+        down; once each a turn, by an explorer whose statuses do not block carrying."""
+        out: list[Action] = []
+        if self._blocks(seat, "carry-items") or self._carriable(seat):
+            return out
+        room = self.ex[seat].room
+        if "carry" not in self.turn.keys:
+            out += [Action.of("carry", who=s) for s in self.seat_ids if s != seat and s not in self.carried
+                    and self.in_play(s) and self.ex[s].room == room and self._carriable(s)]
+        if "put-down" not in self.turn.keys:
+            out += [Action.of("put-down", who=s) for s, c in sorted(self.carried.items()) if c == seat]
+        return out
+
+    def _carry(self, seat: str, a: Action) -> None:
+        who = str(a["who"])
+        self.turn.keys.add(a.kind)
+        if a.kind == "carry":
+            self.carried[who] = seat
+            self.emit("haunt.rules-override", f"{self.name(seat)} picks up {self.name(who)} and carries them like an item")
+        else:
+            del self.carried[who]
+            self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down in "
+                      f"{self.room_name(self.ex[seat].room)}")
+
+    def _sync_carried(self) -> None:
+        """A carried explorer is where its carrier is; it is dropped when the carrier leaves play
+        or can no longer carry, or when it loses the status that made it carriable."""
+        for who, carrier in sorted(self.carried.items()):
+            if not (self.in_play(who) and self.in_play(carrier) and self._carriable(who)) \
+                    or self._blocks(carrier, "carry-items"):
+                del self.carried[who]
+                continue
+            self.ex[who].room = self.ex[carrier].room
+            self.ex[who].part = self.ex[carrier].part
 
     def _bound(self, seat: str, card: str) -> bool:
         """A card a status forbids giving away: the one the status is about (held by ``holding``)."""
@@ -843,7 +938,8 @@ class HauntState(BetrayalState):
         room = self.ex[seat].room
         n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
         if self.side.get(seat) == HERO:
-            n += sum(1 for m in self.active_monsters(room) if not m.stunned)
+            n += sum(1 for m in self.active_monsters(room) if not m.stunned
+                     and self._monster_raw(self.mdef(m)).get("slows_explorers", True))
         return n
 
     def movement_left(self, seat: str) -> int:
@@ -888,6 +984,8 @@ class HauntState(BetrayalState):
             m.stunned for m in self.active_monsters(self.ex[seat].room))
         yield from super()._move(seat, to, cost)
         self._pay_slowing(seat, extra)
+        if self.carried:
+            self._sync_carried()
         if self.hs is not None:
             yield from self._take_custody(seat)
 
@@ -1291,6 +1389,12 @@ class HauntState(BetrayalState):
                 yield from self._monster_attack(m)
                 if self._check_wins():
                     return
+                yield from self._monster_abilities(m)
+                if self._check_wins():
+                    return
+                yield from self._monster_rolls(m)
+                if self._check_wins():
+                    return
 
     def _basement_rescue(self) -> Gen[None]:
         """``monster.basement-rescue``: monsters shut in the basement away from every hero let the
@@ -1336,6 +1440,10 @@ class HauntState(BetrayalState):
         return True
 
     def _monster_moves(self, m: Monster, roll: int) -> Gen[None]:
+        hook = self.mdef(m).movement.get("custom")
+        if hook is not None:
+            yield from MOVE_HOOKS[str(hook)](self, m, roll)
+            return
         budget = roll
         if roll == 0:
             self.emit("monster.zero-roll-still-moves", f"{self.mname(m)} rolled 0 and may still move one space")
@@ -1460,6 +1568,11 @@ class HauntState(BetrayalState):
         elif mv.get("toward") == "nearest-explorer-not-revealer":
             revealer = self.haunt["revealer"] if self.haunt else None
             goal = [self.ex[s].room for s in self.living_heroes() if s != revealer]
+        elif isinstance(mv.get("toward"), Mapping) and "nearest_with_status" in mv["toward"]:
+            status = mv["toward"]["nearest_with_status"]
+            # carried explorers are ignored like items (the Cat and carried Frogs)
+            goal = [self.ex[s].room for s in self.seat_ids if self.in_play(s) and s not in self.carried
+                    and status in self.hstatus.get(s, [])]
         elif mv.get("chase_when_seen"):
             seen = self.line_of_sight(m.room) | {m.room}
             goal = [self.ex[s].room for s in self.living_heroes() if self.ex[s].room in seen]
@@ -1560,6 +1673,90 @@ class HauntState(BetrayalState):
             if m.gone:
                 return
 
+    def targets(self, target: Mapping[str, Any], room: str, seat: str | None) -> list[str]:
+        """Explorers an action or ability may aim at (``target``: kind and range) from ``room``."""
+        rooms = {room} | (self.line_of_sight(room) if target.get("range") == "same-room-or-line-of-sight" else set())
+        kind = target.get("kind")
+        out = []
+        for s in self.seat_ids:
+            if s == seat or not self.in_play(s) or self.ex[s].room not in rooms:
+                continue
+            if kind in ("hero", "hero-with-status") and self.side.get(s) != HERO:
+                continue
+            if kind == "hero-with-status" and target.get("status") not in self.hstatus.get(s, []):
+                continue
+            if kind == "explorer-not-frog" and "frog" in self.hstatus.get(s, []):
+                continue  # the Witch's spells spare Frogs for her Cat (haunt 3)
+            out.append(s)
+        return out
+
+    def _monster_rolls(self, m: Monster) -> Gen[None]:
+        """A monster's ``must`` rules for ``each-explorer`` on the monster turn: every explorer in
+        play that the requirement picks (and the ``unless`` spares) rolls, and the band of the
+        result says what happens (the Banshee's wail)."""
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "monster-turn" or rule.get("who") != "each-explorer" or "roll" not in rule:
+                continue
+            for seat in self.seat_ids:
+                if m.gone or not self.in_play(seat):
+                    continue
+                if "requires" in rule and not self.pred(rule["requires"], seat, m):
+                    continue
+                if "unless" in rule and self.pred(rule["unless"], seat, m):
+                    self.emit("monster.rules-overridable", f"{self.name(seat)} is spared: {rule.get('says', rule['id'])}")
+                    continue
+                trait = str(rule["roll"]["trait"])
+                faces = yield from self.roll(self.value(seat, trait), f"{rule['id']}: {self.name(seat)} rolls {trait}")
+                total = sum(faces)
+                band = next((b for b in rule["roll"].get("bands", ())
+                             if b.get("min", 0) <= total <= b.get("max", 99)), None)
+                self.emit("monster.rules-overridable", f"{self.mname(m)}'s {rule['id']} reaches {self.name(seat)}: "
+                          f"{trait} {total}")
+                for eff in band.get("then", []) if band else []:
+                    yield from self._outcome(eff, seat, m)
+
+    def _monster_abilities(self, m: Monster) -> Gen[None]:
+        """A monster's ``abilities`` on the monster turn (the Witch's spells): its controller may
+        use one of them, after its movement, in place of an attack."""
+        abilities = [ab for ab in self.mdef(m).abilities if ab.get("timing") == "monster-turn"]
+        if m.gone or m.stunned or not abilities:
+            return
+        acts: list[Action] = []
+        for ab in abilities:
+            if "requires" in ab and not self.pred(ab["requires"], None, m):
+                continue
+            if "target" in ab:
+                acts += [Action.of("monster-ability", monster=m.uid, id=ab["id"], target=t)
+                         for t in self.targets(ab["target"], m.room, None)]
+            else:
+                acts.append(Action.of("monster-ability", monster=m.uid, id=ab["id"]))
+        if not acts:
+            return
+        a = yield from self.ask(self.monster_controller(m), [*acts, Action.of("monster-pass", monster=m.uid)],
+                                f"{self.mname(m)} uses an ability?")
+        if a.kind == "monster-pass":
+            return
+        ab = next(x for x in abilities if x["id"] == a["id"])
+        target = str(a["target"]) if a.get("target") else None
+        self.emit("monster.rules-overridable", f"{self.mname(m)}: {ab.get('says', ab['id'])}"
+                  + (f" (on {self.name(target)})" if target else ""))
+        roll = ab.get("roll")
+        ok = True
+        if roll:
+            trait = str(roll["trait"])
+            mine = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)}'s {trait} roll")
+            theirs: tuple[int, ...] = ()
+            if roll.get("opposed_by") == "target" and target is not None:
+                theirs = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)}'s {trait} roll")
+                ok = sum(mine) > sum(theirs)
+            else:
+                ok = sum(mine) >= int(roll.get("target", 0))
+            self.emit("monster.rules-overridable", f"{self.mname(m)} rolls {trait} {sum(mine)}"
+                      + (f" against {sum(theirs)}" if roll.get("opposed_by") else "")
+                      + (": it works" if ok else ": it fails"))
+        for eff in (ab.get("success" if ok else "failure", []) if roll else ab.get("do", [])):
+            yield from self._outcome(eff, None, m, target)
+
     def _monster_attack(self, m: Monster) -> Gen[None]:
         here = [s for s in self.living_heroes() if self.together(m.uid, s)]
         across = [s for s in self.living_heroes() if self.ex[s].room == m.room and s not in here]
@@ -1571,6 +1768,10 @@ class HauntState(BetrayalState):
         attack_rules = [r for r in self.mdef(m).must if r.get("when") == "monster-turn"
                         and any("monster_attack" in d for d in r.get("do", []))]
         here = [s for s in here if not any(r.get("forbidden") for r in self.fight_rules(m.uid, s))]
+        # attack.target-needs-trait, for the attacker: a monster without the trait (the Banshee's
+        # Might is "none") makes no attack with it
+        here = [s for s in here if self.mdef(m).stats_by_track or next(
+            (str(r["attack_with"][0]) for r in self.fight_rules(m.uid, s) if "attack_with" in r), "might") in m.stats]
         if not here:
             return
         seat = self.monster_controller(m)
@@ -1654,6 +1855,12 @@ class HauntState(BetrayalState):
             return any(p["has_status"] in self.hstatus.get(s, []) for s in who)
         if "flag" in p:
             return str(p["flag"]) in self.hflags
+        if "carried" in p:
+            return seat is not None and seat in self.carried
+        if "custom" in p:
+            return PRED_HOOKS[str(p["custom"])](self, seat, m)
+        if "condition" in p:
+            return seat is not None and effects.condition(self, p["condition"], effects.Ctx(seat, "token:haunt"))
         if "holds" in p:
             spec = p["holds"]
             who = spec.get("who", {})
@@ -1755,6 +1962,11 @@ class HauntState(BetrayalState):
         rule = "haunt.rules-override"
         if eff.get("who") == "trapped-explorer":
             seat = str(self.haunt["revealer"]) if self.haunt else seat
+        if eff.get("who") == "traitor":
+            seat = self.traitor()
+            if seat is None or not self.in_play(seat):
+                return
+            eff = {k: v for k, v in eff.items() if k != "who"}
         if verb == "on_target":
             for sub in spec:
                 if target is not None and target in self.ex:
@@ -1788,6 +2000,8 @@ class HauntState(BetrayalState):
             if status not in self.hstatus.setdefault(seat, []):
                 self.hstatus[seat].append(status)
                 self.emit(rule, f"{self.name(seat)} becomes {status}")
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("drops_items"):
+                    yield from self._drop_everything(seat)
         elif verb == "lose_status" and seat is not None:
             if spec in self.hstatus.get(seat, []):
                 self.hstatus[seat].remove(spec)
@@ -1853,8 +2067,17 @@ class HauntState(BetrayalState):
         elif verb == "place" and isinstance(spec, Mapping) and "monster" in spec and self.hs is not None:
             assert self.haunt is not None
             mdef = self.hs.monsters[str(spec["monster"])]
-            rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])]
-            self._add_monster(mdef, rooms[0])
+            if "any_room" in spec["in"]:
+                room = yield from self._location(spec["in"], set(), f"place the {mdef.name}")
+            else:
+                room = ([r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])])[0]
+            there = [x for x in self.active_monsters() if x.kind == mdef.id]
+            if len(there) == 1 and mdef.count is None:
+                # a single monster already in the house is moved there (the Witch's Wings of Raven)
+                src, there[0].room = there[0].room, room
+                self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
+            else:
+                self._add_monster(mdef, room)
         elif verb == "control":
             self.control[str(spec["monster"])] = str(spec["to"])
             self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
@@ -1891,6 +2114,32 @@ class HauntState(BetrayalState):
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
 
+    def _drop_everything(self, seat: str) -> Gen[None]:
+        """A status with ``drops_items``: the explorer's items and omens fall as a pile in its room,
+        tokens carried like items lie there again, companions are discarded, and an explorer it
+        carried is put down."""
+        e = self.ex[seat]
+        for card in list(e.cards):
+            if card not in e.cards:
+                continue  # losing an earlier card took it away already
+            e.cards.remove(card)
+            if self.t.cards[card].companion:
+                self.discards[self.t.cards[card].type].append(card)
+                self.emit("haunt.rules-override", f"{self.name(seat)} discards the {self.card_name(card)}")
+            else:
+                self.piles.setdefault(e.room, []).append(card)
+                self.emit("haunt.rules-override", f"{self.name(seat)} drops the {self.card_name(card)} in "
+                          f"{self.room_name(e.room)}")
+            yield from effects.lose_card(self, seat, card)
+        for token in self.held.pop(seat, []):
+            # judgement: a dropped token lies in the room as before it was taken
+            self.htokens.setdefault(token, []).append(e.room)
+            self.emit("haunt.rules-override", f"{self.name(seat)} drops a {token} token in {self.room_name(e.room)}")
+        for who, carrier in sorted(self.carried.items()):
+            if carrier == seat:
+                del self.carried[who]
+                self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down")
+
     def _after_hook(self, seat: str) -> Gen[None]:
         """Cards an action hook took away from the explorer lose their effects."""
         for card in self.pending_losses:
@@ -1910,6 +2159,15 @@ class HauntState(BetrayalState):
                     self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
                     return
         super()._die(seat, trait)
+        if self.hs is not None and self.ex[seat].dead and self.held.get(seat):
+            room = self.ex[seat].room
+            for token in self.held.pop(seat):
+                if self.hs.tokens.get(token) is not None and self.hs.tokens[token].carried_as_item:
+                    # death.items-drop: a token carried like an item lies in the room again
+                    self.htokens.setdefault(token, []).append(room)
+                    self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
+                else:
+                    self.held.setdefault(seat, []).append(token)
 
     def _blocks(self, seat: str, what: str) -> bool:
         if self.hs is None:
@@ -1951,7 +2209,13 @@ class HauntState(BetrayalState):
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
-            if "trait_choice" in roll:
+            places = self._task_places(seat, task)
+            if places is not None:
+                out.extend(Action.of("task", id=task["id"], place=x) for x in places)
+            elif "target" in task:
+                out.extend(Action.of("task", id=task["id"], target=t)
+                           for t in self.targets(task["target"], self.ex[seat].room, seat))
+            elif "trait_choice" in roll:
                 out.extend(Action.of("task", id=task["id"], trait=t) for t in roll["trait_choice"])
             else:
                 out.append(Action.of("task", id=task["id"]))
@@ -1977,17 +2241,39 @@ class HauntState(BetrayalState):
             return False
         if "where" in task and not self._where_ok(seat, task["where"]):
             return False
-        if "where_any" in task and not any(self._where_ok(seat, w["in"]) for w in task["where_any"]):
+        if "where_any" in task and self._task_places(seat, task) == []:
+            return False
+        if "where_any" in task and not any(self._where_ok(seat, w["in"]) for w in task["where_any"] if "in" in w) \
+                and self._task_places(seat, task) is None:
             return False
         held = task.get("holding")
         if held and not all(self.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
             return False
         if "requires" in task and not self.pred(task["requires"], seat):
             return False
-        if task.get("reuse") == "once-per-place" and f"{task['id']}/{e.room}" in self.used_places:
+        if task.get("reuse") == "once-per-place" and self._task_places(seat, task) is None \
+                and f"{task['id']}/{e.room}" in self.used_places:
             return False
         cost = task.get("cost", {}).get("movement", 0)
         return not (cost and self.movement_left(seat) < cost)
+
+    def _task_places(self, seat: str, task: Mapping[str, Any]) -> list[str] | None:
+        """For a task whose ``where_any`` also offers cards (``holding``: carrying any of them),
+        the rooms and cards the explorer could use for it now (unused ones, with ``reuse:
+        once-per-place``); None for other tasks."""
+        alternatives = task.get("where_any", [])
+        if not any("holding" in w for w in alternatives):
+            return None
+        room = self.ex[seat].room
+        out: list[str] = []
+        for w in alternatives:
+            if "in" in w and room in self._rooms_for(w["in"]):
+                out.append(room)
+            held = w.get("holding", [])
+            out += [c for c in ([held] if isinstance(held, str) else held) if self.holds(seat, c)]
+        if task.get("reuse") == "once-per-place":
+            out = [x for x in out if f"{task['id']}/{x}" not in self.used_places]
+        return sorted(set(out))
 
     def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
         return self.ex[seat].room in self._rooms_for(where)
@@ -2007,13 +2293,18 @@ class HauntState(BetrayalState):
         room = self.ex[seat].room
         ok = True
         roll = task.get("roll")
+        target = str(a["target"]) if a.get("target") else None
         if roll:
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
             total = yield from self.task_roll(seat, trait, task["id"])
             if total is None:
                 return
-            if "against_dice" in roll:
+            if roll.get("opposed_by") == "target" and target is not None:
+                other = yield from self.roll(self.value(target, trait), f"{self.name(target)}'s {trait} roll")
+                ok = total > sum(other)
+                self.emit("haunt.specific-action", f"{task['id']}: {total} against {self.name(target)}'s {sum(other)}")
+            elif "against_dice" in roll:
                 other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
@@ -2028,9 +2319,9 @@ class HauntState(BetrayalState):
             self.done.add(str(task["id"]))
             keys.add(f"done-this-turn:{task['id']}")
             if task.get("reuse") == "once-per-place":
-                self.used_places.add(f"{task['id']}/{room}")
+                self.used_places.add(f"{task['id']}/{a.get('place') or room}")
         for eff in outs:
-            yield from self._outcome(eff, seat, None)
+            yield from self._outcome(eff, seat, None, target)
         if ok and any("take_token" in eff or "earn" in eff for eff in outs):
             self.emit("haunt.knowledge-shared", "what was found is known to every hero")
 
@@ -2147,6 +2438,161 @@ def _house_collapse(st: HauntState) -> None:
     st.emit("haunt.rules-override", "the house starts to collapse at the end of the traitor's next turn")
 
 
+#: Rooms from which the Banshee may hop to "the corresponding room elsewhere" (haunt 8), besides
+#: the rooms joined by a Secret Stairs, Secret Passage or Wall Switch token: the Tome's Upper
+#: Landing, Collapsed Room, Gallery and Foyer, and (judgement: these ways go both ways, as they
+#: do for explorers) the Grand Staircase and the Stairs from Basement at their other ends.
+BANSHEE_HOP_ROOMS = frozenset({"upper-landing", "grand-staircase", "collapsed-room", "gallery", "foyer",
+                               "stairs-from-basement"})
+#: Turn preferences of the Banshee's wall-hugging modes: quarter turns from its facing, in order
+#: (left = 3, straight = 0, right = 1; back = 2 only at a dead end).
+BANSHEE_TURNS = {"hug-left": (3, 0, 1), "hug-right": (1, 0, 3)}
+
+
+def _banshee_walks(st: HauntState, m: Monster, room: str) -> dict[int, str]:
+    """The rooms the Banshee may walk into from ``room``, by world side: through joined doors, or
+    a fixed link to the next cell of the same floor (the starting strip)."""
+    forbidden = set(st._monster_raw(st.mdef(m)).get("may_not_use", ()))
+    out: dict[int, str] = {}
+    spot = st.house.spots[room]
+    for other, _, _ in st._room_exits(room):
+        there = st.house.spots[other]
+        if other in forbidden or there.floor != spot.floor:
+            continue
+        side = next((d for d in range(4) if step(spot.cell, d) == there.cell), None)
+        if side is not None and side not in out:
+            out[side] = other
+    return out
+
+
+def _banshee_hops(st: HauntState, m: Monster, room: str) -> list[str]:
+    """Where the Banshee may hop from ``room``: the other end of the Upper Landing's stairs, the
+    Gallery's drop, the Collapsed Room's fall, the Foyer's Stairs from Basement (a room the Tome
+    names), or of a passage token's link."""
+    forbidden = set(st._monster_raw(st.mdef(m)).get("may_not_use", ()))
+    out: list[str] = []
+    if room in BANSHEE_HOP_ROOMS:
+        for c in st.t.rooms[room].connections:
+            if c.side is None and c.to in st.house.spots and (not c.requires or st._cond_simple(c.requires)):
+                out.append(c.to)
+    for a, b, _, _ in st.links:
+        if room in (a, b):
+            out.append(b if room == a else a)
+    return sorted({r for r in out if r != room and r not in forbidden})
+
+
+def _banshee_path(st: HauntState, m: Monster, roll: int) -> Gen[None]:
+    """Haunt 8: the Banshee always moves its whole Speed roll (one space at least), in the mode a
+    roll of 2 dice picks (``modes_by_roll``): 0 - put it in any room up to 8 spaces away (only
+    that room is entered); 1 / 3 - the traitor picks its first room, then it turns left / right
+    wherever it can (else straight, else the other way, else back the way it came); 2 - first
+    room picked, then straight on where it can (a random turn when only left and right are
+    open); 4 - the traitor moves it freely, but its wail then reaches one explorer once. In a
+    room the Tome names (and at passage tokens) the traitor may hop it to the corresponding room
+    as its next move. It walks placed rooms only, never the Mystic Elevator, and neither slows
+    nor is slowed by explorers. The rooms it entered are kept for the wail (``banshee-path``
+    requirement). Its facing only matters within a move (each move's first room is chosen)."""
+    spec = st.mdef(m).movement["modes_by_roll"]
+    faces = yield from st.roll(int(spec.get("dice", 2)), f"{st.mname(m)}'s way of moving")
+    mode_roll = sum(faces)
+    band = next(b for b in spec["bands"] if b["min"] <= mode_roll <= b["max"])
+    mode = str(band["mode"])
+    budget = roll
+    if roll == 0:
+        st.emit("monster.zero-roll-still-moves", f"{st.mname(m)} rolled 0 and still moves one space")
+        budget = 1
+    state: dict[str, Any] = {"mode": mode, "entered": [], "only": None}
+    st.hook_state["banshee-path"] = state
+    st.emit("monster.rules-overridable", f"{st.mname(m)} rolls {mode_roll} for its way: {mode} ({budget} "
+            f"space{'' if budget == 1 else 's'})")
+    controller = st.monster_controller(m)
+    here = m.room
+
+    def enter(room: str, moved: int) -> None:
+        src, m.room = m.room, room
+        state["entered"].append(room)
+        st.emit("monster.speed-roll", f"{st.mname(m)} moves {st.room_name(src)} -> {st.room_name(room)} "
+                f"({moved} of {budget})")
+
+    if mode == "jump":
+        dist = st._dist_to([here])
+        rooms = [r for r in sorted(st.house.spots) if 0 < dist.get(r, 99) <= int(band.get("range", 8))
+                 and r not in st._monster_raw(st.mdef(m)).get("may_not_use", ())]
+        if rooms:
+            a = yield from st.ask(controller, [Action.of("monster-teleport", monster=m.uid, to=r) for r in rooms],
+                                  f"put {st.mname(m)} in a room up to {band.get('range', 8)} spaces away")
+            enter(str(a["to"]), budget)
+        return
+    facing: int | None = None
+    prev: str | None = None
+    for moved in range(1, budget + 1):
+        walks = _banshee_walks(st, m, m.room)
+        hops = _banshee_hops(st, m, m.room)
+        if mode == "controlled" or moved == 1:
+            options = sorted(set(walks.values()) | set(hops))
+        else:
+            forced: str | None = None
+            if facing is not None:
+                turns = BANSHEE_TURNS.get(mode)
+                if turns is not None:
+                    forced = next((walks[(facing + t) % 4] for t in turns if (facing + t) % 4 in walks), None)
+                elif facing in walks:
+                    forced = walks[facing]
+                else:
+                    sides = [(facing + t) % 4 for t in (3, 1) if (facing + t) % 4 in walks]
+                    if len(sides) == 2:
+                        a = yield Req(CHANCE, Draw([walks[x] for x in sides], arg="to"),
+                                      f"{st.mname(m)} turns left or right at random")
+                        forced = str(a["to"])
+                    elif sides:
+                        forced = walks[sides[0]]
+            if forced is None:
+                # a dead end (or a room reached by a hop with no way on): back the way it came
+                forced = prev if prev is not None and prev in st.house.spots else next(iter(sorted(walks.values())), None)
+            options = sorted({forced, *hops} - {None})  # type: ignore[arg-type]
+        if not options:
+            st.emit("monster.rules-overridable", f"{st.mname(m)} has nowhere to go")
+            return
+        if len(options) == 1:
+            to = options[0]
+        else:
+            a = yield from st.ask(controller, [Action.of("monster-move", monster=m.uid, to=r) for r in options],
+                                  f"move {st.mname(m)} ({mode})")
+            to = str(a["to"])
+        side = next((d for d, r in walks.items() if r == to), None)
+        prev = m.room
+        enter(to, moved)
+        if side is not None:
+            facing = side
+        else:
+            # a hop: the traitor sets its facing in the new room (the way on that is then straight ahead)
+            ways = _banshee_walks(st, m, to)
+            if ways and moved < budget and mode not in ("controlled",):
+                a = yield from st.ask(controller, [Action.of("monster-face", monster=m.uid, to=r, side=d)
+                                                   for d, r in sorted(ways.items())], f"face {st.mname(m)}")
+                facing = int(str(a["side"]))
+            else:
+                facing = None
+    if mode == "controlled":
+        entered = set(state["entered"])
+        reached = [x for x in st.seat_ids if st.in_play(x) and st.ex[x].room in entered]
+        if reached:
+            a = yield from st.ask(controller, [Action.of("wail-target", who=x) for x in reached],
+                                  f"the one explorer {st.mname(m)}'s wail reaches")
+            state["only"] = str(a["who"])
+
+
+def _banshee_reaches(st: HauntState, seat: str | None, m: Monster | None) -> bool:
+    """Haunt 8: the explorer is in a room the Banshee entered this monster turn (on a controlled
+    move, only the one explorer the traitor picked)."""
+    state = st.hook_state.get("banshee-path")
+    if seat is None or not state:
+        return False
+    if state.get("mode") == "controlled":
+        return state.get("only") == seat
+    return st.ex[seat].room in state.get("entered", [])
+
+
 #: Named hooks of standing rules, by id.
 RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
 #: Named hooks of special actions, by id.
@@ -2157,9 +2603,13 @@ ACTION_HOOKS: dict[str, Callable[[HauntState, str], None]] = {
 SKULL_HOOKS: dict[str, Callable[[HauntState, str, str], bool]] = {
     "skull-sanity-turns-traitor": _skull_sanity_turns_traitor,
 }
+#: Named hooks of monster movement (``movement.custom``): they move the monster on its turn.
+MOVE_HOOKS: dict[str, Callable[[HauntState, Monster, int], Gen[None]]] = {"banshee-path": _banshee_path}
+#: Named hooks of requirements (``custom`` predicates), given the explorer and monster in question.
+PRED_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], bool]] = {"banshee-path": _banshee_reaches}
 #: Every named hook this engine carries out, by id (the others block their haunt).
 HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
-                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items()]}
+                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(), *MOVE_HOOKS.items()]}
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:

@@ -52,6 +52,16 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         m = st.monster(str(actions[0]["monster"]))
         here = [st.ex[s].part for s in st.living_heroes() if st.ex[s].room == m.room]
         return max(actions, key=lambda a: here.count(actions.index(a)))
+    if "monster-ability" in kinds:
+        return _monster_ability(st, actions)
+    if "wail-target" in kinds:  # the hero with the weakest Sanity, never one's own side
+        seat = st.to_move() or ""
+        return min(actions, key=lambda a: (st.side.get(str(a["who"])) == st.side.get(seat),
+                                           st.value(str(a["who"]), "sanity"), str(a["who"])))
+    if "monster-face" in kinds:  # face the way that leads toward the heroes
+        m = st.monster(str(actions[0]["monster"]))
+        dist = st._dist_to(_monster_targets(st, m))
+        return min(actions, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
     if kinds & {"monster-attack", "monster-pass"}:
         return _monster_attack(st, actions)
     if "place-in" in kinds:
@@ -174,6 +184,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             return moves[rng.below(len(moves))]
         return by_kind.get("end", actions)[0]
     side = st.side.get(seat, HERO)
+    if side == HERO and "carry" in by_kind:
+        return by_kind["carry"][0]  # a carried ally is safe from what hunts it
     want = wanted_cards(st, side)
     for a in by_kind.get("pickup", []):
         if str(a["card"]) in want or not want:
@@ -184,6 +196,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     allies = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side]
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
     for a in sorted(by_kind.get("task", []), key=lambda a: _trait_pref(st, seat, a)):
+        if a.get("target") is not None and not _worth_aiming(st, seat, str(a["id"]), str(a["target"])):
+            continue
         yields = _task_yields(st, side, str(a["id"]))
         if (not yields or yields & lacking) and _useful(st, side, str(a["id"])):
             return a
@@ -250,7 +264,11 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
         if not want - mine:
             prey += [st.ex[s].room for s in st.opponents_of(seat)]
-        return prey + _task_rooms(st, seat, side, None)
+        goals = prey + _task_rooms(st, seat, side, None)
+        own = st.hs.sides().get(side) if st.hs is not None else None
+        if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
+            return _frontier(st)  # every known place is used up: open the house for more rooms and cards
+        return goals
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
 
 
@@ -271,10 +289,12 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None) -
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
             continue
-        places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", [])]
+        places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]
+        once = task.get("reuse") == "once-per-place"
         for where in places:
             try:
-                out += [r for r in st._rooms_for(where) if r in st.house.spots]
+                out += [r for r in st._rooms_for(where) if r in st.house.spots
+                        and not (once and f"{task['id']}/{r}" in st.used_places)]
             except NotImplementedError:
                 continue
     return out
@@ -345,6 +365,63 @@ def _yields(task: Mapping[str, Any]) -> set[str]:
     return out
 
 
+def _gives(effs: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Statuses an outcome list makes its target gain."""
+    out: set[str] = set()
+    for eff in effs:
+        for sub in eff.get("on_target", []):
+            if "become" in sub:
+                out.add(str(sub["become"]))
+    return out
+
+
+def _worth_aiming(st: HauntState, seat: str, task_id: str, target: str) -> bool:
+    """An aimed task or ability is worth it against an opponent (not one already so) or, when it
+    helps, an ally."""
+    task = next((t for t in st.tasks_for(seat) if t["id"] == task_id), None)
+    if task is None:
+        return False
+    gives = _gives(task.get("success", []) + task.get("do", []))
+    if gives & set(st.hstatus.get(target, [])):
+        return False
+    return st.side.get(target) != st.side.get(seat) or task.get("target", {}).get("kind") == "hero-with-status"
+
+
+def _monster_ability(st: HauntState, actions: list[Action]) -> Action:
+    """The traitor's monster uses the ability that hurts the heroes most: a status on a hero
+    who lacks it (the one carrying most of what the heroes' goals need first), then damage to
+    a hero, then a move to the room with most heroes free of statuses; never on the traitor."""
+    uses = [a for a in actions if a.kind == "monster-ability"]
+    m = st.monster(str(uses[0]["monster"]))
+    want = wanted_cards(st, HERO)
+
+    def ability(a: Action) -> Mapping[str, Any]:
+        return next(x for x in st.mdef(m).abilities if x["id"] == a["id"])
+
+    def rank(a: Action) -> tuple[int, int, str]:
+        target = a.get("target")
+        ab = ability(a)
+        if target is None:
+            return (3, 0, str(a["id"])) if any("place" in d for d in ab.get("do", [])) else (9, 0, str(a["id"]))
+        t = str(target)
+        if st.side.get(t) != HERO:
+            return (9, 0, t)
+        gives = _gives(ab.get("success", []) + ab.get("do", []))
+        carrying = -sum(st.holds(t, w) for w in want)
+        if gives:
+            return (0, carrying, t) if not gives & set(st.hstatus.get(t, [])) else (9, 0, t)
+        return (1 if not st.hstatus.get(t) else 2, carrying, t)
+
+    best = min(uses, key=rank)
+    if rank(best)[0] == 3:
+        free = [st.ex[s].room for s in st.living_heroes() if not st.hstatus.get(s)]
+        if not free or m.room in free:
+            return next(a for a in actions if a.kind == "monster-pass")
+    if rank(best)[0] == 9:
+        return next(a for a in actions if a.kind == "monster-pass")
+    return best
+
+
 def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
     if m.counterpart:
         own = m.counterpart == seat
@@ -352,6 +429,7 @@ def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
         return (own or orphan) and "crystal-ball" in st.ex[seat].cards
     return st.hs is not None and any(
         "monsters_defeated" in w.when and w.when["monsters_defeated"].get("how") == "killed"
+        and w.when["monsters_defeated"].get("monster") in (None, m.kind)
         for w in st.hs.heroes_side.wins)
 
 
@@ -420,7 +498,10 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
             holders = [st.ex[s].room for s in st.living_heroes() if missing & set(st.ex[s].cards)]
             if allies or piles or holders:
                 return allies + piles + holders
-    prey = [st.ex[s].room for s in st.living_heroes()]
+    gives = _gives([d for ab in st.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
+    # a monster whose abilities give a status seeks the heroes who lack it (the Witch and Frogs)
+    free = [s for s in st.living_heroes() if not gives & set(st.hstatus.get(s, []))]
+    prey = [st.ex[s].room for s in (free or st.living_heroes())]
     if m.counterpart and st.in_play(m.counterpart):
         prey = [st.ex[m.counterpart].room]
     return prey

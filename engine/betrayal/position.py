@@ -109,6 +109,7 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
     "held": ("held", "maplist"), "earned": ("earned", "map"), "done": ("done", "set"), "exited": ("exited", "set"),
     "destroyed": ("destroyed", "list"), "control": ("control", "map"), "collapsed": ("collapsed", "list"),
     "collapsing": ("collapsing", "bool"), "timers": ("timer_state", "map"), "turn_mods": ("turn_mods", "mapset"),
+    "carried": ("carried", "map"), "waiting_tokens": ("waiting_tokens", "list"), "hook_state": ("hook_state", "map"),
 }
 #: Haunt-phase bookkeeping outside ``snapshot()`` that still steers what comes next: cards a
 #: side takes instead of its next draw (``[side, card, stack]``), cards it takes at its next
