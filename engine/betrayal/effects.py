@@ -198,6 +198,9 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
         if source.startswith("room:") and _immune(st, seat, room):
             st.emit("card.card-beats-book", f"{st.name(seat)} is immune to the {st.room_name(room)}'s text (held omen)")
             continue
+        if source.startswith("room:") and st.waives_room_text(seat, ability):
+            st.emit("haunt.rules-override", f"{st.name(seat)} is spared the {st.room_name(room)}'s roll or damage (haunt status)")
+            continue
         if (ability.get("exemptions", {}).get("traitor_may_ignore") and st.haunt is not None
                 and st.haunt.get("traitor") == seat):
             a = yield from st.ask(seat, [Action.of("suffer-room", ability=_key(source, index)),

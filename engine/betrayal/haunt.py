@@ -36,7 +36,7 @@ from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 6, 9, 10, 12})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -722,6 +722,10 @@ class HauntState(BetrayalState):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
         if self._toward(seat) is not None and any(a.kind == "move" for a in out):
             out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
+        if self._blocks(seat, "act"):
+            # judgement: a status that forbids acting leaves moving (where allowed), ending the turn
+            # and escaping one's own hindrance (Webs, Debris), which only serves the pull
+            return [a for a in out if a.kind in ("move", "end") or (a.kind == "free" and a.get("who") == seat)]
         out.extend(self._attack_actions(seat))
         out.extend(self._side_actions(seat))
         out.extend(self._task_actions(seat))
@@ -853,6 +857,10 @@ class HauntState(BetrayalState):
             target = self.hs.statuses.get(status, {}).get("must_move_toward", {})
             if "room" in target and target["room"] in self.house.spots:
                 return str(target["room"])
+            if "token" in target:
+                rooms = sorted(set(self.htokens.get(str(target["token"]), [])))
+                if rooms:
+                    return rooms[0]
         return None
 
     def _move_actions(self, seat: str) -> list[Action]:
@@ -938,6 +946,7 @@ class HauntState(BetrayalState):
         near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room]
         if self.side.get(seat) == HERO:
             near += [m.uid for m in self.active_monsters(e.room)]
+            near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
         targets = [(t, False) for t in near if self._may_attack(seat, t)]
         weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None]
         ranged = [w for w in weapons if w.ranged]
@@ -966,6 +975,12 @@ class HauntState(BetrayalState):
                     if self._target_has(target, w.trait):
                         out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
         return out
+
+    def _ally_fight(self, seat: str, ally: str) -> bool:
+        """A hero may attack another hero only where an attack rule naming hero against hero
+        applies (freeing a controlled friend)."""
+        return any(r.get("attacker") == "hero" and r.get("defender") == "hero" and not r.get("forbidden")
+                   for r in self.fight_rules(seat, ally))
 
     def _target_has(self, target: str, trait: str) -> bool:
         """``attack.target-needs-trait``: a trait the target lacks cannot be attacked with."""
@@ -1002,16 +1017,19 @@ class HauntState(BetrayalState):
                 cur = other
         return seen
 
-    def fight_rules(self, attacker: str, defender: str) -> list[Mapping[str, Any]]:
+    def fight_rules(self, attacker: str, defender: str, ability: str | None = None) -> list[Mapping[str, Any]]:
         """The haunt's attack rules whose attacker and defender fit and whose requirement holds.
 
         Requirements read ``seat`` as the explorer in the fight (the attacker if both are), and
-        ``opponent`` as the other fighter."""
+        ``opponent`` as the other fighter. A rule with ``by_ability`` governs only the attacks of
+        that monster ability (``ability``), and those fights only such rules and the general ones."""
         assert self.hs is not None
         seat, m, opponent = self._fight_ctx(attacker, defender)
         out = []
         for side in self.hs.sides().values():
             for r in side.attack_rules:
+                if r.get("by_ability") != ability and "by_ability" in r:
+                    continue
                 if not self._role_fits(r.get("attacker"), attacker):
                     continue
                 if "defender" in r and not self._role_fits(r["defender"], defender):
@@ -1100,7 +1118,7 @@ class HauntState(BetrayalState):
         return self.ex[who].dead if who in self.ex else bool(self.monster(who).gone)
 
     def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
-                       ranged: bool = False) -> Gen[None]:
+                       ranged: bool = False, ability: str | None = None) -> Gen[None]:
         """Settle an attack between ``attacker`` and ``defender`` (seats or monster ids), with the
         haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
         ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
@@ -1108,7 +1126,7 @@ class HauntState(BetrayalState):
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
                   f"{a_total} against {d_total}")
-        rules = self.fight_rules(attacker, defender) if self.hs is not None else []
+        rules = self.fight_rules(attacker, defender, ability) if self.hs is not None else []
         seat, m, _ = self._fight_ctx(attacker, defender)
         for r in rules:
             if r.get("extra"):
@@ -1506,6 +1524,45 @@ class HauntState(BetrayalState):
             if m.gone:
                 return
 
+    def _ability_attacks(self, m: Monster) -> list[tuple[Mapping[str, Any], list[str]]]:
+        """The monster's abilities that attack a target set instead of its normal attack
+        (``monster_attack`` with ``targets``), each with the heroes it would attack now: those in
+        the room whose fight the ability's attack rules allow."""
+        assert self.hs is not None
+        out: list[tuple[Mapping[str, Any], list[str]]] = []
+        for ability in self.mdef(m).abilities:
+            if ability.get("timing") != "instead-of-attack" or not any(
+                    "targets" in d.get("monster_attack", {}) for d in ability.get("do", [])):
+                continue
+            own = [r for side in self.hs.sides().values() for r in side.attack_rules if r.get("by_ability") == ability["id"]]
+            targets = []
+            for s in self.living_heroes():
+                if self.ex[s].room != m.room:
+                    continue
+                rules = self.fight_rules(m.uid, s, str(ability["id"]))
+                if any(r.get("forbidden") for r in rules) or (own and not any(r in own for r in rules)):
+                    continue
+                targets.append(s)
+            if targets:
+                out.append((ability, targets))
+        return out
+
+    def _attack_each(self, m: Monster, ability: Mapping[str, Any], targets: list[str]) -> Gen[None]:
+        """``monster_attack`` with ``targets``: one attack on each hero of the set, in seat order,
+        each rolled and settled on its own under the ability's attack rules."""
+        name = str(ability["id"])
+        self.emit("haunt.rules-override", f"{self.mname(m)} uses {name} instead of its attack: "
+                  f"{ability.get('says', name)}")
+        for target in targets:
+            if not self.in_play(target) or m.gone or self.ex[target].room != m.room:
+                continue
+            rules = self.fight_rules(m.uid, target, name)
+            trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
+            self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)} ({name})")
+            att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
+            dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
+            yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn), ability=name)
+
     def _monster_attack(self, m: Monster) -> Gen[None]:
         here = [s for s in self.living_heroes() if self.ex[s].room == m.room]
         if not here:
@@ -1513,7 +1570,8 @@ class HauntState(BetrayalState):
         attack_rules = [r for r in self.mdef(m).must if r.get("when") == "monster-turn"
                         and any("monster_attack" in d for d in r.get("do", []))]
         here = [s for s in here if not any(r.get("forbidden") for r in self.fight_rules(m.uid, s))]
-        if not here:
+        specials = self._ability_attacks(m) if not attack_rules else []
+        if not here and not specials:
             return
         seat = self.monster_controller(m)
         forced = bool(attack_rules) and (not attack_rules[0].get("requires")
@@ -1527,10 +1585,15 @@ class HauntState(BetrayalState):
             target = str(a["target"])
         else:
             acts = [Action.of("monster-attack", monster=m.uid, target=s) for s in here]
+            acts += [Action.of("monster-ability", monster=m.uid, ability=str(ab["id"])) for ab, _ in specials]
             if not forced:
                 acts.append(Action.of("monster-pass", monster=m.uid))
             a = yield from self.ask(seat, acts, f"{self.mname(m)} attacks?")
             if a.kind == "monster-pass":
+                return
+            if a.kind == "monster-ability":
+                ability, targets = next((ab, ts) for ab, ts in specials if ab["id"] == a["ability"])
+                yield from self._attack_each(m, ability, targets)
                 return
             target = str(a["target"])
         rules = self.fight_rules(m.uid, target)
@@ -1727,9 +1790,18 @@ class HauntState(BetrayalState):
                     self.trait_change(seat, trait, -int(k))
         elif verb == "become" and seat is not None:
             status = str(spec)
-            if status not in self.hstatus.setdefault(seat, []):
+            immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
+                      and status in self.hs.statuses.get(s, {}).get("immune_to_statuses", [])]
+            if immune:
+                self.emit(rule, f"{self.name(seat)} is {immune[0]} and cannot become {status}")
+            elif status not in self.hstatus.setdefault(seat, []):
                 self.hstatus[seat].append(status)
                 self.emit(rule, f"{self.name(seat)} becomes {status}")
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("removes_from_play"):
+                    self.removed.add(seat)
+                    self.emit(rule, f"{self.name(seat)} is out of the game ({status})")
+                    if seat == self.current:
+                        self.turn.end_now = True
         elif verb == "lose_status" and seat is not None:
             if spec in self.hstatus.get(seat, []):
                 self.hstatus[seat].remove(spec)
@@ -1852,6 +1924,16 @@ class HauntState(BetrayalState):
                     self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
                     return
         super()._die(seat, trait)
+
+    def waives_room_text(self, seat: str, ability: Mapping[str, Any]) -> bool:
+        """A status that blocks ``make-room-rolls`` spares room text that rolls, and one that
+        blocks ``take-damage-from-rooms`` room text that hurts (damage or trait loss)."""
+        verbs: set[str] = set()
+        if self._blocks(seat, "make-room-rolls"):
+            verbs.add("roll")
+        if self._blocks(seat, "take-damage-from-rooms"):
+            verbs |= {"damage", "lose"}
+        return bool(verbs) and _mentions(ability.get("do", []), verbs)
 
     def _blocks(self, seat: str, what: str) -> bool:
         if self.hs is None:
@@ -2057,6 +2139,15 @@ class HauntState(BetrayalState):
                     self.emit("win.heroes-need-survivor", f"the game ends with no winner: {w.says}")
                     return True
         return False
+
+
+def _mentions(node: Any, verbs: set[str]) -> bool:
+    """Whether an effect list uses any of ``verbs``, at any depth."""
+    if isinstance(node, Mapping):
+        return any(k in verbs or _mentions(v, verbs) for k, v in node.items())
+    if isinstance(node, list):
+        return any(_mentions(x, verbs) for x in node)
+    return False
 
 
 def _skull_sanity_turns_traitor(st: HauntState, seat: str, trait: str) -> bool:

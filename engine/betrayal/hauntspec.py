@@ -411,7 +411,7 @@ def _kind_of(path: PathKey, key: str, value: Any) -> str | None:
         return "status"
     if key == "become" and isinstance(value, str):
         return "status"
-    if key == "after" and isinstance(value, str):
+    if key in ("after", "by_ability") and isinstance(value, str):
         return "action"
     return _KEY_KINDS.get(key)
 

@@ -48,7 +48,7 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
                     actions[0])
     if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk"}:
         return _monster_move(st, actions, rng)
-    if kinds & {"monster-attack", "monster-pass"}:
+    if kinds & {"monster-attack", "monster-pass", "monster-ability"}:
         return _monster_attack(st, actions)
     if "place-in" in kinds:
         return _place_monster(st, actions)
@@ -452,6 +452,9 @@ def _trap_rooms(st: HauntState, m: Monster) -> Iterable[str]:
 
 
 def _monster_attack(st: HauntState, actions: list[Action]) -> Action:
+    special = [a for a in actions if a.kind == "monster-ability"]
+    if special:
+        return special[0]  # an attack on everyone here (mind control) beats one normal attack
     attacks = [a for a in actions if a.kind == "monster-attack"]
     if not attacks:
         return actions[0]
