@@ -36,7 +36,7 @@ from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 6, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 6, 7, 9, 10, 12})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -143,6 +143,9 @@ class HauntState(BetrayalState):
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []
         self.turn_mods: dict[str, set[str]] = {}  # seat -> limits on its next or current turn (no-move)
+        self.grips: dict[str, tuple[str, str]] = {}  # monster uid -> (seat held, the status holding it)
+        self.waiting: list[tuple[str, tuple[str, ...]]] = []  # (monster kind, rooms): placed when one is found
+        self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self.hround = 0
@@ -200,6 +203,9 @@ class HauntState(BetrayalState):
             "collapsing": self.collapsing,
             "timers": {k: dict(sorted(v.items())) for k, v in sorted(self.timer_state.items())},
             "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
+            "grips": {k: list(v) for k, v in sorted(self.grips.items())},
+            "waiting": [[k, list(r)] for k, r in self.waiting],
+            "no_pickup": sorted(self.no_pickup),
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
                  "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards)}
@@ -496,13 +502,29 @@ class HauntState(BetrayalState):
         elif verb == "drop_items":
             for seat in who(spec["who"]):
                 e = self.ex[seat]
-                if e.cards:
-                    self.piles.setdefault(e.room, []).extend(e.cards)
-                    self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in e.cards)} as an item "
-                              f"pile in {self.room_name(e.room)}")
-                    e.cards = []
+                named = spec.get("cards")
+                drop = [c for c in e.cards if named is None or c in ([named] if isinstance(named, str) else named)]
+                if spec.get("may_not_pick_up"):
+                    self.no_pickup.update(f"{seat}/{c}" for c in drop)
+                if drop:
+                    self.piles.setdefault(e.room, []).extend(drop)
+                    self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "
+                              f"pile in {self.room_name(e.room)}" + (" and may never pick it up again"
+                                                                     if spec.get("may_not_pick_up") else ""))
+                    e.cards = [c for c in e.cards if c not in drop]
+                    for c in drop:
+                        yield from effects.lose_card(self, seat, c)
         elif verb == "place":
-            if "monster" in spec:
+            if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
+                yield from self._place_in_listed_rooms(spec)
+            elif "monster" in spec and "room_with_monster" in spec["in"] and \
+                    self.hs.monsters[str(spec["monster"])].paired_with == spec["in"]["room_with_monster"]:
+                mdef = self.hs.monsters[str(spec["monster"])]
+                for other in [m for m in self.mon if m.kind == mdef.paired_with]:
+                    self._add_monster(mdef, other.room)
+                self.emit(rule, f"each {mdef.name} starts with its matching {self.hs.monsters[str(mdef.paired_with)].name}"
+                          + (" (the others come with theirs)" if self.waiting else ""))
+            elif "monster" in spec:
                 mdef = self.hs.monsters[str(spec["monster"])]
                 count = self.hs.amount(spec.get("count", 1), self.n)
                 used: set[str] = set()
@@ -583,6 +605,9 @@ class HauntState(BetrayalState):
         elif verb == "start_track":
             self.track = int(spec.get("at", 0))
             self.emit(rule, f"the Turn/Damage track starts at {self.track}")
+        elif verb == "set_aside" and "monster" in spec:
+            mdef = self.hs.monsters[str(spec["monster"])]
+            self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside")
         elif verb == "set_aside":
             token = str(spec["token"])
             self.pool[token] = self.pool.get(token, 0) + self.hs.amount(spec.get("count", 1), self.n)
@@ -591,6 +616,47 @@ class HauntState(BetrayalState):
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
         else:
             raise NotImplementedError(f"haunt setup verb {verb!r}")
+
+    def _place_in_listed_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """Monsters put one to a room among listed rooms (``rooms`` with ``on_discovery``): every
+        listed room in play gets one (the chooser picks when the rooms outnumber the monsters);
+        the rest wait and go into listed rooms as they are discovered (``note_new_room``)."""
+        assert self.hs is not None
+        mdef = self.hs.monsters[str(spec["monster"])]
+        where = spec["in"]
+        listed = tuple(str(r) for r in where["rooms"])
+        count = self.hs.amount(spec.get("count", 1), self.n)
+        free = [r for r in listed if r in self.house.spots]
+        if len(free) > count:
+            chooser = self._who(where.get("chosen_by", "traitor")) or [str(self.haunt["revealer"]) if self.haunt else ""]
+            chosen: list[str] = []
+            for i in range(count):
+                left = [r for r in free if r not in chosen]
+                a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in left],
+                                        f"place {mdef.name} {i + 1} of {count}")
+                chosen.append(str(a["room"]))
+            free = chosen
+        for room in free:
+            self._add_monster(mdef, room)
+        self.waiting.extend((mdef.id, listed) for _ in range(count - len(free)))
+        if count > len(free):
+            self.emit("haunt.setup-right-now", f"{count - len(free)} {mdef.name} token(s) wait for their rooms to be "
+                      "discovered")
+
+    def note_new_room(self, room: str) -> None:
+        super().note_new_room(room)
+        if self.hs is None or not self.waiting:
+            return
+        for entry in self.waiting:
+            kind, rooms = entry
+            if room in rooms and not any(m.room == room and m.kind == kind for m in self.mon):
+                self.waiting.remove(entry)
+                mdef = self.hs.monsters[kind]
+                self._add_monster(mdef, room)
+                for partner in self.hs.monsters.values():
+                    if partner.paired_with == kind:
+                        self._add_monster(partner, room)
+                return
 
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
@@ -720,6 +786,12 @@ class HauntState(BetrayalState):
             return out
         if self._blocks(seat, "give-away"):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
+        if self.no_pickup:
+            out = [a for a in out if not (a.kind == "pickup" and f"{seat}/{a['card']}" in self.no_pickup)]
+        if self._blocks(seat, "use-items"):
+            out = [a for a in out if a.kind not in ("use", "drop", "pickup", "trade")]
+        else:
+            out.extend(self._token_pickups(seat))
         if self._toward(seat) is not None and any(a.kind == "move" for a in out):
             out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
         if self._blocks(seat, "act"):
@@ -730,6 +802,13 @@ class HauntState(BetrayalState):
         out.extend(self._side_actions(seat))
         out.extend(self._task_actions(seat))
         return out
+
+    def _token_pickups(self, seat: str) -> list[Action]:
+        """``item.tokens-like-cards``: a token carried like an item lying in the room may be picked up."""
+        assert self.hs is not None
+        room = self.ex[seat].room
+        return [Action.of("pickup-token", token=tok) for tok, rooms in sorted(self.htokens.items())
+                if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item]
 
     def _play_turn(self, seat: str) -> Gen[None]:
         if self.hs is None:
@@ -748,6 +827,11 @@ class HauntState(BetrayalState):
         assert self.hs is not None, "only the haunt phase ends turns this way"
         if self.in_play(seat) and not self._check_wins():
             yield from self._turn_rules(seat, "end-of-turn")
+            for task in self.tasks_for(seat):
+                if task.get("timing") == "end-of-turn" and "roll" not in task and self._task_open(seat, task):
+                    self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}")
+                    for eff in task.get("do", []):
+                        yield from self._outcome(eff, seat, None)
         self.turn_mods.pop(seat, None)
         yield from self._flag_timers(seat, "end")
         if self.collapsing and self.in_play(seat):
@@ -766,6 +850,11 @@ class HauntState(BetrayalState):
         elif a.kind == "task":
             yield from self._task(seat, a)
             yield from self._turn_rules(seat, "during-turn")
+        elif a.kind == "pickup-token":
+            token = str(a["token"])
+            self.htokens[token].remove(self.ex[seat].room)
+            self.held.setdefault(seat, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} picks up the {token} token")
         elif a.kind == "give-token":
             token, to = str(a["token"]), str(a["to"])
             self.turn.traded = True
@@ -841,7 +930,7 @@ class HauntState(BetrayalState):
         room = self.ex[seat].room
         n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
         if self.side.get(seat) == HERO:
-            n += sum(1 for m in self.active_monsters(room) if not m.stunned)
+            n += sum(1 for m in self.active_monsters(room) if not m.stunned and self.mdef(m).slows_explorers)
         return n
 
     def movement_left(self, seat: str) -> int:
@@ -992,6 +1081,9 @@ class HauntState(BetrayalState):
         return self.mstat(m, trait) > 0 or trait in m.stats
 
     def _may_attack(self, seat: str, target: str) -> bool:
+        holder = next((uid for uid, (held, _) in self.grips.items() if held == seat), None)
+        if holder is not None and target != holder:
+            return False  # a held explorer may fight only what holds it
         rules = self.fight_rules(seat, target)
         if any(r.get("forbidden") for r in rules):
             return False
@@ -1201,9 +1293,18 @@ class HauntState(BetrayalState):
         if lose in self.ex:
             if win == attacker and win in self.ex and kind == "physical" and points >= 2 and not ranged:
                 stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal]
-                if stealable:
-                    acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in stealable]
+                tokens = sorted({k for k in self.held.get(lose, []) if self.hs is not None and k in self.hs.tokens
+                                 and self.hs.tokens[k].carried_as_item})
+                if stealable or tokens:
+                    acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in stealable + tokens]
                     choice = yield from self.ask(win, acts, f"deal {points} damage or steal")
+                    if choice.kind == "steal" and str(choice["card"]) in tokens:
+                        token = str(choice["card"])
+                        self.held[lose].remove(token)
+                        self.held.setdefault(win, []).append(token)
+                        self.emit("attack.steal", f"{self.name(win)} steals the {token} token from {self.name(lose)} "
+                                  "instead of dealing damage (item.tokens-like-cards)")
+                        return
                     if choice.kind == "steal":
                         card = str(choice["card"])
                         self.ex[lose].cards.remove(card)
@@ -1245,6 +1346,7 @@ class HauntState(BetrayalState):
         m.stunned = True
         self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight")
         self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn")
+        self._release_gone()
         if m.cards:
             self.piles.setdefault(m.room, []).extend(m.cards)
             self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in m.cards)} "
@@ -1278,7 +1380,19 @@ class HauntState(BetrayalState):
                     self.emit("monster.stun-token", f"{self.mname(m)} misses this turn and recovers")
                     continue
                 yield from self._monster_checks(m, "start")
+                for rule in mdef.must:
+                    if rule.get("when") == "start-of-turn":
+                        for eff in rule.get("do", []):
+                            yield from self._outcome(eff, None, m)
                 if m.gone:
+                    continue
+                hook = mdef.movement.get("custom")
+                if hook in MOVE_HOOKS:
+                    spent = yield from MOVE_HOOKS[hook](self, m)
+                    if spent:
+                        continue  # the hook's move replaced the monster's move and attack
+                if mdef.movement.get("roll") == "none":
+                    yield from self._monster_attack(m)  # it never moves
                     continue
                 if not grouped or shared is None:
                     faces = yield from self.roll(self.mstat(m, "speed"), f"{mdef.name} movement")
@@ -1651,7 +1765,7 @@ class HauntState(BetrayalState):
             # judgement: a haunt that banishes a monster does it by a kill_monster outcome
             done = [x for x in mine if x.gone and (how is None or x.gone == how or {x.gone, how} == {"killed", "banished"})]
             count = spec.get("count", "all")
-            return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= int(count))
+            return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= self._amount(count))
         if "none_alive_with_status" in p:
             return not any(p["none_alive_with_status"] in self.hstatus.get(s, []) for s in self.seat_ids if self.in_play(s))
         if "has_status" in p:
@@ -1777,6 +1891,15 @@ class HauntState(BetrayalState):
                 victim.gone = "killed" if verb == "kill_monster" else "trapped"
                 where = f" in {self.room_name(victim.room)} for good" if verb == "trap_monster" else ""
                 self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}")
+                for partner in self.partners(victim):
+                    partner.gone = victim.gone
+                    self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it")
+                self._release_gone()
+        elif verb == "stun_monster":
+            victim = self.monster(target) if target is not None and target not in self.ex else m
+            if victim is not None and not victim.gone and not victim.stunned:
+                victim.stunned = True
+                self.emit("monster.stun-token", f"{self.mname(victim)} is stunned")
         elif verb == "kill" and seat is not None:
             self.lethal = True
             e = self.ex[seat]
@@ -1883,6 +2006,10 @@ class HauntState(BetrayalState):
         elif verb == "destroy_item":
             card = str(spec)
             for s_ in self.seat_ids:
+                if card in self.held.get(s_, []):
+                    self.held[s_].remove(card)
+                    self.destroyed.append(card)
+                    self.emit(rule, f"the {card} token is destroyed")
                 if card in self.ex[s_].cards:
                     self.ex[s_].cards.remove(card)
                     self.destroyed.append(card)
@@ -1897,6 +2024,8 @@ class HauntState(BetrayalState):
             self.emit(rule, f"a {spec} token is discarded")
         elif verb == "custom" and spec in RULE_HOOKS:
             RULE_HOOKS[spec](self)
+        elif verb == "custom" and spec in MONSTER_HOOKS:
+            yield from MONSTER_HOOKS[spec](self, seat, m)
         elif verb == "custom" and spec in ACTION_HOOKS and seat is not None:
             ACTION_HOOKS[spec](self, seat)
             yield from self._after_hook(seat)
@@ -1904,6 +2033,24 @@ class HauntState(BetrayalState):
             raise NotImplementedError(f"haunt hook {spec!r}")
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
+
+    def partners(self, m: Monster) -> list[Monster]:
+        """The other parts of a paired monster (``paired_with``: the same number, the other kind)."""
+        assert self.hs is not None
+        kinds = {k for k, d in self.hs.monsters.items() if d.paired_with == m.kind} | {self.mdef(m).paired_with}
+        number = m.uid.rsplit("-", 1)[-1]
+        return [x for x in self.mon if x.kind in kinds and x.uid.rsplit("-", 1)[-1] == number and not x.gone]
+
+    def _release_gone(self) -> None:
+        """Holds end when the holder is gone or stunned or the one held is out of play."""
+        for uid, (seat, status) in sorted(self.grips.items()):
+            m = self.monster(uid)
+            if m.gone or m.stunned or not self.in_play(seat):
+                del self.grips[uid]
+                if self.in_play(seat) and status in self.hstatus.get(seat, []):
+                    self.hstatus[seat].remove(status)
+                    self.emit("haunt.rules-override", f"{self.mname(m)} lets go of {self.name(seat)}, who is no "
+                              f"longer {status}")
 
     def _after_hook(self, seat: str) -> Gen[None]:
         """Cards an action hook took away from the explorer lose their effects."""
@@ -1934,6 +2081,10 @@ class HauntState(BetrayalState):
         if self._blocks(seat, "take-damage-from-rooms"):
             verbs |= {"damage", "lose"}
         return bool(verbs) and _mentions(ability.get("do", []), verbs)
+
+    def room_jammed(self, room: str) -> bool:
+        """A haunt hook stops the room's own text from working (the Mystic Elevator with a Tip in it)."""
+        return self.hs is not None and any(ROOM_HOOKS[h](self, room) for h in self.hooks_used if h in ROOM_HOOKS)
 
     def _blocks(self, seat: str, what: str) -> bool:
         if self.hs is None:
@@ -1972,10 +2123,14 @@ class HauntState(BetrayalState):
         for task in self.tasks_for(seat):
             if any("take_item" in d for d in task.get("do", [])):
                 continue  # offered by _side_actions
+            if task.get("timing") == "end-of-turn" and "roll" not in task:
+                continue  # happens by itself when the turn ends there
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
-            if "trait_choice" in roll:
+            if task.get("target", {}).get("kind") == "monster":
+                out.extend(Action.of("task", id=task["id"], target=m.uid) for m in self.active_monsters(self.ex[seat].room))
+            elif "trait_choice" in roll:
                 out.extend(Action.of("task", id=task["id"], trait=t) for t in roll["trait_choice"])
             else:
                 out.append(Action.of("task", id=task["id"]))
@@ -2014,6 +2169,8 @@ class HauntState(BetrayalState):
         return not (cost and self.movement_left(seat) < cost)
 
     def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
+        if where.get("any_room"):
+            return True
         return self.ex[seat].room in self._rooms_for(where)
 
     def _task(self, seat: str, a: Action) -> Gen[None]:
@@ -2053,8 +2210,9 @@ class HauntState(BetrayalState):
             keys.add(f"done-this-turn:{task['id']}")
             if task.get("reuse") == "once-per-place":
                 self.used_places.add(f"{task['id']}/{room}")
+        target = str(a["target"]) if a.get("target") else None
         for eff in outs:
-            yield from self._outcome(eff, seat, None)
+            yield from self._outcome(eff, seat, None, target=target)
         if ok and any("take_token" in eff or "earn" in eff for eff in outs):
             self.emit("haunt.knowledge-shared", "what was found is known to every hero")
 
@@ -2180,6 +2338,82 @@ def _house_collapse(st: HauntState) -> None:
     st.emit("haunt.rules-override", "the house starts to collapse at the end of the traitor's next turn")
 
 
+GRABBED = "grabbed"  # Carnivorous Ivy's status of a hero a Tip holds
+
+
+def _creeper_grab(st: HauntState, seat: str | None, m: Monster | None) -> Gen[None]:
+    """Haunt 7, a Creeper's hold, called where the haunt file names it:
+
+    * after a Tip beats a hero (the hero is now grabbed): the Tip holds the hero, who drops every
+      item and omen but companions, and every token carried like an item, in the room;
+    * after a Tip is stunned or killed: it lets go;
+    * at the start of a Creeper's turn (``seat`` is None): a hero the Tip holds in the room of
+      its own Root is killed, and the Creeper (Root and Tip) is removed."""
+    if m is None:
+        return
+    if m.gone or m.stunned:
+        st._release_gone()
+        return
+    if seat is not None:
+        if GRABBED not in st.hstatus.get(seat, []) or any(held == seat for held, _ in st.grips.values()):
+            return
+        st.grips[m.uid] = (seat, GRABBED)
+        e = st.ex[seat]
+        drop = [c for c in e.cards if not st.t.cards[c].companion]
+        e.cards = [c for c in e.cards if c not in drop]
+        if drop:
+            st.piles.setdefault(e.room, []).extend(drop)
+        tokens = list(st.held.get(seat, []))
+        for token in tokens:
+            st.htokens.setdefault(token, []).append(e.room)
+        st.held[seat] = []
+        st.emit("haunt.rules-override", f"{st.mname(m)} holds {st.name(seat)}, who drops "
+                + (", ".join([st.card_name(c) for c in drop] + [f"the {k} token" for k in tokens]) or "nothing")
+                + f" in {st.room_name(e.room)}")
+        for card in drop:
+            yield from effects.lose_card(st, seat, card)
+        return
+    held = st.grips.get(m.uid)
+    roots = st.partners(m)
+    if held is None or not roots or st.ex[held[0]].room != roots[0].room:
+        return
+    victim = held[0]
+    st.emit("haunt.rules-override", f"{st.name(victim)} is at the Root of {st.mname(m)}'s Creeper when its turn starts")
+    yield from st._outcome({"kill": True}, victim, None)
+    for part in [m, *roots]:
+        part.gone = "removed"
+        st.emit("haunt.rules-override", f"{st.mname(part)} is removed")
+    st._release_gone()
+
+
+def _creeper_drag(st: HauntState, m: Monster) -> Gen[bool]:
+    """Haunt 7: a Tip that starts its turn holding a hero moves 2 spaces toward its own Root
+    instead of its normal move, taking the hero along, and does not attack. True when it did."""
+    held = st.grips.get(m.uid)
+    roots = st.partners(m)
+    if held is None or not roots:
+        return False
+    seat = held[0]
+    dist = st._dist_to([roots[0].room])
+    for _ in range(2):
+        here = dist.get(m.room, 10_000)
+        steps = sorted(r for r, _c, _how in st._room_exits(m.room) if dist.get(r, 10_000) < here)
+        if not steps:
+            break
+        src = m.room
+        m.room = steps[0]
+        st._set_room(seat, m.room)
+        st.emit("monster.rules-overridable", f"{st.mname(m)} drags {st.name(seat)} {st.room_name(src)} -> "
+                f"{st.room_name(m.room)}, toward its Root")
+    return True
+    yield  # a generator: the move asks nobody
+
+
+def _jam_mystic_elevator(st: HauntState, room: str) -> bool:
+    """Haunt 7: while a Tip is in the Mystic Elevator, the elevator does not work."""
+    return room == "mystic-elevator" and any(m.kind == "creeper-tip" for m in st.active_monsters(room))
+
+
 #: Named hooks of standing rules, by id.
 RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
 #: Named hooks of special actions, by id.
@@ -2190,9 +2424,18 @@ ACTION_HOOKS: dict[str, Callable[[HauntState, str], None]] = {
 SKULL_HOOKS: dict[str, Callable[[HauntState, str, str], bool]] = {
     "skull-sanity-turns-traitor": _skull_sanity_turns_traitor,
 }
+#: Named hooks of monster outcomes (fights and monster rules): the explorer concerned (if any) and the monster.
+MONSTER_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], Gen[None]]] = {
+    "creeper-grab": _creeper_grab,
+}
+#: Named hooks of monster movement: run instead of the monster's move when they return True.
+MOVE_HOOKS: dict[str, Callable[[HauntState, Monster], Gen[bool]]] = {"creeper-grab": _creeper_drag}
+#: Named hooks that stop a room's own text from working (``room_jammed``).
+ROOM_HOOKS: dict[str, Callable[[HauntState, str], bool]] = {"jam-mystic-elevator": _jam_mystic_elevator}
 #: Every named hook this engine carries out, by id (the others block their haunt).
 HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
-                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items()]}
+                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(), *MONSTER_HOOKS.items(),
+                          *ROOM_HOOKS.items()]}
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:

@@ -361,6 +361,10 @@ class BetrayalState(GameState):
         """Whether the explorer is spared this room ability (haunt statuses; none before the haunt)."""
         return False
 
+    def room_jammed(self, room: str) -> bool:
+        """Whether the room's own text does not work now (haunt hooks; never before the haunt)."""
+        return False
+
     def speed(self, seat: str) -> int:
         return self.value(seat, "speed")
 
