@@ -511,9 +511,8 @@ class HauntState(BetrayalState):
                     self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "
                               f"pile in {self.room_name(e.room)}" + (" and may never pick it up again"
                                                                      if spec.get("may_not_pick_up") else ""))
+                    # (the dropped cards' passive bonuses are not taken back here, as before; see the report)
                     e.cards = [c for c in e.cards if c not in drop]
-                    for c in drop:
-                        yield from effects.lose_card(self, seat, c)
         elif verb == "place":
             if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
                 yield from self._place_in_listed_rooms(spec)
@@ -729,7 +728,7 @@ class HauntState(BetrayalState):
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
         self.emit("haunt.setup-right-now", f"{self.mname(m)} enters in {self.room_name(room)} ("
-                  + ", ".join(f"{k} {v}" for k, v in sorted(stats.items())) + ")")
+                  + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
         return m
 
     def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
@@ -788,6 +787,8 @@ class HauntState(BetrayalState):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
         if self.no_pickup:
             out = [a for a in out if not (a.kind == "pickup" and f"{seat}/{a['card']}" in self.no_pickup)]
+        if self._blocks(seat, "move") and not any(a.kind == "end" for a in out):
+            out.append(Action.of("end"))  # held where a turn may not end (the Coal Chute): it still ends
         if self._blocks(seat, "use-items"):
             out = [a for a in out if a.kind not in ("use", "drop", "pickup", "trade")]
         else:

@@ -320,6 +320,9 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
             continue
         if "earn" in eff and st.pool.get(str(eff["earn"]["token"]), 1) <= 0:
             continue
+        if "take_token" in eff and st.pool.get(str(eff["take_token"]), 1) <= 0 \
+                and not st.htokens.get(str(eff["take_token"])):
+            continue
         return True
     return False
 
