@@ -71,8 +71,31 @@ def test_setup_puts_a_root_and_its_tip_in_each_creeper_room_and_the_rest_wait() 
     assert len(roots) == min(8, len(creeper_rooms)) and len(roots) + len(st.waiting) == 8
     assert len({m.room for m in roots}) == len(roots) and all(m.room in CREEPER_ROOMS for m in roots)
     assert [t.room for t in tips] == [r.room for r in roots]
-    assert not any(a.kind == "pickup" and a["card"] == "book" for a in st._turn_actions(traitor)) or \
-        "book" not in st.piles.get(st.ex[traitor].room, [])
+
+
+def test_the_traitor_may_never_pick_the_book_up_again_but_a_hero_may() -> None:
+    st = started(4)
+    traitor = st.traitor()
+    assert traitor is not None
+    h = st.living_heroes()[0]
+    room = st.ex[h].room
+    home = next(r for r, pile in st.piles.items() if "book" in pile)  # where the traitor dropped it
+    st.piles[home].remove("book")
+    st.piles.setdefault(room, []).append("book")
+    st.ex[traitor].room = room
+    st.turn.picked = False
+    assert f"{traitor}/book" in st.no_pickup
+    assert not any(a.kind == "pickup" and a["card"] == "book" for a in st._turn_actions(traitor))
+    assert any(a.kind == "pickup" and a["card"] == "book" for a in st._turn_actions(h))
+
+
+def test_a_dropped_plant_spray_can_be_picked_up_again() -> None:
+    st = started(4)
+    h = st.current
+    st.htokens["plant-spray"] = [st.ex[h].room]
+    assert Action.of("pickup-token", token="plant-spray") in st._turn_actions(h)
+    drive(st._turn_action(h, Action.of("pickup-token", token="plant-spray")))
+    assert st.held[h] == ["plant-spray"] and st.htokens["plant-spray"] == []
 
 
 def test_a_discovered_creeper_room_takes_a_waiting_root_and_its_tip() -> None:
