@@ -371,11 +371,16 @@ def test_haunt_invariants_hold_through_policy_games() -> None:
         assert st.outcome() is not None
 
 
-def test_support_names_hooks_and_blockers() -> None:
+def test_support_names_hooks_and_blockers(monkeypatch: pytest.MonkeyPatch) -> None:
     report = hauntmod.support(game_spec("betrayal"))
     assert report[9]["playable"] and report[9]["hooks"] == ["skull-sanity-turns-traitor"]
-    assert not report[7]["playable"] and any("no printed stats" in b for b in report[7]["blockers"])
     assert set(PLAYABLE) == {n for n, r in report.items() if r["playable"]}
+    assert all(not r["blockers"] for r in report.values() if r["playable"])
+    # A hook the engine lacks is named as what stands in the way.
+    monkeypatch.delitem(hauntmod.HOOKS, "skull-sanity-turns-traitor")
+    monkeypatch.setattr(hauntmod, "PLAYABLE", PLAYABLE - {9})
+    report = hauntmod.support(game_spec("betrayal"))
+    assert not report[9]["playable"] and report[9]["blockers"] == ["hook skull-sanity-turns-traitor has no function"]
 
 
 def test_the_mummy_takes_the_girl_by_the_custody_hook_and_wins_at_the_sarcophagus() -> None:

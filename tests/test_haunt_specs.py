@@ -54,7 +54,7 @@ HOOKS = {
     3: (),
     4: (),
     5: (),
-    6: ("attack-everyone-here",),
+    6: (),
     7: ("creeper-grab", "jam-mystic-elevator"),
     8: ("banshee-path",),
     9: ("skull-sanity-turns-traitor",),

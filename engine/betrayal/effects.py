@@ -198,6 +198,12 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
         if source.startswith("room:") and _immune(st, seat, room):
             st.emit("card.card-beats-book", f"{st.name(seat)} is immune to the {st.room_name(room)}'s text (held omen)")
             continue
+        if source.startswith("room:") and st.room_jammed(room):
+            st.emit("haunt.rules-override", f"the {st.room_name(room)} does not work now (haunt)")
+            continue
+        if source.startswith("room:") and st.waives_room_text(seat, ability):
+            st.emit("haunt.rules-override", f"{st.name(seat)} is spared the {st.room_name(room)}'s roll or damage (haunt status)")
+            continue
         if (ability.get("exemptions", {}).get("traitor_may_ignore") and st.haunt is not None
                 and st.haunt.get("traitor") == seat):
             a = yield from st.ask(seat, [Action.of("suffer-room", ability=_key(source, index)),
@@ -280,7 +286,7 @@ def room_actions(st: BetrayalState, seat: str) -> list[Action]:
             continue
         if not _applies(st, seat, ability) or not _limit_ok(st, seat, source, index, ability):
             continue
-        if _key(source, index) in st.turn.keys:
+        if _key(source, index) in st.turn.keys or (source.startswith("room:") and st.room_jammed(e.room)):
             continue
         ctx = Ctx(seat, source)
         if "condition" in ability and not condition(st, ability["condition"], ctx):

@@ -36,7 +36,7 @@ from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 8, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -147,6 +147,9 @@ class HauntState(BetrayalState):
         self.carried: dict[str, str] = {}  # seat carried like an item (a Frog) -> the seat carrying it
         self.hook_state: dict[str, dict[str, Any]] = {}  # named hooks' own state (JSON-able), by hook id
         self.waiting_tokens: list[tuple[str, str]] = []  # (token, room): placed when the room is discovered
+        self.grips: dict[str, tuple[str, str]] = {}  # monster uid -> (seat held, the status holding it)
+        self.waiting: list[tuple[str, tuple[str, ...]]] = []  # (monster kind, rooms): placed when one is found
+        self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self.hround = 0
@@ -213,6 +216,9 @@ class HauntState(BetrayalState):
             "carried": dict(sorted(self.carried.items())),
             "hook_state": {k: dict(sorted(v.items())) for k, v in sorted(self.hook_state.items())},
             "waiting_tokens": [list(x) for x in self.waiting_tokens],
+            "grips": {k: list(v) for k, v in sorted(self.grips.items())},
+            "waiting": [[k, list(r)] for k, r in self.waiting],
+            "no_pickup": sorted(self.no_pickup),
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
                  "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards),
@@ -514,13 +520,28 @@ class HauntState(BetrayalState):
         elif verb == "drop_items":
             for seat in who(spec["who"]):
                 e = self.ex[seat]
-                if e.cards:
-                    self.piles.setdefault(e.room, []).extend(e.cards)
-                    self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in e.cards)} as an item "
-                              f"pile in {self.room_name(e.room)}")
-                    e.cards = []
+                named = spec.get("cards")
+                drop = [c for c in e.cards if named is None or c in ([named] if isinstance(named, str) else named)]
+                if spec.get("may_not_pick_up"):
+                    self.no_pickup.update(f"{seat}/{c}" for c in drop)
+                if drop:
+                    self.piles.setdefault(e.room, []).extend(drop)
+                    self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "
+                              f"pile in {self.room_name(e.room)}" + (" and may never pick it up again"
+                                                                     if spec.get("may_not_pick_up") else ""))
+                    # (the dropped cards' passive bonuses are not taken back here, as before; see the report)
+                    e.cards = [c for c in e.cards if c not in drop]
         elif verb == "place":
-            if "monster" in spec:
+            if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
+                yield from self._place_in_listed_rooms(spec)
+            elif "monster" in spec and "room_with_monster" in spec["in"] and \
+                    self.hs.monsters[str(spec["monster"])].paired_with == spec["in"]["room_with_monster"]:
+                mdef = self.hs.monsters[str(spec["monster"])]
+                for other in [m for m in self.mon if m.kind == mdef.paired_with]:
+                    self._add_monster(mdef, other.room)
+                self.emit(rule, f"each {mdef.name} starts with its matching {self.hs.monsters[str(mdef.paired_with)].name}"
+                          + (" (the others come with theirs)" if self.waiting else ""))
+            elif "monster" in spec:
                 mdef = self.hs.monsters[str(spec["monster"])]
                 count = self.hs.amount(spec.get("count", 1), self.n)
                 used: set[str] = set()
@@ -602,6 +623,9 @@ class HauntState(BetrayalState):
         elif verb == "start_track":
             self.track = int(spec.get("at", 0))
             self.emit(rule, f"the Turn/Damage track starts at {self.track}")
+        elif verb == "set_aside" and "monster" in spec:
+            mdef = self.hs.monsters[str(spec["monster"])]
+            self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside")
         elif verb == "set_aside":
             token = str(spec["token"])
             self.pool[token] = self.pool.get(token, 0) + self.hs.amount(spec.get("count", 1), self.n)
@@ -629,13 +653,52 @@ class HauntState(BetrayalState):
                 ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
             self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
 
+    def _place_in_listed_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """Monsters put one to a room among listed rooms (``rooms`` with ``on_discovery``): every
+        listed room in play gets one (the chooser picks when the rooms outnumber the monsters);
+        the rest wait and go into listed rooms as they are discovered (``note_new_room``)."""
+        assert self.hs is not None
+        mdef = self.hs.monsters[str(spec["monster"])]
+        where = spec["in"]
+        listed = tuple(str(r) for r in where["rooms"])
+        count = self.hs.amount(spec.get("count", 1), self.n)
+        free = [r for r in listed if r in self.house.spots]
+        if len(free) > count:
+            chooser = self._who(where.get("chosen_by", "traitor")) or [str(self.haunt["revealer"]) if self.haunt else ""]
+            chosen: list[str] = []
+            for i in range(count):
+                left = [r for r in free if r not in chosen]
+                a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in left],
+                                        f"place {mdef.name} {i + 1} of {count}")
+                chosen.append(str(a["room"]))
+            free = chosen
+        for room in free:
+            self._add_monster(mdef, room)
+        self.waiting.extend((mdef.id, listed) for _ in range(count - len(free)))
+        if count > len(free):
+            self.emit("haunt.setup-right-now", f"{count - len(free)} {mdef.name} token(s) wait for their rooms to be "
+                      "discovered")
+
     def note_new_room(self, room: str) -> None:
-        """A room found in the haunt phase receives the tokens waiting for it (``on_discovery``)."""
+        """A room found in the haunt phase receives the tokens and monsters waiting for it
+        (``on_discovery``)."""
         super().note_new_room(room)
-        for entry in [x for x in self.waiting_tokens if x[1] == room]:
-            self.waiting_tokens.remove(entry)
-            self.htokens.setdefault(entry[0], []).append(room)
-            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {entry[0]} token is placed there")
+        for token_entry in [x for x in self.waiting_tokens if x[1] == room]:
+            self.waiting_tokens.remove(token_entry)
+            self.htokens.setdefault(token_entry[0], []).append(room)
+            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there")
+        if self.hs is None or not self.waiting:
+            return
+        for entry in self.waiting:
+            kind, rooms = entry
+            if room in rooms and not any(m.room == room and m.kind == kind for m in self.mon):
+                self.waiting.remove(entry)
+                mdef = self.hs.monsters[kind]
+                self._add_monster(mdef, room)
+                for partner in self.hs.monsters.values():
+                    if partner.paired_with == kind:
+                        self._add_monster(partner, room)
+                return
 
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
@@ -708,7 +771,7 @@ class HauntState(BetrayalState):
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
         self.emit("haunt.setup-right-now", f"{self.mname(m)} enters in {self.room_name(room)} ("
-                  + ", ".join(f"{k} {v}" for k, v in sorted(stats.items())) + ")")
+                  + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
         return m
 
     def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
@@ -773,12 +836,31 @@ class HauntState(BetrayalState):
             out = [a for a in out if a.kind != "pickup"]
         out = [a for a in out if not (a.kind == "trade" and self._carriable(str(a["to"])))]
         out.extend(self._carry_actions(seat))
+        if self.no_pickup:
+            out = [a for a in out if not (a.kind == "pickup" and f"{seat}/{a['card']}" in self.no_pickup)]
+        if self._blocks(seat, "move") and not any(a.kind == "end" for a in out):
+            out.append(Action.of("end"))  # held where a turn may not end (the Coal Chute): it still ends
+        if self._blocks(seat, "use-items"):
+            out = [a for a in out if a.kind not in ("use", "drop", "pickup", "trade")]
+        else:
+            out.extend(self._token_pickups(seat))
         if self._toward(seat) is not None and any(a.kind == "move" for a in out):
             out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
+        if self._blocks(seat, "act"):
+            # judgement: a status that forbids acting leaves moving (where allowed), ending the turn
+            # and escaping one's own hindrance (Webs, Debris), which only serves the pull
+            return [a for a in out if a.kind in ("move", "end") or (a.kind == "free" and a.get("who") == seat)]
         out.extend(self._attack_actions(seat))
         out.extend(self._side_actions(seat))
         out.extend(self._task_actions(seat))
         return out
+
+    def _token_pickups(self, seat: str) -> list[Action]:
+        """``item.tokens-like-cards``: a token carried like an item lying in the room may be picked up."""
+        assert self.hs is not None
+        room = self.ex[seat].room
+        return [Action.of("pickup-token", token=tok) for tok, rooms in sorted(self.htokens.items())
+                if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item]
 
     def _play_turn(self, seat: str) -> Gen[None]:
         if self.hs is None:
@@ -802,6 +884,11 @@ class HauntState(BetrayalState):
         assert self.hs is not None, "only the haunt phase ends turns this way"
         if self.in_play(seat) and not self._check_wins():
             yield from self._turn_rules(seat, "end-of-turn")
+            for task in self.tasks_for(seat):
+                if task.get("timing") == "end-of-turn" and "roll" not in task and self._task_open(seat, task):
+                    self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}")
+                    for eff in task.get("do", []):
+                        yield from self._outcome(eff, seat, None)
         self.turn_mods.pop(seat, None)
         yield from self._flag_timers(seat, "end")
         if self.collapsing and self.in_play(seat):
@@ -822,6 +909,11 @@ class HauntState(BetrayalState):
             yield from self._turn_rules(seat, "during-turn")
         elif a.kind in ("carry", "put-down"):
             self._carry(seat, a)
+        elif a.kind == "pickup-token":
+            token = str(a["token"])
+            self.htokens[token].remove(self.ex[seat].room)
+            self.held.setdefault(seat, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} picks up the {token} token")
         elif a.kind == "give-token":
             token, to = str(a["token"]), str(a["to"])
             self.turn.traded = True
@@ -938,8 +1030,7 @@ class HauntState(BetrayalState):
         room = self.ex[seat].room
         n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
         if self.side.get(seat) == HERO:
-            n += sum(1 for m in self.active_monsters(room) if not m.stunned
-                     and self._monster_raw(self.mdef(m)).get("slows_explorers", True))
+            n += sum(1 for m in self.active_monsters(room) if not m.stunned and self.mdef(m).slows_explorers)
         return n
 
     def movement_left(self, seat: str) -> int:
@@ -955,6 +1046,10 @@ class HauntState(BetrayalState):
             target = self.hs.statuses.get(status, {}).get("must_move_toward", {})
             if "room" in target and target["room"] in self.house.spots:
                 return str(target["room"])
+            if "token" in target:
+                rooms = sorted(set(self.htokens.get(str(target["token"]), [])))
+                if rooms:
+                    return rooms[0]
         return None
 
     def _move_actions(self, seat: str) -> list[Action]:
@@ -1042,6 +1137,7 @@ class HauntState(BetrayalState):
         near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room]
         if self.side.get(seat) == HERO:
             near += [m.uid for m in self.active_monsters(e.room)]
+            near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
         # A weapon that already took its one action this turn (picked up, say) cannot attack too.
         weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted]
@@ -1072,6 +1168,12 @@ class HauntState(BetrayalState):
                         out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
         return out
 
+    def _ally_fight(self, seat: str, ally: str) -> bool:
+        """A hero may attack another hero only where an attack rule naming hero against hero
+        applies (freeing a controlled friend)."""
+        return any(r.get("attacker") == "hero" and r.get("defender") == "hero" and not r.get("forbidden")
+                   for r in self.fight_rules(seat, ally))
+
     def _target_has(self, target: str, trait: str) -> bool:
         """``attack.target-needs-trait``: a trait the target lacks cannot be attacked with."""
         if target in self.ex:
@@ -1082,6 +1184,9 @@ class HauntState(BetrayalState):
         return self.mstat(m, trait) > 0 or trait in m.stats
 
     def _may_attack(self, seat: str, target: str) -> bool:
+        holder = next((uid for uid, (held, _) in self.grips.items() if held == seat), None)
+        if holder is not None and target != holder:
+            return False  # a held explorer may fight only what holds it
         rules = self.fight_rules(seat, target)
         if any(r.get("forbidden") for r in rules):
             return False
@@ -1107,16 +1212,19 @@ class HauntState(BetrayalState):
                 cur = other
         return seen
 
-    def fight_rules(self, attacker: str, defender: str) -> list[Mapping[str, Any]]:
+    def fight_rules(self, attacker: str, defender: str, ability: str | None = None) -> list[Mapping[str, Any]]:
         """The haunt's attack rules whose attacker and defender fit and whose requirement holds.
 
         Requirements read ``seat`` as the explorer in the fight (the attacker if both are), and
-        ``opponent`` as the other fighter."""
+        ``opponent`` as the other fighter. A rule with ``by_ability`` governs only the attacks of
+        that monster ability (``ability``), and those fights only such rules and the general ones."""
         assert self.hs is not None
         seat, m, opponent = self._fight_ctx(attacker, defender)
         out = []
         for side in self.hs.sides().values():
             for r in side.attack_rules:
+                if r.get("by_ability") != ability and "by_ability" in r:
+                    continue
                 if not self._role_fits(r.get("attacker"), attacker):
                     continue
                 if "defender" in r and not self._role_fits(r["defender"], defender):
@@ -1208,7 +1316,7 @@ class HauntState(BetrayalState):
         return self.ex[who].dead if who in self.ex else bool(self.monster(who).gone)
 
     def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
-                       ranged: bool = False) -> Gen[None]:
+                       ranged: bool = False, ability: str | None = None) -> Gen[None]:
         """Settle an attack between ``attacker`` and ``defender`` (seats or monster ids), with the
         haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
         ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
@@ -1216,7 +1324,7 @@ class HauntState(BetrayalState):
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
                   f"{a_total} against {d_total}")
-        rules = self.fight_rules(attacker, defender) if self.hs is not None else []
+        rules = self.fight_rules(attacker, defender, ability) if self.hs is not None else []
         seat, m, _ = self._fight_ctx(attacker, defender)
         for r in rules:
             if r.get("extra"):
@@ -1291,9 +1399,18 @@ class HauntState(BetrayalState):
         if lose in self.ex:
             if win == attacker and win in self.ex and kind == "physical" and points >= 2 and not ranged:
                 stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal]
-                if stealable:
-                    acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in stealable]
+                tokens = sorted({k for k in self.held.get(lose, []) if self.hs is not None and k in self.hs.tokens
+                                 and self.hs.tokens[k].carried_as_item})
+                if stealable or tokens:
+                    acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in stealable + tokens]
                     choice = yield from self.ask(win, acts, f"deal {points} damage or steal")
+                    if choice.kind == "steal" and str(choice["card"]) in tokens:
+                        token = str(choice["card"])
+                        self.held[lose].remove(token)
+                        self.held.setdefault(win, []).append(token)
+                        self.emit("attack.steal", f"{self.name(win)} steals the {token} token from {self.name(lose)} "
+                                  "instead of dealing damage (item.tokens-like-cards)")
+                        return
                     if choice.kind == "steal":
                         card = str(choice["card"])
                         self.ex[lose].cards.remove(card)
@@ -1335,6 +1452,7 @@ class HauntState(BetrayalState):
         m.stunned = True
         self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight")
         self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn")
+        self._release_gone()
         if m.cards:
             self.piles.setdefault(m.room, []).extend(m.cards)
             self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in m.cards)} "
@@ -1368,7 +1486,19 @@ class HauntState(BetrayalState):
                     self.emit("monster.stun-token", f"{self.mname(m)} misses this turn and recovers")
                     continue
                 yield from self._monster_checks(m, "start")
+                for rule in mdef.must:
+                    if rule.get("when") == "start-of-turn":
+                        for eff in rule.get("do", []):
+                            yield from self._outcome(eff, None, m)
                 if m.gone:
+                    continue
+                hook = mdef.movement.get("custom")
+                if hook in TURN_HOOKS:
+                    spent = yield from TURN_HOOKS[hook](self, m)
+                    if spent:
+                        continue  # the hook's move replaced the monster's move and attack
+                if mdef.movement.get("roll") == "none":
+                    yield from self._monster_attack(m)  # it never moves
                     continue
                 if not grouped or shared is None:
                     faces = yield from self.roll(self.mstat(m, "speed"), f"{mdef.name} movement")
@@ -1441,7 +1571,7 @@ class HauntState(BetrayalState):
 
     def _monster_moves(self, m: Monster, roll: int) -> Gen[None]:
         hook = self.mdef(m).movement.get("custom")
-        if hook is not None:
+        if hook in MOVE_HOOKS:
             yield from MOVE_HOOKS[str(hook)](self, m, roll)
             return
         budget = roll
@@ -1756,6 +1886,44 @@ class HauntState(BetrayalState):
                       + (": it works" if ok else ": it fails"))
         for eff in (ab.get("success" if ok else "failure", []) if roll else ab.get("do", [])):
             yield from self._outcome(eff, None, m, target)
+    def _ability_attacks(self, m: Monster) -> list[tuple[Mapping[str, Any], list[str]]]:
+        """The monster's abilities that attack a target set instead of its normal attack
+        (``monster_attack`` with ``targets``), each with the heroes it would attack now: those in
+        the room whose fight the ability's attack rules allow."""
+        assert self.hs is not None
+        out: list[tuple[Mapping[str, Any], list[str]]] = []
+        for ability in self.mdef(m).abilities:
+            if ability.get("timing") != "instead-of-attack" or not any(
+                    "targets" in d.get("monster_attack", {}) for d in ability.get("do", [])):
+                continue
+            own = [r for side in self.hs.sides().values() for r in side.attack_rules if r.get("by_ability") == ability["id"]]
+            targets = []
+            for s in self.living_heroes():
+                if self.ex[s].room != m.room:
+                    continue
+                rules = self.fight_rules(m.uid, s, str(ability["id"]))
+                if any(r.get("forbidden") for r in rules) or (own and not any(r in own for r in rules)):
+                    continue
+                targets.append(s)
+            if targets:
+                out.append((ability, targets))
+        return out
+
+    def _attack_each(self, m: Monster, ability: Mapping[str, Any], targets: list[str]) -> Gen[None]:
+        """``monster_attack`` with ``targets``: one attack on each hero of the set, in seat order,
+        each rolled and settled on its own under the ability's attack rules."""
+        name = str(ability["id"])
+        self.emit("haunt.rules-override", f"{self.mname(m)} uses {name} instead of its attack: "
+                  f"{ability.get('says', name)}")
+        for target in targets:
+            if not self.in_play(target) or m.gone or self.ex[target].room != m.room:
+                continue
+            rules = self.fight_rules(m.uid, target, name)
+            trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
+            self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)} ({name})")
+            att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
+            dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
+            yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn), ability=name)
 
     def _monster_attack(self, m: Monster) -> Gen[None]:
         here = [s for s in self.living_heroes() if self.together(m.uid, s)]
@@ -1772,7 +1940,8 @@ class HauntState(BetrayalState):
         # Might is "none") makes no attack with it
         here = [s for s in here if self.mdef(m).stats_by_track or next(
             (str(r["attack_with"][0]) for r in self.fight_rules(m.uid, s) if "attack_with" in r), "might") in m.stats]
-        if not here:
+        specials = self._ability_attacks(m) if not attack_rules else []
+        if not here and not specials:
             return
         seat = self.monster_controller(m)
         forced = bool(attack_rules) and (not attack_rules[0].get("requires")
@@ -1786,10 +1955,15 @@ class HauntState(BetrayalState):
             target = str(a["target"])
         else:
             acts = [Action.of("monster-attack", monster=m.uid, target=s) for s in here]
+            acts += [Action.of("monster-ability", monster=m.uid, ability=str(ab["id"])) for ab, _ in specials]
             if not forced:
                 acts.append(Action.of("monster-pass", monster=m.uid))
             a = yield from self.ask(seat, acts, f"{self.mname(m)} attacks?")
             if a.kind == "monster-pass":
+                return
+            if a.kind == "monster-ability":
+                ability, targets = next((ab, ts) for ab, ts in specials if ab["id"] == a["ability"])
+                yield from self._attack_each(m, ability, targets)
                 return
             target = str(a["target"])
         rules = self.fight_rules(m.uid, target)
@@ -1847,7 +2021,7 @@ class HauntState(BetrayalState):
             # judgement: a haunt that banishes a monster does it by a kill_monster outcome
             done = [x for x in mine if x.gone and (how is None or x.gone == how or {x.gone, how} == {"killed", "banished"})]
             count = spec.get("count", "all")
-            return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= int(count))
+            return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= self._amount(count))
         if "none_alive_with_status" in p:
             return not any(p["none_alive_with_status"] in self.hstatus.get(s, []) for s in self.seat_ids if self.in_play(s))
         if "has_status" in p:
@@ -1984,6 +2158,15 @@ class HauntState(BetrayalState):
                 victim.gone = "killed" if verb == "kill_monster" else "trapped"
                 where = f" in {self.room_name(victim.room)} for good" if verb == "trap_monster" else ""
                 self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}")
+                for partner in self.partners(victim):
+                    partner.gone = victim.gone
+                    self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it")
+                self._release_gone()
+        elif verb == "stun_monster":
+            victim = self.monster(target) if target is not None and target not in self.ex else m
+            if victim is not None and not victim.gone and not victim.stunned:
+                victim.stunned = True
+                self.emit("monster.stun-token", f"{self.mname(victim)} is stunned")
         elif verb == "kill" and seat is not None:
             self.lethal = True
             e = self.ex[seat]
@@ -1997,11 +2180,20 @@ class HauntState(BetrayalState):
                     self.trait_change(seat, trait, -int(k))
         elif verb == "become" and seat is not None:
             status = str(spec)
-            if status not in self.hstatus.setdefault(seat, []):
+            immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
+                      and status in self.hs.statuses.get(s, {}).get("immune_to_statuses", [])]
+            if immune:
+                self.emit(rule, f"{self.name(seat)} is {immune[0]} and cannot become {status}")
+            elif status not in self.hstatus.setdefault(seat, []):
                 self.hstatus[seat].append(status)
                 self.emit(rule, f"{self.name(seat)} becomes {status}")
                 if self.hs is not None and self.hs.statuses.get(status, {}).get("drops_items"):
                     yield from self._drop_everything(seat)
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("removes_from_play"):
+                    self.removed.add(seat)
+                    self.emit(rule, f"{self.name(seat)} is out of the game ({status})")
+                    if seat == self.current:
+                        self.turn.end_now = True
         elif verb == "lose_status" and seat is not None:
             if spec in self.hstatus.get(seat, []):
                 self.hstatus[seat].remove(spec)
@@ -2092,6 +2284,10 @@ class HauntState(BetrayalState):
         elif verb == "destroy_item":
             card = str(spec)
             for s_ in self.seat_ids:
+                if card in self.held.get(s_, []):
+                    self.held[s_].remove(card)
+                    self.destroyed.append(card)
+                    self.emit(rule, f"the {card} token is destroyed")
                 if card in self.ex[s_].cards:
                     self.ex[s_].cards.remove(card)
                     self.destroyed.append(card)
@@ -2106,6 +2302,8 @@ class HauntState(BetrayalState):
             self.emit(rule, f"a {spec} token is discarded")
         elif verb == "custom" and spec in RULE_HOOKS:
             RULE_HOOKS[spec](self)
+        elif verb == "custom" and spec in MONSTER_HOOKS:
+            yield from MONSTER_HOOKS[spec](self, seat, m)
         elif verb == "custom" and spec in ACTION_HOOKS and seat is not None:
             ACTION_HOOKS[spec](self, seat)
             yield from self._after_hook(seat)
@@ -2139,6 +2337,23 @@ class HauntState(BetrayalState):
             if carrier == seat:
                 del self.carried[who]
                 self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down")
+    def partners(self, m: Monster) -> list[Monster]:
+        """The other parts of a paired monster (``paired_with``: the same number, the other kind)."""
+        assert self.hs is not None
+        kinds = {k for k, d in self.hs.monsters.items() if d.paired_with == m.kind} | {self.mdef(m).paired_with}
+        number = m.uid.rsplit("-", 1)[-1]
+        return [x for x in self.mon if x.kind in kinds and x.uid.rsplit("-", 1)[-1] == number and not x.gone]
+
+    def _release_gone(self) -> None:
+        """Holds end when the holder is gone or stunned or the one held is out of play."""
+        for uid, (seat, status) in sorted(self.grips.items()):
+            m = self.monster(uid)
+            if m.gone or m.stunned or not self.in_play(seat):
+                del self.grips[uid]
+                if self.in_play(seat) and status in self.hstatus.get(seat, []):
+                    self.hstatus[seat].remove(status)
+                    self.emit("haunt.rules-override", f"{self.mname(m)} lets go of {self.name(seat)}, who is no "
+                              f"longer {status}")
 
     def _after_hook(self, seat: str) -> Gen[None]:
         """Cards an action hook took away from the explorer lose their effects."""
@@ -2168,6 +2383,20 @@ class HauntState(BetrayalState):
                     self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
                 else:
                     self.held.setdefault(seat, []).append(token)
+
+    def waives_room_text(self, seat: str, ability: Mapping[str, Any]) -> bool:
+        """A status that blocks ``make-room-rolls`` spares room text that rolls, and one that
+        blocks ``take-damage-from-rooms`` room text that hurts (damage or trait loss)."""
+        verbs: set[str] = set()
+        if self._blocks(seat, "make-room-rolls"):
+            verbs.add("roll")
+        if self._blocks(seat, "take-damage-from-rooms"):
+            verbs |= {"damage", "lose"}
+        return bool(verbs) and _mentions(ability.get("do", []), verbs)
+
+    def room_jammed(self, room: str) -> bool:
+        """A haunt hook stops the room's own text from working (the Mystic Elevator with a Tip in it)."""
+        return self.hs is not None and any(ROOM_HOOKS[h](self, room) for h in self.hooks_used if h in ROOM_HOOKS)
 
     def _blocks(self, seat: str, what: str) -> bool:
         if self.hs is None:
@@ -2206,12 +2435,16 @@ class HauntState(BetrayalState):
         for task in self.tasks_for(seat):
             if any("take_item" in d for d in task.get("do", [])):
                 continue  # offered by _side_actions
+            if task.get("timing") == "end-of-turn" and "roll" not in task:
+                continue  # happens by itself when the turn ends there
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
             places = self._task_places(seat, task)
             if places is not None:
                 out.extend(Action.of("task", id=task["id"], place=x) for x in places)
+            elif task.get("target", {}).get("kind") == "monster":
+                out.extend(Action.of("task", id=task["id"], target=m.uid) for m in self.active_monsters(self.ex[seat].room))
             elif "target" in task:
                 out.extend(Action.of("task", id=task["id"], target=t)
                            for t in self.targets(task["target"], self.ex[seat].room, seat))
@@ -2276,6 +2509,8 @@ class HauntState(BetrayalState):
         return sorted(set(out))
 
     def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
+        if where.get("any_room"):
+            return True
         return self.ex[seat].room in self._rooms_for(where)
 
     def _task(self, seat: str, a: Action) -> Gen[None]:
@@ -2406,6 +2641,15 @@ class HauntState(BetrayalState):
                     self.emit("win.heroes-need-survivor", f"the game ends with no winner: {w.says}")
                     return True
         return False
+
+
+def _mentions(node: Any, verbs: set[str]) -> bool:
+    """Whether an effect list uses any of ``verbs``, at any depth."""
+    if isinstance(node, Mapping):
+        return any(k in verbs or _mentions(v, verbs) for k, v in node.items())
+    if isinstance(node, list):
+        return any(_mentions(x, verbs) for x in node)
+    return False
 
 
 def _skull_sanity_turns_traitor(st: HauntState, seat: str, trait: str) -> bool:
@@ -2591,6 +2835,80 @@ def _banshee_reaches(st: HauntState, seat: str | None, m: Monster | None) -> boo
     if state.get("mode") == "controlled":
         return state.get("only") == seat
     return st.ex[seat].room in state.get("entered", [])
+GRABBED = "grabbed"  # Carnivorous Ivy's status of a hero a Tip holds
+
+
+def _creeper_grab(st: HauntState, seat: str | None, m: Monster | None) -> Gen[None]:
+    """Haunt 7, a Creeper's hold, called where the haunt file names it:
+
+    * after a Tip beats a hero (the hero is now grabbed): the Tip holds the hero, who drops every
+      item and omen but companions, and every token carried like an item, in the room;
+    * after a Tip is stunned or killed: it lets go;
+    * at the start of a Creeper's turn (``seat`` is None): a hero the Tip holds in the room of
+      its own Root is killed, and the Creeper (Root and Tip) is removed."""
+    if m is None:
+        return
+    if m.gone or m.stunned:
+        st._release_gone()
+        return
+    if seat is not None:
+        if GRABBED not in st.hstatus.get(seat, []) or any(held == seat for held, _ in st.grips.values()):
+            return
+        st.grips[m.uid] = (seat, GRABBED)
+        e = st.ex[seat]
+        drop = [c for c in e.cards if not st.t.cards[c].companion]
+        e.cards = [c for c in e.cards if c not in drop]
+        if drop:
+            st.piles.setdefault(e.room, []).extend(drop)
+        tokens = list(st.held.get(seat, []))
+        for token in tokens:
+            st.htokens.setdefault(token, []).append(e.room)
+        st.held[seat] = []
+        st.emit("haunt.rules-override", f"{st.mname(m)} holds {st.name(seat)}, who drops "
+                + (", ".join([st.card_name(c) for c in drop] + [f"the {k} token" for k in tokens]) or "nothing")
+                + f" in {st.room_name(e.room)}")
+        for card in drop:
+            yield from effects.lose_card(st, seat, card)
+        return
+    held = st.grips.get(m.uid)
+    roots = st.partners(m)
+    if held is None or not roots or st.ex[held[0]].room != roots[0].room:
+        return
+    victim = held[0]
+    st.emit("haunt.rules-override", f"{st.name(victim)} is at the Root of {st.mname(m)}'s Creeper when its turn starts")
+    yield from st._outcome({"kill": True}, victim, None)
+    for part in [m, *roots]:
+        part.gone = "removed"
+        st.emit("haunt.rules-override", f"{st.mname(part)} is removed")
+    st._release_gone()
+
+
+def _creeper_drag(st: HauntState, m: Monster) -> Gen[bool]:
+    """Haunt 7: a Tip that starts its turn holding a hero moves 2 spaces toward its own Root
+    instead of its normal move, taking the hero along, and does not attack. True when it did."""
+    held = st.grips.get(m.uid)
+    roots = st.partners(m)
+    if held is None or not roots:
+        return False
+    seat = held[0]
+    dist = st._dist_to([roots[0].room])
+    for _ in range(2):
+        here = dist.get(m.room, 10_000)
+        steps = sorted(r for r, _c, _how in st._room_exits(m.room) if dist.get(r, 10_000) < here)
+        if not steps:
+            break
+        src = m.room
+        m.room = steps[0]
+        st._set_room(seat, m.room)
+        st.emit("monster.rules-overridable", f"{st.mname(m)} drags {st.name(seat)} {st.room_name(src)} -> "
+                f"{st.room_name(m.room)}, toward its Root")
+    return True
+    yield  # a generator: the move asks nobody
+
+
+def _jam_mystic_elevator(st: HauntState, room: str) -> bool:
+    """Haunt 7: while a Tip is in the Mystic Elevator, the elevator does not work."""
+    return room == "mystic-elevator" and any(m.kind == "creeper-tip" for m in st.active_monsters(room))
 
 
 #: Named hooks of standing rules, by id.
@@ -2605,11 +2923,20 @@ SKULL_HOOKS: dict[str, Callable[[HauntState, str, str], bool]] = {
 }
 #: Named hooks of monster movement (``movement.custom``): they move the monster on its turn.
 MOVE_HOOKS: dict[str, Callable[[HauntState, Monster, int], Gen[None]]] = {"banshee-path": _banshee_path}
+#: Named hooks run when a monster's move would begin: True when they replaced its move and attack.
+TURN_HOOKS: dict[str, Callable[[HauntState, Monster], Gen[bool]]] = {"creeper-grab": _creeper_drag}
 #: Named hooks of requirements (``custom`` predicates), given the explorer and monster in question.
 PRED_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], bool]] = {"banshee-path": _banshee_reaches}
+#: Named hooks of monster outcomes (fights and monster rules): the explorer concerned (if any) and the monster.
+MONSTER_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], Gen[None]]] = {
+    "creeper-grab": _creeper_grab,
+}
+#: Named hooks that stop a room's own text from working (``room_jammed``).
+ROOM_HOOKS: dict[str, Callable[[HauntState, str], bool]] = {"jam-mystic-elevator": _jam_mystic_elevator}
 #: Every named hook this engine carries out, by id (the others block their haunt).
 HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
-                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(), *MOVE_HOOKS.items()]}
+                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(), *MONSTER_HOOKS.items(),
+                          *TURN_HOOKS.items(), *ROOM_HOOKS.items(), *MOVE_HOOKS.items()]}
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:

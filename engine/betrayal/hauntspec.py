@@ -77,6 +77,8 @@ class MonsterDef:
     carries: Mapping[str, Any] = field(default_factory=dict)
     must: tuple[Mapping[str, Any], ...] = ()
     abilities: tuple[Mapping[str, Any], ...] = ()
+    paired_with: str | None = None
+    slows_explorers: bool = True
 
     def stats_at(self, track: int) -> Mapping[str, int | str]:
         """Stats for a Turn/Damage track value (stats_by_track rows; the last row may hold 'and above')."""
@@ -219,6 +221,8 @@ def _monster(data: Mapping[str, Any]) -> MonsterDef:
         carries=dict(data.get("carries", {})),
         must=_tuple(data.get("must")),
         abilities=_tuple(data.get("abilities")),
+        paired_with=data.get("paired_with"),
+        slows_explorers=bool(data.get("slows_explorers", True)),
     )
 
 
@@ -411,7 +415,7 @@ def _kind_of(path: PathKey, key: str, value: Any) -> str | None:
         return "status"
     if key == "become" and isinstance(value, str):
         return "status"
-    if key == "after" and isinstance(value, str):
+    if key in ("after", "by_ability") and isinstance(value, str):
         return "action"
     return _KEY_KINDS.get(key)
 

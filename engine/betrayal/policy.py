@@ -52,7 +52,7 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         m = st.monster(str(actions[0]["monster"]))
         here = [st.ex[s].part for s in st.living_heroes() if st.ex[s].room == m.room]
         return max(actions, key=lambda a: here.count(actions.index(a)))
-    if "monster-ability" in kinds:
+    if any(a.kind == "monster-ability" and a.get("id") is not None for a in actions):
         return _monster_ability(st, actions)
     if "wail-target" in kinds:  # the hero with the weakest Sanity, never one's own side
         seat = st.to_move() or ""
@@ -62,7 +62,7 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         m = st.monster(str(actions[0]["monster"]))
         dist = st._dist_to(_monster_targets(st, m))
         return min(actions, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
-    if kinds & {"monster-attack", "monster-pass"}:
+    if kinds & {"monster-attack", "monster-pass", "monster-ability"}:
         return _monster_attack(st, actions)
     if "place-in" in kinds:
         return _place_monster(st, actions)
@@ -344,6 +344,9 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
             continue
         if "earn" in eff and st.pool.get(str(eff["earn"]["token"]), 1) <= 0:
             continue
+        if "take_token" in eff and st.pool.get(str(eff["take_token"]), 1) <= 0 \
+                and not st.htokens.get(str(eff["take_token"])):
+            continue
         return True
     return False
 
@@ -537,6 +540,9 @@ def _trap_rooms(st: HauntState, m: Monster) -> Iterable[str]:
 
 
 def _monster_attack(st: HauntState, actions: list[Action]) -> Action:
+    special = [a for a in actions if a.kind == "monster-ability"]
+    if special:
+        return special[0]  # an attack on everyone here (mind control) beats one normal attack
     attacks = [a for a in actions if a.kind == "monster-attack"]
     if not attacks:
         return actions[0]

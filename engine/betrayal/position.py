@@ -110,6 +110,7 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
     "destroyed": ("destroyed", "list"), "control": ("control", "map"), "collapsed": ("collapsed", "list"),
     "collapsing": ("collapsing", "bool"), "timers": ("timer_state", "map"), "turn_mods": ("turn_mods", "mapset"),
     "carried": ("carried", "map"), "waiting_tokens": ("waiting_tokens", "list"), "hook_state": ("hook_state", "map"),
+    "grips": ("grips", "maptuple"), "waiting": ("waiting", "pairs"), "no_pickup": ("no_pickup", "set"),
 }
 #: Haunt-phase bookkeeping outside ``snapshot()`` that still steers what comes next: cards a
 #: side takes instead of its next draw (``[side, card, stack]``), cards it takes at its next
@@ -749,11 +750,16 @@ class _Builder:
                     self.bad(path, f"{key} is {'a whole number' if form == 'int' else 'true or false'}, as in snapshot()")
                     continue
                 setattr(st, attr, value)
-            elif form in ("set", "list"):
-                if not isinstance(value, list):
-                    self.bad(path, f"{key} is a list, as in snapshot()")
+            elif form in ("set", "list", "pairs"):
+                if not isinstance(value, list) or (form == "pairs" and not all(
+                        isinstance(v, list) and len(v) == 2 and isinstance(v[1], list) for v in value)):
+                    self.bad(path, f"{key} is a list" + (" of [name, [rooms]] pairs" if form == "pairs" else "")
+                             + ", as in snapshot()")
                     continue
-                setattr(st, attr, set(value) if form == "set" else list(value))
+                if form == "pairs":
+                    setattr(st, attr, [(str(a), tuple(str(r) for r in b)) for a, b in value])
+                else:
+                    setattr(st, attr, set(value) if form == "set" else list(value))
             else:
                 if not isinstance(value, Mapping) or (form != "map" and not all(isinstance(v, list) for v in value.values())):
                     self.bad(path, f"{key} is a mapping" + (" of lists" if form != "map" else "") + ", as in snapshot()")
@@ -762,6 +768,8 @@ class _Builder:
                     setattr(st, attr, {str(k): (dict(v) if isinstance(v, Mapping) else v) for k, v in value.items()})
                 elif form == "maplist":
                     setattr(st, attr, {str(k): list(v) for k, v in value.items()})
+                elif form == "maptuple":
+                    setattr(st, attr, {str(k): tuple(v) for k, v in value.items()})
                 else:
                     setattr(st, attr, {str(k): set(v) for k, v in value.items()})
         for key in HAUNT_EXTRA:

@@ -361,6 +361,14 @@ class BetrayalState(GameState):
         i = e.idx[trait]
         return 0 if i < 0 else self.t.explorers[e.id].traits[trait].values[i]
 
+    def waives_room_text(self, seat: str, ability: Mapping[str, Any]) -> bool:
+        """Whether the explorer is spared this room ability (haunt statuses; none before the haunt)."""
+        return False
+
+    def room_jammed(self, room: str) -> bool:
+        """Whether the room's own text does not work now (haunt hooks; never before the haunt)."""
+        return False
+
     def speed(self, seat: str) -> int:
         return self.value(seat, "speed")
 
