@@ -31,12 +31,12 @@ from hauntcheck.engine.betrayal.hauntspec import HauntSpec, MonsterDef, custom_h
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.model import PHYSICAL, TRAITS
 from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Req, Setup
-from hauntcheck.engine.core import CHANCE, Action, Draw, Event, GameState, Outcome, RuleBook
+from hauntcheck.engine.core import CHANCE, Action, Draw, Event, GameState, Outcome, RuleBook, Shuffle
 from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 9, 10, 12, 34})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -147,6 +147,13 @@ class HauntState(BetrayalState):
         self._graph_cache: dict[str, set[str]] = {}
         self.hround = 0
         self.result: Outcome | None = None
+        self.dealt: dict[str, dict[str, int]] = {}  # numbered tokens dealt one per player: token -> seat -> number
+        self.hidden: str | None = None  # the hidden traitor's seat (known to the engine, not to the table)
+        self.unmasked = False  # the hidden traitor has turned token 1 face up
+        self.waiting_tokens: dict[str, list[str]] = {}  # room not yet discovered -> tokens placed on discovery
+        self.hidden_token = ""  # the token id dealt to pick the hidden traitor
+        self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)
+        self.setting_up = False
         want = _whole(setup.options, "haunt")
         if want is not None and want not in setup.tables.haunts:
             raise ValueError(f"option haunt={want} names no haunt of the haunt chart")
@@ -200,6 +207,9 @@ class HauntState(BetrayalState):
             "collapsing": self.collapsing,
             "timers": {k: dict(sorted(v.items())) for k, v in sorted(self.timer_state.items())},
             "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
+            "dealt": {k: dict(sorted(v.items())) for k, v in sorted(self.dealt.items())},
+            "hidden_traitor": {"seat": self.hidden, "revealed": self.unmasked} if self.hidden else None,
+            "waiting_tokens": {k: list(v) for k, v in sorted(self.waiting_tokens.items()) if v},
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
                  "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards)}
@@ -223,12 +233,28 @@ class HauntState(BetrayalState):
         return [s for s in self.heroes() if self.in_play(s)]
 
     def traitor(self) -> str | None:
-        return self.haunt.get("traitor") if self.haunt else None
+        """The traitor's seat: the haunt's traitor, or the hidden traitor once dealt (the engine
+        knows it; the table does not until it is revealed)."""
+        if not self.haunt:
+            return None
+        return self.haunt.get("traitor") or self.hidden
+
+    def seen_side(self, seat: str) -> str | None:
+        """The side the table knows a seat to be on: an unrevealed hidden traitor plays as a hero
+        in public (``hidden-traitor.token-one``)."""
+        if seat == self.hidden and not self.unmasked:
+            return HERO
+        return self.side.get(seat)
+
+    def masked(self, seat: str) -> bool:
+        """Whether ``seat`` is the hidden traitor and has not been revealed yet."""
+        return seat == self.hidden and not self.unmasked
 
     def opponents_of(self, seat: str) -> list[str]:
-        """Explorer seats on the other side, in play (``move.opponents-are-sides``)."""
-        mine = self.side.get(seat)
-        return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.side.get(s) not in (None, mine)]
+        """Explorer seats on the other side as the table knows them, in play
+        (``move.opponents-are-sides``): an unrevealed hidden traitor counts as a hero."""
+        mine = self.seen_side(seat)
+        return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.seen_side(s) not in (None, mine)]
 
     def active_monsters(self, room: str | None = None) -> list[Monster]:
         return [m for m in self.mon if not m.gone and (room is None or m.room == room)]
@@ -296,8 +322,13 @@ class HauntState(BetrayalState):
             self.side[s] = TRAITOR if s == traitor else HERO
         if traitor is not None:
             self._free_traitor(traitor)
+        self.setting_up = True  # goals are judged once the "Right Now" setup is complete
+        if self.haunt.get("kind") == "hidden":
+            yield from self._deal_hidden()
         yield from self._haunt_setup()
-        anchor = traitor or str(self.haunt["revealer"])
+        self.setting_up = False
+        revealer = str(self.haunt["revealer"])
+        anchor = traitor or revealer
         order = [self.left_of(anchor, k) for k in range(1, self.n + 1)]
         self.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn")
         if self._check_wins():
@@ -316,7 +347,11 @@ class HauntState(BetrayalState):
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
                               "explorer is not in play")
                 if seat == anchor:
-                    self._advance_timers("end-of-traitor-turn")
+                    yield from self._advance_timers("end-of-traitor-turn")
+                if seat == revealer:
+                    # judgement: like the traitor's slot, the revealer's turn slot keeps its clock
+                    # ticking after the revealer's explorer is gone
+                    yield from self._advance_timers("end-of-revealer-turn")
                 if self._check_wins():
                     return
             if self.active_monsters():
@@ -399,14 +434,83 @@ class HauntState(BetrayalState):
         if held:
             self.emit("traitor.freed-from-events", f"{self.name(seat)} is freed from {', '.join(held)}")
 
-    def _advance_timers(self, moment: str) -> None:
-        """Timers on the Turn/Damage track advance at their moment (``advance.when``)."""
+    def _advance_timers(self, moment: str) -> Gen[None]:
+        """Timers on the Turn/Damage track advance at their moment (``advance.when``), then do
+        their ``after_advance`` outcomes."""
         assert self.hs is not None
         for side in self.hs.sides().values():
             for timer in side.timers:
                 if timer.get("advance", {}).get("when") == moment:
                     self.track += int(timer["advance"].get("by", 1))
                     self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                    for eff in timer.get("after_advance", []):
+                        if self._check_wins():
+                            return
+                        yield from self._outcome(eff, None, None)
+
+    # ---------------------------------------------------------------------------------------
+    # The hidden traitor (rulebook "Haunts with a Hidden Traitor")
+
+    def _hidden_deal_step(self) -> Mapping[str, Any] | None:
+        """The haunt's setup step that deals the hidden-traitor tokens (``deal`` with
+        ``traitor_number``), if the file names one."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for step_ in side.setup:
+                deal = step_.get("deal")
+                if isinstance(deal, Mapping) and "traitor_number" in deal:
+                    return deal
+        return None
+
+    def _deal_hidden(self) -> Gen[None]:
+        """``hidden-traitor.deal-tokens``: numbered tokens 1..players are shuffled by chance and
+        dealt face down, one to each player from the revealer's left; the holder of the traitor's
+        number (1 unless the haunt says otherwise) is the traitor (``hidden-traitor.token-one``).
+        The sides are the truth the engine keeps; the table sees everyone as a hero until the
+        traitor is revealed (:meth:`seen_side`)."""
+        assert self.haunt is not None and self.hs is not None
+        deal = self._hidden_deal_step() or {}
+        token = str(deal.get("token", "hidden-traitor-token"))
+        count = self.hs.amount(deal["count"], self.n) if "count" in deal else self.n
+        number = int(deal.get("traitor_number", 1))
+        yield from self._deal_tokens(token, count)
+        self.hidden_token = token
+        self.hidden = next(s for s, k in self.dealt[token].items() if k == number)
+        for s in self.seat_ids:
+            self.side[s] = TRAITOR if s == self.hidden else HERO
+        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who")
+        self.emit("hidden-traitor.all-read-survival", "every player reads the haunt, the traitor's goals included")
+
+    def _deal_tokens(self, token: str, count: int, face_down: bool = True) -> Gen[None]:
+        """Deal numbered tokens 1..count by chance (a shuffle), one per player from the revealer's
+        left (``haunt.setup-right-now``)."""
+        assert self.haunt is not None
+        numbers = [str(k) for k in range(1, count + 1)]
+        a = yield Req(CHANCE, Shuffle(token, numbers), f"deal the {token} tokens")
+        order = [str(x) for x in a["order"]]  # type: ignore[union-attr]
+        seats = [self.left_of(str(self.haunt["revealer"]), k) for k in range(1, self.n + 1)]
+        self.dealt[token] = {s: int(k) for s, k in zip(seats, order, strict=False)}
+        rule = "hidden-traitor.deal-tokens" if face_down else "haunt.setup-right-now"
+        if face_down:
+            self.emit(rule, f"the {token} tokens are dealt face down, one to each player")
+        else:
+            self.emit(rule, f"the {token} tokens are dealt face up: "
+                      + ", ".join(f"{self.name(s)} {self.dealt[token][s]}" for s in seats if s in self.dealt[token]))
+
+    def reveal_traitor(self, how: str) -> None:
+        """The hidden traitor's token is turned face up: by choice (``hidden-traitor.self-reveal``,
+        ``how`` "self"), on its death (``hidden-traitor.reveal-on-death``, "death"), or because the
+        haunt forces it ("haunt"). From now on the table knows the sides."""
+        seat = self.hidden
+        if seat is None or self.unmasked:
+            return
+        self.unmasked = True
+        rule = {"self": "hidden-traitor.self-reveal", "death": "hidden-traitor.reveal-on-death"}.get(how,
+                                                                                                      "haunt.rules-override")
+        why = {"self": "chooses to turn", "death": "dies and turns", "haunt": "must turn"}.get(how, "turns")
+        self.emit(rule, f"{self.name(seat)} {why} token 1 face up: {self.name(seat)} is the traitor")
+        if not self.ex[seat].dead:
+            self._free_traitor(seat)
 
     def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
         """A draw, unless the haunt lets the explorer's side take a named card instead."""
@@ -515,7 +619,17 @@ class HauntState(BetrayalState):
                 count = self.hs.amount(spec.get("count", 1), self.n)
                 where = spec["in"]
                 if where.get("on_discovery"):
-                    raise NotImplementedError(f"token placement {sorted(where)}")
+                    # now in the rooms already placed, later in each other room when it is discovered
+                    for room in self._rooms_for(where)[:count]:
+                        if room in self.house.spots:
+                            self.htokens.setdefault(token, []).append(room)
+                            self.emit(rule, f"a {token} token is placed in {self.room_name(room)}")
+                        else:
+                            self.waiting_tokens.setdefault(room, []).append(token)
+                    waiting = sorted(r for r, ts in self.waiting_tokens.items() if token in ts)
+                    if waiting:
+                        self.emit(rule, f"a {token} token waits for each of {', '.join(waiting)} to be discovered")
+                    return
                 if "any_room" in where:
                     rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
                 else:
@@ -581,16 +695,27 @@ class HauntState(BetrayalState):
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "start_track":
-            self.track = int(spec.get("at", 0))
+            self.track = self._amount(spec.get("at", 0))
             self.emit(rule, f"the Turn/Damage track starts at {self.track}")
         elif verb == "set_aside":
             token = str(spec["token"])
             self.pool[token] = self.pool.get(token, 0) + self.hs.amount(spec.get("count", 1), self.n)
             self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
+        elif verb == "deal":
+            if "traitor_number" in spec and str(spec["token"]) in self.dealt:
+                return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
+            yield from self._deal_tokens(str(spec["token"]), self.hs.amount(spec["count"], self.n), bool(spec.get("face_down")))
         elif verb == "first_player":
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
         else:
             raise NotImplementedError(f"haunt setup verb {verb!r}")
+
+    def note_new_room(self, room: str) -> None:
+        """Part 1's new-room notes, plus haunt tokens waiting for this room (``on_discovery``)."""
+        super().note_new_room(room)
+        for token in self.waiting_tokens.pop(room, []):
+            self.htokens.setdefault(token, []).append(room)
+            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token} token is placed in it")
 
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
@@ -725,6 +850,8 @@ class HauntState(BetrayalState):
         out.extend(self._attack_actions(seat))
         out.extend(self._side_actions(seat))
         out.extend(self._task_actions(seat))
+        if self.masked(seat):
+            out.append(Action.of("reveal-traitor"))  # hidden-traitor.self-reveal
         return out
 
     def _play_turn(self, seat: str) -> Gen[None]:
@@ -757,6 +884,8 @@ class HauntState(BetrayalState):
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
         if a.kind == "attack":
             yield from self._attack(seat, a)
+        elif a.kind == "reveal-traitor":
+            self.reveal_traitor("self")
         elif a.kind == "haunt-action":
             yield from self._side_action(seat, a)
         elif a.kind == "task":
@@ -936,6 +1065,9 @@ class HauntState(BetrayalState):
             return []
         e = self.ex[seat]
         near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room]
+        if self.hidden is not None:
+            # hidden-traitor.anyone-attacks: any explorer may attack any other explorer
+            near = [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == e.room]
         if self.side.get(seat) == HERO:
             near += [m.uid for m in self.active_monsters(e.room)]
         targets = [(t, False) for t in near if self._may_attack(seat, t)]
@@ -1080,6 +1212,9 @@ class HauntState(BetrayalState):
                       f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)")
         if not ranged:
             self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}")
+        if self.hidden is not None and target in self.ex and self.seen_side(target) == self.seen_side(seat):
+            self.emit("hidden-traitor.anyone-attacks", f"{self.name(seat)} may attack {self.name(target)}: with a "
+                      "hidden traitor any explorer may attack any other")
         if ranged:
             self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight")
         m = None if target in self.ex else self.monster(target)
@@ -1631,6 +1766,11 @@ class HauntState(BetrayalState):
             return got >= need
         if "alive" in p:
             return seat is not None and self.in_play(seat) == bool(p["alive"])
+        if "holds_tokens" in p:
+            spec = p["holds_tokens"]
+            return seat is not None and self.held.get(seat, []).count(str(spec["token"])) >= self._amount(spec["count"])
+        if "custom" in p and p["custom"] in PRED_HOOKS:
+            return PRED_HOOKS[str(p["custom"])](self, seat)
         if "holding" in p:
             cards = p["holding"]
             cards = [cards] if isinstance(cards, str) else cards
@@ -1816,6 +1956,13 @@ class HauntState(BetrayalState):
                     self.destroyed.append(card)
                     self.emit(rule, f"the {self.card_name(card)} is destroyed")
                     yield from effects.lose_card(self, s_, card)
+        elif verb == "discard_token" and seat is not None and seat in self.dealt.get(str(spec), {}):
+            number = self.dealt[str(spec)].pop(seat)
+            self.emit(rule, f"{self.name(seat)}'s {spec} token ({number}) is discarded")
+        elif verb == "discard_token" and seat is not None and str(spec) in self.held.get(seat, []) and \
+                self.hs is not None and self.hs.tokens[str(spec)].carried_as_item:
+            self.held[seat].remove(str(spec))  # a token carried like an item is spent from the hand
+            self.emit(rule, f"{self.name(seat)} spends a {spec} token")
         elif verb == "discard_token" and seat is not None:
             rooms = self.htokens.get(str(spec), [])
             if self.ex[seat].room in rooms:
@@ -1823,6 +1970,8 @@ class HauntState(BetrayalState):
             elif str(spec) in self.held.get(seat, []):
                 self.held[seat].remove(str(spec))
             self.emit(rule, f"a {spec} token is discarded")
+        elif verb == "custom" and spec in OUTCOME_HOOKS:
+            yield from OUTCOME_HOOKS[spec](self, seat, target)
         elif verb == "custom" and spec in RULE_HOOKS:
             RULE_HOOKS[spec](self)
         elif verb == "custom" and spec in ACTION_HOOKS and seat is not None:
@@ -1852,6 +2001,22 @@ class HauntState(BetrayalState):
                     self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
                     return
         super()._die(seat, trait)
+        if self.hs is None:
+            return
+        carried = [t for t in self.held.get(seat, []) if t in self.hs.tokens and self.hs.tokens[t].carried_as_item]
+        if carried and self.haunt is not None and self.haunt.get("kind") == "hidden":
+            # death.items-drop: item tokens carried like items drop with them
+            for t in carried:
+                self.held[seat].remove(t)
+                self.htokens.setdefault(t, []).append(self.ex[seat].room)
+            self.emit("death.items-drop", f"{self.name(seat)}'s {', '.join(carried)} token(s) drop in "
+                      f"{self.room_name(self.ex[seat].room)}")
+        if seat == self.hidden:
+            self.reveal_traitor("death")
+        elif self.hidden is not None:
+            number = self.dealt.get(self.hidden_token, {}).get(seat)
+            self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
+                      + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
 
     def _blocks(self, seat: str, what: str) -> bool:
         if self.hs is None:
@@ -1874,11 +2039,12 @@ class HauntState(BetrayalState):
         side, or ``explorers`` on either side's page)."""
         assert self.hs is not None
         mine = self.side.get(seat, HERO)
+        hero = mine == HERO or self.masked(seat)  # the hidden traitor plays as a hero in public
         out: list[Mapping[str, Any]] = []
         for side_name, side in self.hs.sides().items():
             for task in [*side.tasks, *side.actions]:
                 by = task.get("by", "hero" if side_name == HERO else "traitor")
-                if by == "explorers" or (by in ("hero", "heroes") and mine == HERO) or (by == "traitor" and mine == TRAITOR):
+                if by == "explorers" or (by in ("hero", "heroes") and hero) or (by == "traitor" and mine == TRAITOR):
                     out.append(task)
         return out
 
@@ -1893,10 +2059,27 @@ class HauntState(BetrayalState):
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
-            if "trait_choice" in roll:
+            if "target" in task:
+                out.extend(Action.of("task", id=task["id"], target=t) for t in self._task_targets(seat, task))
+            elif "trait_choice" in roll:
                 out.extend(Action.of("task", id=task["id"], trait=t) for t in roll["trait_choice"])
             else:
                 out.append(Action.of("task", id=task["id"]))
+        return out
+
+    def _task_targets(self, seat: str, task: Mapping[str, Any]) -> list[str]:
+        """Explorers an action may be aimed at (``target``): in play, in range; an action that
+        takes away a dealt token (a collar) needs a target still holding one."""
+        spec = task["target"]
+        if spec.get("kind") != "explorer" or spec.get("range") != "same-room":
+            raise NotImplementedError(f"haunt action target {dict(spec)}")
+        room = self.ex[seat].room
+        out = [s for s in self.seat_ids if self.in_play(s) and self.ex[s].room == room]
+        for eff in task.get("do", []) + task.get("success", []):
+            for sub in eff.get("on_target", []):
+                token = sub.get("discard_token")
+                if token is not None and str(token) in self.dealt:
+                    out = [s for s in out if s in self.dealt[str(token)]]
         return out
 
     def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
@@ -1949,7 +2132,22 @@ class HauntState(BetrayalState):
         room = self.ex[seat].room
         ok = True
         roll = task.get("roll")
-        if roll:
+        if roll and roll.get("each_trait"):
+            # one task roll made with every trait in turn; all must reach the target
+            results = []
+            for trait in TRAITS:
+                if trait == TRAITS[0]:
+                    total = yield from self.task_roll(seat, trait, task["id"])
+                    if total is None:
+                        return
+                else:
+                    total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait", f"a {trait} task roll",
+                                                        effects.Ctx(seat, "task"))
+                results.append(f"{trait} {total}")
+                ok = ok and total >= int(roll.get("target", 0))
+            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
+                      f"{', '.join(results)} against {roll.get('target')}+ each: {'success' if ok else 'failure'}")
+        elif roll:
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
             total = yield from self.task_roll(seat, trait, task["id"])
@@ -1965,14 +2163,15 @@ class HauntState(BetrayalState):
                       f"{'success' if ok else 'failure'}")
         else:
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
-        outs = task.get("do", []) if not roll else task.get("success" if ok else "failure", [])
+        outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
         if ok:
             self.done.add(str(task["id"]))
             keys.add(f"done-this-turn:{task['id']}")
             if task.get("reuse") == "once-per-place":
                 self.used_places.add(f"{task['id']}/{room}")
+        target = str(a["target"]) if a.get("target") else None
         for eff in outs:
-            yield from self._outcome(eff, seat, None)
+            yield from self._outcome(eff, seat, None, target=target)
         if ok and any("take_token" in eff or "earn" in eff for eff in outs):
             self.emit("haunt.knowledge-shared", "what was found is known to every hero")
 
@@ -1992,9 +2191,11 @@ class HauntState(BetrayalState):
                 if when == "during-turn" and "roll" not in r and all(
                         "become" in d and d["become"] in self.hstatus.get(seat, []) for d in r.get("do", [])):
                     continue  # already so: nothing to announce
-                if "requires" in r and not self.pred(r["requires"], seat):
-                    continue
-                if "unless" in r and self.pred(r["unless"], seat):
+                self.rule_moment = when
+                held = ("requires" not in r or self.pred(r["requires"], seat)) and not (
+                    "unless" in r and self.pred(r["unless"], seat))
+                self.rule_moment = ""
+                if not held:
                     continue
                 self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}")
                 outs = list(r.get("do", []))
@@ -2033,7 +2234,7 @@ class HauntState(BetrayalState):
         """``win.first-side``: after every step, the first side whose goals hold wins."""
         if self.result is not None:
             return True
-        if self.hs is None:
+        if self.hs is None or self.setting_up:
             return False
         for side_name, side in self.hs.sides().items():
             for w in side.wins:
@@ -2089,6 +2290,126 @@ def _house_collapse(st: HauntState) -> None:
     st.emit("haunt.rules-override", "the house starts to collapse at the end of the traitor's next turn")
 
 
+COLLAR = "collar-timer"
+KEY = "key"
+#: Haunt 34: rooms whose Key is taken after a roll made as though leaving the room.
+LEAVE_ROLL_KEY_ROOMS = ("attic", "junk-room", "pentagram-chamber")
+#: Haunt 34: barrier rooms whose Key needs a successful crossing first.
+CROSSING_KEY_ROOMS = ("catacombs", "chasm", "tower")
+
+
+def _collars_removed(st: HauntState, seat: str | None) -> bool:
+    """Haunt 34: every collar is removed - unlocked or detonated (its token discarded), worn by
+    an explorer no longer in play (killed some other way), or worn by the traitor once revealed
+    (or dead)."""
+    on = st.dealt.get(COLLAR, {})
+    return not any(s in on and st.in_play(s) and not (s == st.hidden and st.unmasked) for s in st.seat_ids)
+
+
+def _collar_checks(st: HauntState, seat: str | None, target: str | None) -> Gen[None]:
+    """Haunt 34, after the track advances: each explorer in play still wearing a collar whose
+    number is at most the track rolls 3 dice, from the revealer's left; a total below the track
+    kills (the collar detonates and is removed). The hidden traitor's collar is fake: where it
+    would kill, the traitor must reveal instead, and a revealed traitor's collar counts as
+    removed and is not rolled for."""
+    assert st.haunt is not None
+    order = [st.left_of(str(st.haunt["revealer"]), k) for k in range(1, st.n + 1)]
+    for who in order:
+        number = st.dealt.get(COLLAR, {}).get(who)
+        if number is None or number > st.track or not st.in_play(who) or (who == st.hidden and st.unmasked):
+            continue
+        if st._check_wins():
+            return
+        faces = yield from st.roll(3, f"{st.name(who)}'s collar ({number})")
+        total = sum(faces)
+        deadly = total < st.track
+        st.emit("haunt.rules-override", f"{st.name(who)}'s collar {number} (track {st.track}): 3 dice roll {total} - "
+                + ("below the track" if deadly else "the blade holds"))
+        if not deadly:
+            continue
+        if st.masked(who):
+            st.emit("haunt.rules-override", f"{st.name(who)}'s collar is fake and would kill: the traitor must reveal")
+            st.reveal_traitor("haunt")
+            continue
+        del st.dealt[COLLAR][who]
+        st.emit("haunt.rules-override", f"{st.name(who)}'s collar detonates")
+        yield from st._outcome({"kill": True}, who, None)
+
+
+def _key_rules_allow(st: HauntState, seat: str | None) -> bool:
+    """Haunt 34: whether the explorer may try for the Key in its room now under that room's own
+    rule (one try per room a turn): Crypt and Furnace Room only after taking the room's
+    end-of-turn damage (the turn began there); Gallery only with the Ballroom in the house;
+    Catacombs, Chasm and Tower only after crossing successfully this turn; the Vault only at the
+    end of a turn, once open; never in the Operating Laboratory (its own task roll); Attic, Junk
+    Room, Pentagram Chamber and Collapsed Room always (the try is a roll)."""
+    if seat is None:
+        return False
+    room = st.ex[seat].room
+    if f"key-try:{room}" in st.turn.keys:
+        return False
+    if room in ("crypt", "furnace-room"):
+        # judgement: "after taking the room's damage" - the damage comes at the end of a turn
+        # spent there, so the Key can be taken on the next turn begun in the room
+        return st.turn.start_room == room
+    if room == "gallery":
+        return "ballroom" in st.house.spots
+    if room in CROSSING_KEY_ROOMS:
+        crossed = any(k.startswith(f"room:{room}#") for k in st.turn.keys) and not st.turn.stopped
+        return crossed
+    if room == "vault":
+        return st.rule_moment == "end-of-turn" and "vault-empty" in st.tokens.get(room, [])
+    return room != "operating-laboratory"
+
+
+def _key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen[None]:
+    """Haunt 34, taking a Key: Attic, Junk Room and Pentagram Chamber roll the room's leaving
+    roll (a failure costs the room's loss and no Key); the Collapsed Room rolls Speed 5+ (a
+    failure is the fall to the basement with its damage, and no Key); from the Gallery the taker
+    jumps to the Ballroom (with the jump's damage). A found Key ends the finder's movement."""
+    if seat is None:
+        return
+    room = st.ex[seat].room
+    st.turn.keys.add(f"key-try:{room}")
+    rdef = st.t.rooms[room]
+    ctx = effects.Ctx(seat, f"room:{room}")
+    if room in LEAVE_ROLL_KEY_ROOMS or room == "collapsed-room":
+        if room == "collapsed-room":
+            roll = {"trait": "speed", "target": 5}
+            fall = next(a for a in rdef.abilities if a.get("id") == "collapse-deliberate-fall")
+            failure = list(fall.get("do", []))
+        else:
+            leave = next(a for a in rdef.abilities if a.get("trigger") == "exit")
+            roll = leave["do"][0]["roll"]
+            loss = next(c for c in roll["fail"][0]["choose"] if c.get("label") == "take-loss")
+            failure = [eff for eff in loss["do"] if "lose" in eff]
+        trait = str(roll["trait"])
+        total = yield from effects.own_roll(st, seat, st.value(seat, trait), "trait", f"a {trait} roll for the Key", ctx)
+        ok = total >= int(roll["target"])
+        st.emit("haunt.specific-action", f"{st.name(seat)} tries for the Key in {st.room_name(room)}: {trait} {total} "
+                f"against {roll['target']}+ ({'found' if ok else 'failed'})")
+        if not ok:
+            yield from effects.run(st, failure, ctx)
+            return
+    yield from st._outcome({"take_token": KEY}, seat, None)
+    if not st.turn.stopped and seat == st.current:
+        yield from st._outcome({"stop_moving": True}, seat, None)
+    if room == "gallery":
+        jump = next(a for a in rdef.abilities if a.get("trigger") == "in-room")
+        st.emit("haunt.specific-action", f"{st.name(seat)} jumps down to the Ballroom with the Key")
+        yield from effects.run(st, jump.get("do", []), ctx)
+
+
+#: Named hooks of predicates (``custom`` leaves of requirements and wins), by id.
+PRED_HOOKS: dict[str, Callable[[HauntState, str | None], bool]] = {
+    "collars": _collars_removed,
+    "key-rules": _key_rules_allow,
+}
+#: Named hooks of outcomes that may roll or ask (``custom`` in ``do`` lists), by id.
+OUTCOME_HOOKS: dict[str, Callable[[HauntState, str | None, str | None], Gen[None]]] = {
+    "collars": _collar_checks,
+    "key-rules": _key_rules_take,
+}
 #: Named hooks of standing rules, by id.
 RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
 #: Named hooks of special actions, by id.
@@ -2101,7 +2422,8 @@ SKULL_HOOKS: dict[str, Callable[[HauntState, str, str], bool]] = {
 }
 #: Every named hook this engine carries out, by id (the others block their haunt).
 HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
-                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items()]}
+                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(),
+                          *PRED_HOOKS.items(), *OUTCOME_HOOKS.items()]}
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:
