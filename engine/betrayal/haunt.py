@@ -2004,7 +2004,7 @@ class HauntState(BetrayalState):
         if self.hs is None:
             return
         carried = [t for t in self.held.get(seat, []) if t in self.hs.tokens and self.hs.tokens[t].carried_as_item]
-        if carried and self.haunt is not None and self.haunt.get("kind") == "hidden":
+        if carried:
             # death.items-drop: item tokens carried like items drop with them
             for t in carried:
                 self.held[seat].remove(t)
@@ -2375,7 +2375,8 @@ def _key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen
     ctx = effects.Ctx(seat, f"room:{room}")
     if room in LEAVE_ROLL_KEY_ROOMS or room == "collapsed-room":
         if room == "collapsed-room":
-            roll = {"trait": "speed", "target": 5}
+            first = next(a for a in rdef.abilities if a.get("id") == "collapse-first-entry")
+            roll = first["do"][0]["roll"]  # the discoverer's roll to avoid falling
             fall = next(a for a in rdef.abilities if a.get("id") == "collapse-deliberate-fall")
             failure = list(fall.get("do", []))
         else:
@@ -2385,7 +2386,7 @@ def _key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen
             failure = [eff for eff in loss["do"] if "lose" in eff]
         trait = str(roll["trait"])
         total = yield from effects.own_roll(st, seat, st.value(seat, trait), "trait", f"a {trait} roll for the Key", ctx)
-        ok = total >= int(roll["target"])
+        ok = total >= int(str(roll["target"]))
         st.emit("haunt.specific-action", f"{st.name(seat)} tries for the Key in {st.room_name(room)}: {trait} {total} "
                 f"against {roll['target']}+ ({'found' if ok else 'failed'})")
         if not ok:
@@ -2400,6 +2401,16 @@ def _key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen
         yield from effects.run(st, jump.get("do", []), ctx)
 
 
+def _key_room_open(st: HauntState, room: str) -> bool:
+    """Haunt 34, for planning: whether the Key in ``room`` can be had at all now (the Gallery's
+    needs the Ballroom in the house, the Vault's an opened vault)."""
+    if room == "gallery":
+        return "ballroom" in st.house.spots
+    if room == "vault":
+        return "vault-empty" in st.tokens.get(room, [])
+    return True
+
+
 #: Named hooks of predicates (``custom`` leaves of requirements and wins), by id.
 PRED_HOOKS: dict[str, Callable[[HauntState, str | None], bool]] = {
     "collars": _collars_removed,
@@ -2410,6 +2421,8 @@ OUTCOME_HOOKS: dict[str, Callable[[HauntState, str | None, str | None], Gen[None
     "collars": _collar_checks,
     "key-rules": _key_rules_take,
 }
+#: Hook companions for planning (policy): whether a token lying in a room can be had now.
+TOKEN_ROOM_HOOKS: dict[str, Callable[[HauntState, str], bool]] = {"key-rules": _key_room_open}
 #: Named hooks of standing rules, by id.
 RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
 #: Named hooks of special actions, by id.
@@ -2511,6 +2524,7 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "HOOKS",
     "PLAYABLE",
+    "TOKEN_ROOM_HOOKS",
     "HauntState",
     "Monster",
     "Weapon",
