@@ -505,6 +505,8 @@ class HauntState(BetrayalState):
         if seat is None or self.unmasked:
             return
         self.unmasked = True
+        assert self.haunt is not None
+        self.haunt["traitor"] = seat  # from now on the part-1 traitor powers apply to it
         rule = {"self": "hidden-traitor.self-reveal", "death": "hidden-traitor.reveal-on-death"}.get(how,
                                                                                                       "haunt.rules-override")
         why = {"self": "chooses to turn", "death": "dies and turns", "haunt": "must turn"}.get(how, "turns")
@@ -1033,6 +1035,9 @@ class HauntState(BetrayalState):
         extra = self._slowing(seat) if self.hs is not None else 0
         yield from super()._explore(seat, side)
         self._pay_slowing(seat, extra)
+        if self.hs is not None and self.ex[seat].room == "collapsed-room":
+            # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)
+            self.turn.keys.add("passed:collapsed-room")
 
     def _pay_slowing(self, seat: str, extra: int) -> None:
         if self.turn.left_room and self.stunned_left:
@@ -2373,7 +2378,10 @@ def _key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen
     st.turn.keys.add(f"key-try:{room}")
     rdef = st.t.rooms[room]
     ctx = effects.Ctx(seat, f"room:{room}")
-    if room in LEAVE_ROLL_KEY_ROOMS or room == "collapsed-room":
+    if room == "collapsed-room" and "passed:collapsed-room" in st.turn.keys:
+        st.emit("haunt.specific-action", f"{st.name(seat)} passed the Collapsed Room's roll on finding it: the Key "
+                "is found")
+    elif room in LEAVE_ROLL_KEY_ROOMS or room == "collapsed-room":
         if room == "collapsed-room":
             first = next(a for a in rdef.abilities if a.get("id") == "collapse-first-entry")
             roll = first["do"][0]["roll"]  # the discoverer's roll to avoid falling

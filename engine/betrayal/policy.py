@@ -176,6 +176,10 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         return reveal[0]  # hidden-traitor.self-reveal: traitor powers end lasting event hindrances
     if "attack" in by_kind:
         by_kind["attack"] = [a for a in by_kind["attack"] if _foe(st, seat, str(a["target"]))]
+    if side == TRAITOR and not st.masked(seat):
+        strike = _best_attack(st, seat, by_kind.get("attack", []))
+        if strike is not None:
+            return strike  # a revealed traitor fights; a hidden one keeps up appearances
     token_move = _token_plan(st, seat, side, by_kind)
     if token_move is not None:
         return token_move
