@@ -179,7 +179,7 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if side == TRAITOR and not st.masked(seat):
         strike = _best_attack(st, seat, by_kind.get("attack", []))
         if strike is not None:
-            return strike  # a revealed traitor fights; a hidden one keeps up appearances
+            return strike  # a revealed traitor fights first; a hidden one gathers Keys first
     token_move = _token_plan(st, seat, side, by_kind)
     if token_move is not None:
         return token_move
