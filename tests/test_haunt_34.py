@@ -269,3 +269,25 @@ def test_the_policy_spends_keys_on_the_most_endangered_but_the_hidden_traitor_ho
     assert any(a["id"] == "unlock-collar" for a in by_kind.get("task", []))  # it could, in public
     choice = _token_plan(st, traitor, TRAITOR, by_kind)
     assert choice is None or choice.kind not in ("task", "give-token")
+
+
+def test_keys_are_traded_like_items_even_with_the_unrevealed_traitor() -> None:
+    st = hidden_game(4)
+    heroes, traitor = heroes_and_traitor(st)
+    h = heroes[0]
+    st.ex[traitor].room = st.ex[h].room
+    st.held[h] = ["key"]
+    st.turn.traded = False
+    assert Action.of("give-token", token="key", to=traitor) in st._side_actions(h)  # it looks like a hero
+    st.reveal_traitor("self")
+    assert Action.of("give-token", token="key", to=traitor) not in st._side_actions(h)
+
+
+def test_a_dead_explorers_keys_drop_where_it_died() -> None:
+    st = hidden_game(4)
+    h = heroes_and_traitor(st)[0][0]
+    st.held[h] = ["key", "key"]
+    room = st.ex[h].room
+    before = st.htokens.get("key", []).count(room)
+    drive(st._outcome({"kill": True}, h, None))
+    assert st.held[h] == [] and st.htokens["key"].count(room) == before + 2

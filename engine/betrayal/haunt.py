@@ -926,7 +926,7 @@ class HauntState(BetrayalState):
             # item.tokens-like-cards: tokens carried like items are traded like them
             for token in sorted(set(self.held.get(seat, []))):
                 for s in self.seat_ids:
-                    if s != seat and self.in_play(s) and self.side.get(s) == self.side.get(seat) and self.ex[s].room == e.room:
+                    if s != seat and self.in_play(s) and self.seen_side(s) == self.seen_side(seat) and self.ex[s].room == e.room:
                         out.append(Action.of("give-token", token=token, to=s))
         for act in side.actions:
             if f"action:{act['id']}" in self.turn.keys:
@@ -940,7 +940,7 @@ class HauntState(BetrayalState):
                 types = ("item", "omen") if take.get("type") == "item-or-omen" else (str(take.get("type")),)
                 for s in self.seat_ids:
                     o = self.ex[s]
-                    if s == seat or not self.in_play(s) or self.side.get(s) != self.side.get(seat) or o.room != e.room:
+                    if s == seat or not self.in_play(s) or self.seen_side(s) != self.seen_side(seat) or o.room != e.room:
                         continue
                     for c in o.cards:
                         cd = self.t.cards[c]

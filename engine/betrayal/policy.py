@@ -176,7 +176,7 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         return reveal[0]  # hidden-traitor.self-reveal: traitor powers end lasting event hindrances
     if "attack" in by_kind:
         by_kind["attack"] = [a for a in by_kind["attack"] if _foe(st, seat, str(a["target"]))]
-    if side == TRAITOR and not st.masked(seat):
+    if side == TRAITOR and st.hidden == seat and st.unmasked:
         strike = _best_attack(st, seat, by_kind.get("attack", []))
         if strike is not None:
             return strike  # a revealed traitor fights first; a hidden one gathers Keys first
