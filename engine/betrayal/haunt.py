@@ -31,12 +31,12 @@ from hauntcheck.engine.betrayal.hauntspec import HauntSpec, MonsterDef, custom_h
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.model import PHYSICAL, SIDES, TRAITS
 from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Req, Setup
-from hauntcheck.engine.core import CHANCE, Action, Draw, Event, GameState, Outcome, RuleBook
+from hauntcheck.engine.core import CHANCE, Action, Draw, Event, GameState, Outcome, RuleBook, Shuffle
 from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 34})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -154,6 +154,12 @@ class HauntState(BetrayalState):
         self._graph_cache: dict[str, set[str]] = {}
         self.hround = 0
         self.result: Outcome | None = None
+        self.dealt: dict[str, dict[str, int]] = {}  # numbered tokens dealt one per player: token -> seat -> number
+        self.hidden: str | None = None  # the hidden traitor's seat (known to the engine, not to the table)
+        self.unmasked = False  # the hidden traitor has turned token 1 face up
+        self.hidden_token = ""  # the token id dealt to pick the hidden traitor
+        self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)
+        self.setting_up = False
         want = _whole(setup.options, "haunt")
         if want is not None and want not in setup.tables.haunts:
             raise ValueError(f"option haunt={want} names no haunt of the haunt chart")
@@ -219,6 +225,8 @@ class HauntState(BetrayalState):
             "grips": {k: list(v) for k, v in sorted(self.grips.items())},
             "waiting": [[k, list(r)] for k, r in self.waiting],
             "no_pickup": sorted(self.no_pickup),
+            "dealt": {k: dict(sorted(v.items())) for k, v in sorted(self.dealt.items())},
+            "hidden_traitor": {"seat": self.hidden, "revealed": self.unmasked} if self.hidden else None,
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
                  "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards),
@@ -243,12 +251,28 @@ class HauntState(BetrayalState):
         return [s for s in self.heroes() if self.in_play(s)]
 
     def traitor(self) -> str | None:
-        return self.haunt.get("traitor") if self.haunt else None
+        """The traitor's seat: the haunt's traitor, or the hidden traitor once dealt (the engine
+        knows it; the table does not until it is revealed)."""
+        if not self.haunt:
+            return None
+        return self.haunt.get("traitor") or self.hidden
+
+    def seen_side(self, seat: str) -> str | None:
+        """The side the table knows a seat to be on: an unrevealed hidden traitor plays as a hero
+        in public (``hidden-traitor.token-one``)."""
+        if seat == self.hidden and not self.unmasked:
+            return HERO
+        return self.side.get(seat)
+
+    def masked(self, seat: str) -> bool:
+        """Whether ``seat`` is the hidden traitor and has not been revealed yet."""
+        return seat == self.hidden and not self.unmasked
 
     def opponents_of(self, seat: str) -> list[str]:
-        """Explorer seats on the other side, in play (``move.opponents-are-sides``)."""
-        mine = self.side.get(seat)
-        return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.side.get(s) not in (None, mine)]
+        """Explorer seats on the other side as the table knows them, in play
+        (``move.opponents-are-sides``): an unrevealed hidden traitor counts as a hero."""
+        mine = self.seen_side(seat)
+        return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.seen_side(s) not in (None, mine)]
 
     def active_monsters(self, room: str | None = None) -> list[Monster]:
         return [m for m in self.mon if not m.gone and (room is None or m.room == room)]
@@ -316,8 +340,13 @@ class HauntState(BetrayalState):
             self.side[s] = TRAITOR if s == traitor else HERO
         if traitor is not None:
             self._free_traitor(traitor)
+        self.setting_up = True  # goals are judged once the "Right Now" setup is complete
+        if self.haunt.get("kind") == "hidden":
+            yield from self._deal_hidden()
         yield from self._haunt_setup()
-        anchor = traitor or str(self.haunt["revealer"])
+        self.setting_up = False
+        revealer = str(self.haunt["revealer"])
+        anchor = traitor or revealer
         order = [self.left_of(anchor, k) for k in range(1, self.n + 1)]
         self.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn")
         if self._check_wins():
@@ -336,7 +365,11 @@ class HauntState(BetrayalState):
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
                               "explorer is not in play")
                 if seat == anchor:
-                    self._advance_timers("end-of-traitor-turn")
+                    yield from self._advance_timers("end-of-traitor-turn")
+                if seat == revealer:
+                    # judgement: like the traitor's slot, the revealer's turn slot keeps its clock
+                    # ticking after the revealer's explorer is gone
+                    yield from self._advance_timers("end-of-revealer-turn")
                 if self._check_wins():
                     return
             if self.active_monsters():
@@ -419,14 +452,85 @@ class HauntState(BetrayalState):
         if held:
             self.emit("traitor.freed-from-events", f"{self.name(seat)} is freed from {', '.join(held)}")
 
-    def _advance_timers(self, moment: str) -> None:
-        """Timers on the Turn/Damage track advance at their moment (``advance.when``)."""
+    def _advance_timers(self, moment: str) -> Gen[None]:
+        """Timers on the Turn/Damage track advance at their moment (``advance.when``), then do
+        their ``after_advance`` outcomes."""
         assert self.hs is not None
         for side in self.hs.sides().values():
             for timer in side.timers:
                 if timer.get("advance", {}).get("when") == moment:
                     self.track += int(timer["advance"].get("by", 1))
                     self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                    for eff in timer.get("after_advance", []):
+                        if self._check_wins():
+                            return
+                        yield from self._outcome(eff, None, None)
+
+    # ---------------------------------------------------------------------------------------
+    # The hidden traitor (rulebook "Haunts with a Hidden Traitor")
+
+    def _hidden_deal_step(self) -> Mapping[str, Any] | None:
+        """The haunt's setup step that deals the hidden-traitor tokens (``deal`` with
+        ``traitor_number``), if the file names one."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for step_ in side.setup:
+                deal = step_.get("deal")
+                if isinstance(deal, Mapping) and "traitor_number" in deal:
+                    return deal
+        return None
+
+    def _deal_hidden(self) -> Gen[None]:
+        """``hidden-traitor.deal-tokens``: numbered tokens 1..players are shuffled by chance and
+        dealt face down, one to each player from the revealer's left; the holder of the traitor's
+        number (1 unless the haunt says otherwise) is the traitor (``hidden-traitor.token-one``).
+        The sides are the truth the engine keeps; the table sees everyone as a hero until the
+        traitor is revealed (:meth:`seen_side`)."""
+        assert self.haunt is not None and self.hs is not None
+        deal = self._hidden_deal_step() or {}
+        token = str(deal.get("token", "hidden-traitor-token"))
+        count = self.hs.amount(deal["count"], self.n) if "count" in deal else self.n
+        number = int(deal.get("traitor_number", 1))
+        yield from self._deal_tokens(token, count)
+        self.hidden_token = token
+        self.hidden = next(s for s, k in self.dealt[token].items() if k == number)
+        for s in self.seat_ids:
+            self.side[s] = TRAITOR if s == self.hidden else HERO
+        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who")
+        self.emit("hidden-traitor.all-read-survival", "every player reads the haunt, the traitor's goals included")
+
+    def _deal_tokens(self, token: str, count: int, face_down: bool = True) -> Gen[None]:
+        """Deal numbered tokens 1..count by chance (a shuffle), one per player from the revealer's
+        left (``haunt.setup-right-now``)."""
+        assert self.haunt is not None
+        numbers = [str(k) for k in range(1, count + 1)]
+        a = yield Req(CHANCE, Shuffle(token, numbers), f"deal the {token} tokens")
+        order = [str(x) for x in a["order"]]  # type: ignore[union-attr]
+        seats = [self.left_of(str(self.haunt["revealer"]), k) for k in range(1, self.n + 1)]
+        self.dealt[token] = {s: int(k) for s, k in zip(seats, order, strict=False)}
+        rule = "hidden-traitor.deal-tokens" if face_down else "haunt.setup-right-now"
+        if face_down:
+            self.emit(rule, f"the {token} tokens are dealt face down, one to each player")
+        else:
+            self.emit(rule, f"the {token} tokens are dealt face up: "
+                      + ", ".join(f"{self.name(s)} {self.dealt[token][s]}" for s in seats if s in self.dealt[token]))
+
+    def reveal_traitor(self, how: str) -> None:
+        """The hidden traitor's token is turned face up: by choice (``hidden-traitor.self-reveal``,
+        ``how`` "self"), on its death (``hidden-traitor.reveal-on-death``, "death"), or because the
+        haunt forces it ("haunt"). From now on the table knows the sides."""
+        seat = self.hidden
+        if seat is None or self.unmasked:
+            return
+        self.unmasked = True
+        assert self.haunt is not None
+        self.haunt["traitor"] = seat  # from now on the part-1 traitor powers apply to it
+        rule = {"self": "hidden-traitor.self-reveal", "death": "hidden-traitor.reveal-on-death"}.get(how,
+                                                                                                      "haunt.rules-override")
+        why = {"self": "chooses to turn", "death": "dies and turns", "haunt": "must turn"}.get(how, "turns")
+        self.emit(rule, f"{self.name(seat)} {why} token 1 face up: {self.name(seat)} is the traitor")
+        if not self.ex[seat].dead:
+            self._free_traitor(seat)
 
     def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
         """A draw, unless the haunt lets the explorer's side take a named card instead (or a
@@ -621,7 +725,7 @@ class HauntState(BetrayalState):
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "start_track":
-            self.track = int(spec.get("at", 0))
+            self.track = self._amount(spec.get("at", 0))
             self.emit(rule, f"the Turn/Damage track starts at {self.track}")
         elif verb == "set_aside" and "monster" in spec:
             mdef = self.hs.monsters[str(spec["monster"])]
@@ -630,6 +734,10 @@ class HauntState(BetrayalState):
             token = str(spec["token"])
             self.pool[token] = self.pool.get(token, 0) + self.hs.amount(spec.get("count", 1), self.n)
             self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
+        elif verb == "deal":
+            if "traitor_number" in spec and str(spec["token"]) in self.dealt:
+                return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
+            yield from self._deal_tokens(str(spec["token"]), self.hs.amount(spec["count"], self.n), bool(spec.get("face_down")))
         elif verb == "first_player":
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
         else:
@@ -853,6 +961,8 @@ class HauntState(BetrayalState):
         out.extend(self._attack_actions(seat))
         out.extend(self._side_actions(seat))
         out.extend(self._task_actions(seat))
+        if self.masked(seat):
+            out.append(Action.of("reveal-traitor"))  # hidden-traitor.self-reveal
         return out
 
     def _token_pickups(self, seat: str) -> list[Action]:
@@ -902,6 +1012,8 @@ class HauntState(BetrayalState):
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
         if a.kind == "attack":
             yield from self._attack(seat, a)
+        elif a.kind == "reveal-traitor":
+            self.reveal_traitor("self")
         elif a.kind == "haunt-action":
             yield from self._side_action(seat, a)
         elif a.kind == "task":
@@ -988,7 +1100,7 @@ class HauntState(BetrayalState):
             # item.tokens-like-cards: tokens carried like items are traded like them
             for token in sorted(set(self.held.get(seat, []))):
                 for s in self.seat_ids:
-                    if s != seat and self.in_play(s) and self.side.get(s) == self.side.get(seat) and self.ex[s].room == e.room:
+                    if s != seat and self.in_play(s) and self.seen_side(s) == self.seen_side(seat) and self.ex[s].room == e.room:
                         out.append(Action.of("give-token", token=token, to=s))
         for act in side.actions:
             if f"action:{act['id']}" in self.turn.keys:
@@ -1002,7 +1114,7 @@ class HauntState(BetrayalState):
                 types = ("item", "omen") if take.get("type") == "item-or-omen" else (str(take.get("type")),)
                 for s in self.seat_ids:
                     o = self.ex[s]
-                    if s == seat or not self.in_play(s) or self.side.get(s) != self.side.get(seat) or o.room != e.room:
+                    if s == seat or not self.in_play(s) or self.seen_side(s) != self.seen_side(seat) or o.room != e.room:
                         continue
                     for c in o.cards:
                         cd = self.t.cards[c]
@@ -1103,6 +1215,9 @@ class HauntState(BetrayalState):
         extra = self._slowing(seat) if self.hs is not None else 0
         yield from super()._explore(seat, side)
         self._pay_slowing(seat, extra)
+        if self.hs is not None and self.ex[seat].room == "collapsed-room":
+            # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)
+            self.turn.keys.add("passed:collapsed-room")
 
     def _pay_slowing(self, seat: str, extra: int) -> None:
         if self.turn.left_room and self.stunned_left:
@@ -1135,6 +1250,9 @@ class HauntState(BetrayalState):
             return []
         e = self.ex[seat]
         near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room]
+        if self.hidden is not None:
+            # hidden-traitor.anyone-attacks: any explorer may attack any other explorer
+            near = [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == e.room]
         if self.side.get(seat) == HERO:
             near += [m.uid for m in self.active_monsters(e.room)]
             near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
@@ -1296,6 +1414,9 @@ class HauntState(BetrayalState):
             self.emit("item.one-action-per-item", f"the {self.card_name(w.card)} has been used this turn")
         if not ranged:
             self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}")
+        if self.hidden is not None and target in self.ex and self.seen_side(target) == self.seen_side(seat):
+            self.emit("hidden-traitor.anyone-attacks", f"{self.name(seat)} may attack {self.name(target)}: with a "
+                      "hidden traitor any explorer may attack any other")
         if ranged:
             self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight")
         m = None if target in self.ex else self.monster(target)
@@ -2070,6 +2191,9 @@ class HauntState(BetrayalState):
             return got >= need
         if "alive" in p:
             return seat is not None and self.in_play(seat) == bool(p["alive"])
+        if "holds_tokens" in p:
+            spec = p["holds_tokens"]
+            return seat is not None and self.held.get(seat, []).count(str(spec["token"])) >= self._amount(spec["count"])
         if "holding" in p:
             cards = p["holding"]
             cards = [cards] if isinstance(cards, str) else cards
@@ -2293,6 +2417,13 @@ class HauntState(BetrayalState):
                     self.destroyed.append(card)
                     self.emit(rule, f"the {self.card_name(card)} is destroyed")
                     yield from effects.lose_card(self, s_, card)
+        elif verb == "discard_token" and seat is not None and seat in self.dealt.get(str(spec), {}):
+            number = self.dealt[str(spec)].pop(seat)
+            self.emit(rule, f"{self.name(seat)}'s {spec} token ({number}) is discarded")
+        elif verb == "discard_token" and seat is not None and str(spec) in self.held.get(seat, []) and \
+                self.hs is not None and self.hs.tokens[str(spec)].carried_as_item:
+            self.held[seat].remove(str(spec))  # a token carried like an item is spent from the hand
+            self.emit(rule, f"{self.name(seat)} spends a {spec} token")
         elif verb == "discard_token" and seat is not None:
             rooms = self.htokens.get(str(spec), [])
             if self.ex[seat].room in rooms:
@@ -2300,6 +2431,8 @@ class HauntState(BetrayalState):
             elif str(spec) in self.held.get(seat, []):
                 self.held[seat].remove(str(spec))
             self.emit(rule, f"a {spec} token is discarded")
+        elif verb == "custom" and spec in OUTCOME_HOOKS:
+            yield from OUTCOME_HOOKS[spec](self, seat, target)
         elif verb == "custom" and spec in RULE_HOOKS:
             RULE_HOOKS[spec](self)
         elif verb == "custom" and spec in MONSTER_HOOKS:
@@ -2374,7 +2507,9 @@ class HauntState(BetrayalState):
                     self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
                     return
         super()._die(seat, trait)
-        if self.hs is not None and self.ex[seat].dead and self.held.get(seat):
+        if self.hs is None or not self.ex[seat].dead:
+            return
+        if self.held.get(seat):
             room = self.ex[seat].room
             for token in self.held.pop(seat):
                 if self.hs.tokens.get(token) is not None and self.hs.tokens[token].carried_as_item:
@@ -2383,6 +2518,12 @@ class HauntState(BetrayalState):
                     self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
                 else:
                     self.held.setdefault(seat, []).append(token)
+        if seat == self.hidden:
+            self.reveal_traitor("death")
+        elif self.hidden is not None:
+            number = self.dealt.get(self.hidden_token, {}).get(seat)
+            self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
+                      + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
 
     def waives_room_text(self, seat: str, ability: Mapping[str, Any]) -> bool:
         """A status that blocks ``make-room-rolls`` spares room text that rolls, and one that
@@ -2419,11 +2560,12 @@ class HauntState(BetrayalState):
         side, or ``explorers`` on either side's page)."""
         assert self.hs is not None
         mine = self.side.get(seat, HERO)
+        hero = mine == HERO or self.masked(seat)  # the hidden traitor plays as a hero in public
         out: list[Mapping[str, Any]] = []
         for side_name, side in self.hs.sides().items():
             for task in [*side.tasks, *side.actions]:
                 by = task.get("by", "hero" if side_name == HERO else "traitor")
-                if by == "explorers" or (by in ("hero", "heroes") and mine == HERO) or (by == "traitor" and mine == TRAITOR):
+                if by == "explorers" or (by in ("hero", "heroes") and hero) or (by == "traitor" and mine == TRAITOR):
                     out.append(task)
         return out
 
@@ -2446,12 +2588,26 @@ class HauntState(BetrayalState):
             elif task.get("target", {}).get("kind") == "monster":
                 out.extend(Action.of("task", id=task["id"], target=m.uid) for m in self.active_monsters(self.ex[seat].room))
             elif "target" in task:
-                out.extend(Action.of("task", id=task["id"], target=t)
-                           for t in self.targets(task["target"], self.ex[seat].room, seat))
+                out.extend(Action.of("task", id=task["id"], target=t) for t in self._task_targets(seat, task))
             elif "trait_choice" in roll:
                 out.extend(Action.of("task", id=task["id"], trait=t) for t in roll["trait_choice"])
             else:
                 out.append(Action.of("task", id=task["id"]))
+        return out
+
+    def _task_targets(self, seat: str, task: Mapping[str, Any]) -> list[str]:
+        """Explorers an action may be aimed at (``target``): in play, in range; an action that
+        takes away a dealt token (a collar) needs a target still holding one."""
+        spec = task["target"]
+        if spec.get("kind") != "explorer" or spec.get("range") != "same-room":
+            return self.targets(spec, self.ex[seat].room, seat)
+        room = self.ex[seat].room
+        out = [s for s in self.seat_ids if self.in_play(s) and self.ex[s].room == room]
+        for eff in task.get("do", []) + task.get("success", []):
+            for sub in eff.get("on_target", []):
+                token = sub.get("discard_token")
+                if token is not None and str(token) in self.dealt:
+                    out = [s for s in out if s in self.dealt[str(token)]]
         return out
 
     def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
@@ -2529,7 +2685,22 @@ class HauntState(BetrayalState):
         ok = True
         roll = task.get("roll")
         target = str(a["target"]) if a.get("target") else None
-        if roll:
+        if roll and roll.get("each_trait"):
+            # one task roll made with every trait in turn; all must reach the target
+            results = []
+            for trait in TRAITS:
+                if trait == TRAITS[0]:
+                    total = yield from self.task_roll(seat, trait, task["id"])
+                    if total is None:
+                        return
+                else:
+                    total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait", f"a {trait} task roll",
+                                                        effects.Ctx(seat, "task"))
+                results.append(f"{trait} {total}")
+                ok = ok and total >= int(roll.get("target", 0))
+            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
+                      f"{', '.join(results)} against {roll.get('target')}+ each: {'success' if ok else 'failure'}")
+        elif roll:
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
             total = yield from self.task_roll(seat, trait, task["id"])
@@ -2549,7 +2720,7 @@ class HauntState(BetrayalState):
                       f"{'success' if ok else 'failure'}")
         else:
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
-        outs = task.get("do", []) if not roll else task.get("success" if ok else "failure", [])
+        outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
         if ok:
             self.done.add(str(task["id"]))
             keys.add(f"done-this-turn:{task['id']}")
@@ -2576,9 +2747,11 @@ class HauntState(BetrayalState):
                 if when == "during-turn" and "roll" not in r and all(
                         "become" in d and d["become"] in self.hstatus.get(seat, []) for d in r.get("do", [])):
                     continue  # already so: nothing to announce
-                if "requires" in r and not self.pred(r["requires"], seat):
-                    continue
-                if "unless" in r and self.pred(r["unless"], seat):
+                self.rule_moment = when
+                held = ("requires" not in r or self.pred(r["requires"], seat)) and not (
+                    "unless" in r and self.pred(r["unless"], seat))
+                self.rule_moment = ""
+                if not held:
                     continue
                 self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}")
                 outs = list(r.get("do", []))
@@ -2617,7 +2790,7 @@ class HauntState(BetrayalState):
         """``win.first-side``: after every step, the first side whose goals hold wins."""
         if self.result is not None:
             return True
-        if self.hs is None:
+        if self.hs is None or self.setting_up:
             return False
         for side_name, side in self.hs.sides().items():
             for w in side.wins:
@@ -2911,6 +3084,137 @@ def _jam_mystic_elevator(st: HauntState, room: str) -> bool:
     return room == "mystic-elevator" and any(m.kind == "creeper-tip" for m in st.active_monsters(room))
 
 
+COLLAR = "collar-timer"
+KEY = "key"
+#: Haunt 34: rooms whose Key is taken after a roll made as though leaving the room.
+LEAVE_ROLL_KEY_ROOMS = ("attic", "junk-room", "pentagram-chamber")
+#: Haunt 34: barrier rooms whose Key needs a successful crossing first.
+CROSSING_KEY_ROOMS = ("catacombs", "chasm", "tower")
+
+
+def _collars_removed(st: HauntState, seat: str | None, m: Monster | None = None) -> bool:
+    """Haunt 34: every collar is removed - unlocked or detonated (its token discarded), worn by
+    an explorer no longer in play (killed some other way), or worn by the traitor once revealed
+    (or dead)."""
+    on = st.dealt.get(COLLAR, {})
+    return not any(s in on and st.in_play(s) and not (s == st.hidden and st.unmasked) for s in st.seat_ids)
+
+
+def _collar_checks(st: HauntState, seat: str | None, target: str | None) -> Gen[None]:
+    """Haunt 34, after the track advances: each explorer in play still wearing a collar whose
+    number is at most the track rolls 3 dice, from the revealer's left; a total below the track
+    kills (the collar detonates and is removed). The hidden traitor's collar is fake: where it
+    would kill, the traitor must reveal instead, and a revealed traitor's collar counts as
+    removed and is not rolled for."""
+    assert st.haunt is not None
+    order = [st.left_of(str(st.haunt["revealer"]), k) for k in range(1, st.n + 1)]
+    for who in order:
+        number = st.dealt.get(COLLAR, {}).get(who)
+        if number is None or number > st.track or not st.in_play(who) or (who == st.hidden and st.unmasked):
+            continue
+        if st._check_wins():
+            return
+        faces = yield from st.roll(3, f"{st.name(who)}'s collar ({number})")
+        total = sum(faces)
+        deadly = total < st.track
+        st.emit("haunt.rules-override", f"{st.name(who)}'s collar {number} (track {st.track}): 3 dice roll {total} - "
+                + ("below the track" if deadly else "the blade holds"))
+        if not deadly:
+            continue
+        if st.masked(who):
+            st.emit("haunt.rules-override", f"{st.name(who)}'s collar is fake and would kill: the traitor must reveal")
+            st.reveal_traitor("haunt")
+            continue
+        del st.dealt[COLLAR][who]
+        st.emit("haunt.rules-override", f"{st.name(who)}'s collar detonates")
+        yield from st._outcome({"kill": True}, who, None)
+
+
+def _key_rules_allow(st: HauntState, seat: str | None, m: Monster | None = None) -> bool:
+    """Haunt 34: whether the explorer may try for the Key in its room now under that room's own
+    rule (one try per room a turn): Crypt and Furnace Room only after taking the room's
+    end-of-turn damage (the turn began there); Gallery only with the Ballroom in the house;
+    Catacombs, Chasm and Tower only after crossing successfully this turn; the Vault only at the
+    end of a turn, once open; never in the Operating Laboratory (its own task roll); Attic, Junk
+    Room, Pentagram Chamber and Collapsed Room always (the try is a roll)."""
+    if seat is None:
+        return False
+    room = st.ex[seat].room
+    if f"key-try:{room}" in st.turn.keys:
+        return False
+    if room in ("crypt", "furnace-room"):
+        # judgement: "after taking the room's damage" - the damage comes at the end of a turn
+        # spent there, so the Key can be taken on the next turn begun in the room
+        return st.turn.start_room == room
+    if room == "gallery":
+        return "ballroom" in st.house.spots
+    if room in CROSSING_KEY_ROOMS:
+        crossed = any(k.startswith(f"room:{room}#") for k in st.turn.keys) and not st.turn.stopped
+        return crossed
+    if room == "vault":
+        return st.rule_moment == "end-of-turn" and "vault-empty" in st.tokens.get(room, [])
+    return room != "operating-laboratory"
+
+
+def _key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen[None]:
+    """Haunt 34, taking a Key: Attic, Junk Room and Pentagram Chamber roll the room's leaving
+    roll (a failure costs the room's loss and no Key); the Collapsed Room rolls Speed 5+ (a
+    failure is the fall to the basement with its damage, and no Key); from the Gallery the taker
+    jumps to the Ballroom (with the jump's damage). A found Key ends the finder's movement."""
+    if seat is None:
+        return
+    room = st.ex[seat].room
+    st.turn.keys.add(f"key-try:{room}")
+    rdef = st.t.rooms[room]
+    ctx = effects.Ctx(seat, f"room:{room}")
+    if room == "collapsed-room" and "passed:collapsed-room" in st.turn.keys:
+        st.emit("haunt.specific-action", f"{st.name(seat)} passed the Collapsed Room's roll on finding it: the Key "
+                "is found")
+    elif room in LEAVE_ROLL_KEY_ROOMS or room == "collapsed-room":
+        if room == "collapsed-room":
+            first = next(a for a in rdef.abilities if a.get("id") == "collapse-first-entry")
+            roll = first["do"][0]["roll"]  # the discoverer's roll to avoid falling
+            fall = next(a for a in rdef.abilities if a.get("id") == "collapse-deliberate-fall")
+            failure = list(fall.get("do", []))
+        else:
+            leave = next(a for a in rdef.abilities if a.get("trigger") == "exit")
+            roll = leave["do"][0]["roll"]
+            loss = next(c for c in roll["fail"][0]["choose"] if c.get("label") == "take-loss")
+            failure = [eff for eff in loss["do"] if "lose" in eff]
+        trait = str(roll["trait"])
+        total = yield from effects.own_roll(st, seat, st.value(seat, trait), "trait", f"a {trait} roll for the Key", ctx)
+        ok = total >= int(str(roll["target"]))
+        st.emit("haunt.specific-action", f"{st.name(seat)} tries for the Key in {st.room_name(room)}: {trait} {total} "
+                f"against {roll['target']}+ ({'found' if ok else 'failed'})")
+        if not ok:
+            yield from effects.run(st, failure, ctx)
+            return
+    yield from st._outcome({"take_token": KEY}, seat, None)
+    if not st.turn.stopped and seat == st.current:
+        yield from st._outcome({"stop_moving": True}, seat, None)
+    if room == "gallery":
+        jump = next(a for a in rdef.abilities if a.get("trigger") == "in-room")
+        st.emit("haunt.specific-action", f"{st.name(seat)} jumps down to the Ballroom with the Key")
+        yield from effects.run(st, jump.get("do", []), ctx)
+
+
+def _key_room_open(st: HauntState, room: str) -> bool:
+    """Haunt 34, for planning: whether the Key in ``room`` can be had at all now (the Gallery's
+    needs the Ballroom in the house, the Vault's an opened vault)."""
+    if room == "gallery":
+        return "ballroom" in st.house.spots
+    if room == "vault":
+        return "vault-empty" in st.tokens.get(room, [])
+    return True
+
+
+#: Named hooks of outcomes that may roll or ask (``custom`` in ``do`` lists), by id.
+OUTCOME_HOOKS: dict[str, Callable[[HauntState, str | None, str | None], Gen[None]]] = {
+    "collars": _collar_checks,
+    "key-rules": _key_rules_take,
+}
+#: Hook companions for planning (policy): whether a token lying in a room can be had now.
+TOKEN_ROOM_HOOKS: dict[str, Callable[[HauntState, str], bool]] = {"key-rules": _key_room_open}
 #: Named hooks of standing rules, by id.
 RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
 #: Named hooks of special actions, by id.
@@ -2926,7 +3230,11 @@ MOVE_HOOKS: dict[str, Callable[[HauntState, Monster, int], Gen[None]]] = {"bansh
 #: Named hooks run when a monster's move would begin: True when they replaced its move and attack.
 TURN_HOOKS: dict[str, Callable[[HauntState, Monster], Gen[bool]]] = {"creeper-grab": _creeper_drag}
 #: Named hooks of requirements (``custom`` predicates), given the explorer and monster in question.
-PRED_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], bool]] = {"banshee-path": _banshee_reaches}
+PRED_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], bool]] = {
+    "banshee-path": _banshee_reaches,
+    "collars": _collars_removed,
+    "key-rules": _key_rules_allow,
+}
 #: Named hooks of monster outcomes (fights and monster rules): the explorer concerned (if any) and the monster.
 MONSTER_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], Gen[None]]] = {
     "creeper-grab": _creeper_grab,
@@ -2936,7 +3244,8 @@ ROOM_HOOKS: dict[str, Callable[[HauntState, str], bool]] = {"jam-mystic-elevator
 #: Every named hook this engine carries out, by id (the others block their haunt).
 HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
                          [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(), *MONSTER_HOOKS.items(),
-                          *TURN_HOOKS.items(), *ROOM_HOOKS.items(), *MOVE_HOOKS.items()]}
+                          *TURN_HOOKS.items(), *ROOM_HOOKS.items(), *MOVE_HOOKS.items(), *PRED_HOOKS.items(),
+                          *OUTCOME_HOOKS.items()]}
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:
@@ -3024,6 +3333,7 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "HOOKS",
     "PLAYABLE",
+    "TOKEN_ROOM_HOOKS",
     "HauntState",
     "Monster",
     "Weapon",

@@ -21,7 +21,7 @@ import contextlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState, Monster
+from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState, Monster
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 
 
@@ -186,6 +186,19 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     side = st.side.get(seat, HERO)
     if side == HERO and "carry" in by_kind:
         return by_kind["carry"][0]  # a carried ally is safe from what hunts it
+    reveal = by_kind.pop("reveal-traitor", [])
+    actions = [a for a in actions if a.kind != "reveal-traitor"]
+    if reveal and st.ex[seat].status:
+        return reveal[0]  # hidden-traitor.self-reveal: traitor powers end lasting event hindrances
+    if "attack" in by_kind:
+        by_kind["attack"] = [a for a in by_kind["attack"] if _foe(st, seat, str(a["target"]))]
+    if side == TRAITOR and st.hidden == seat and st.unmasked:
+        strike = _best_attack(st, seat, by_kind.get("attack", []))
+        if strike is not None:
+            return strike  # a revealed traitor fights first; a hidden one gathers Keys first
+    token_move = _token_plan(st, seat, side, by_kind)
+    if token_move is not None:
+        return token_move
     want = wanted_cards(st, side)
     for a in by_kind.get("pickup", []):
         if str(a["card"]) in want or not want:
@@ -231,6 +244,126 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if "end" in by_kind:
         return by_kind["end"][0]
     return actions[rng.below(len(actions))]
+
+
+def _foe(st: HauntState, seat: str, target: str) -> bool:
+    """Whom an explorer would attack: monsters (for heroes), and explorers of the other side -
+    for a hero only those the table knows to be foes (an unrevealed hidden traitor looks like a
+    hero); the hidden traitor knows the heroes."""
+    if target not in st.ex:
+        return True
+    return st.side.get(target) != st.side.get(seat) and (st.side.get(seat) == TRAITOR or target in st.opponents_of(seat))
+
+
+def token_needs(st: HauntState, side: str) -> dict[str, int]:
+    """Tokens the side's actions must hold to be taken (``holds_tokens``), with the count."""
+    out: dict[str, int] = {}
+    if st.hs is None:
+        return out
+
+    def visit(p: Any) -> None:
+        if isinstance(p, Mapping):
+            for key, value in p.items():
+                if key == "holds_tokens":
+                    with contextlib.suppress(TypeError, ValueError):
+                        out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
+                elif key != "not":
+                    visit(value)
+        elif isinstance(p, list):
+            for x in p:
+                visit(x)
+
+    for task in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0])):
+        visit(task.get("requires", {}))
+    return out
+
+
+def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Action]]) -> Action | None:
+    """Haunts whose actions spend gathered tokens on explorers (two Keys unlock a collar): take
+    the tokens where they lie, spend them on the explorer in most danger (oneself first), hand
+    them to a roommate who needs them, and head for tokens or for an explorer to free. The hidden
+    traitor gathers tokens too but never spends or gives them."""
+    needs = token_needs(st, side if side == HERO else HERO)
+    if not needs:
+        return None
+    e = st.ex[seat]
+    token, count = sorted(needs.items())[0]
+    mine = st.held.get(seat, []).count(token)
+    spend = [a for a in by_kind.get("task", []) if a.get("target") is not None]
+    marks = _marked(st, spend)
+    hero = side == HERO
+    if hero and spend:
+        return min(spend, key=lambda a: (a["target"] != seat, marks.get(str(a["target"]), 99), str(a["target"])))
+    takes = [a for a in by_kind.get("task", []) if a.get("target") is None and _task_room_token(st, str(a["id"])) == token]
+    if takes:
+        return takes[0]
+    if hero:
+        for a in by_kind.get("give-token", []):
+            to = str(a["to"])
+            theirs = st.held.get(to, []).count(token)
+            if str(a["token"]) == token and to in marks and (seat not in marks or marks[to] < marks[seat]) \
+                    and theirs < count:
+                return a
+    here = e.room
+    if here in st.htokens.get(token, []) and "cross" in by_kind and not by_kind.get("task"):
+        return by_kind["cross"][0]  # the token lies past the barrier
+    goals: list[str] = []
+    if hero and mine >= count and marks:
+        goals = [st.ex[s].room for s in sorted(marks, key=lambda s: marks[s])]
+    if hero and not goals and mine:
+        # meet an ally in more danger whose tokens and ours together are enough (they wait)
+        goals = [st.ex[s].room for s in marks if s != seat and st.seen_side(s) == HERO
+                 and marks[s] < marks.get(seat, 99) and st.held.get(s, []).count(token) + mine >= count]
+    if not goals:
+        goals = [r for r in sorted(set(st.htokens.get(token, []))) if _worth_trying(st, r)]
+    dist = st._dist_to(goals)
+    if here not in dist:
+        dist = st._dist_to(_frontier(st))
+        if here in dist and dist[here] == 0 and "explore" in by_kind:
+            return by_kind["explore"][0]
+    at = dist.get(here, 10_000)
+    steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < at]
+    if steps:
+        return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    if at == 0 and goals and here in goals and "end" in by_kind:
+        return by_kind["end"][0]  # wait here (a room whose token comes after a turn's end)
+    return None
+
+
+def _marked(st: HauntState, spend: list[Action]) -> dict[str, int]:
+    """Explorers in play still carrying a dealt token that spending frees them of, by its number."""
+    out: dict[str, int] = {}
+    for token, dealt in st.dealt.items():
+        if token == st.hidden_token:
+            continue
+        for s, k in dealt.items():
+            if st.in_play(s) and not (s == st.hidden and st.unmasked):
+                out[s] = k
+    return out
+
+
+def _task_room_token(st: HauntState, task_id: str) -> str | None:
+    """The token a task is done for when it is done where that token lies (``room_with_token``)."""
+    if st.hs is None:
+        return None
+    for side in st.hs.sides().values():
+        for task in [*side.tasks, *side.actions]:
+            if task["id"] == task_id:
+                where = task.get("where", {})
+                return str(where["room_with_token"]) if "room_with_token" in where else None
+    return None
+
+
+def _worth_trying(st: HauntState, room: str) -> bool:
+    """A room worth walking to for a token: not one whose way to it is a long shot (a task
+    rolled with every trait), nor one whose rule cannot give it now (the haunt's hooks say)."""
+    if st.hs is None:
+        return False
+    for side in st.hs.sides().values():
+        for task in side.tasks:
+            if task.get("roll", {}).get("each_trait") and room in st._rooms_for(task.get("where", {})):
+                return False
+    return all(TOKEN_ROOM_HOOKS[h](st, room) for h in st.hooks_used if h in TOKEN_ROOM_HOOKS)
 
 
 def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str, lacking: set[str]) -> list[str]:

@@ -111,11 +111,14 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
     "collapsing": ("collapsing", "bool"), "timers": ("timer_state", "map"), "turn_mods": ("turn_mods", "mapset"),
     "carried": ("carried", "map"), "waiting_tokens": ("waiting_tokens", "list"), "hook_state": ("hook_state", "map"),
     "grips": ("grips", "maptuple"), "waiting": ("waiting", "pairs"), "no_pickup": ("no_pickup", "set"),
+    "dealt": ("dealt", "map"),
 }
 #: Haunt-phase bookkeeping outside ``snapshot()`` that still steers what comes next: cards a
 #: side takes instead of its next draw (``[side, card, stack]``), cards it takes at its next
 #: omen room (``[side, [cards]]``), the trait of the last task roll, losses waiting to be settled.
-HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses")
+#: A hidden traitor (``hidden_traitor``: ``{seat, revealed}`` as in snapshot(), with the id of the
+#: token dealt to pick it in ``hidden_token``).
+HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses", "hidden_traitor", "hidden_token")
 HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", *HAUNT_FIELDS, *HAUNT_EXTRA)
 MONSTER_KEYS = ("id", "kind", "room", "side", "part", "stunned", "stats", "gone", "damage", "counterpart", "cards")
 
@@ -691,15 +694,22 @@ class _Builder:
         assert isinstance(st, HauntState) and st.haunt is not None
         st.hs, raw = st.haunts[int(st.haunt["number"])]
         st.hooks_used = sorted({h for _, h in custom_hooks_used(raw)})
-        traitor = st.traitor()
+        traitor = st.haunt.get("traitor")  # the hidden traitor anchors nothing: the revealer does
         if not self.pos["haunt"].get("set_up", False):
             for s in st.seat_ids:
                 st.side[s] = TRAITOR if s == traitor else HERO
             if traitor is not None:
                 st._free_traitor(traitor)
+            st.setting_up = True
+            if st.haunt.get("kind") == "hidden":
+                yield from st._deal_hidden()
             yield from st._haunt_setup()
+            st.setting_up = False
         self.haunt_overrides()
-        anchor = traitor or str(st.haunt["revealer"])
+        if st.hidden is not None and traitor == st.hidden:
+            traitor = None  # a hidden traitor revealed since: rounds still run from the revealer's left
+        revealer = str(st.haunt["revealer"])
+        anchor = traitor or revealer
         order = [st.left_of(anchor, k) for k in range(1, st.n + 1)]
         st.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn")
         st.hround = max(st.hround, 1)
@@ -725,7 +735,9 @@ class _Builder:
                     st.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({s}) comes; the traitor's "
                             "explorer is not in play")
                 if s == anchor:
-                    st._advance_timers("end-of-traitor-turn")
+                    yield from st._advance_timers("end-of-traitor-turn")
+                if s == revealer:
+                    yield from st._advance_timers("end-of-revealer-turn")
                 if st._check_wins():
                     return
             first = False
@@ -784,12 +796,20 @@ class _Builder:
                     st.next_omen = [(str(a), tuple(str(c) for c in cards)) for a, cards in value]
                 elif key == "rolled":
                     st.rolled = str(value)
+                elif key == "hidden_traitor":
+                    seat = str(value["seat"])
+                    if seat not in st.seat_ids:
+                        raise ValueError(seat)
+                    st.hidden, st.unmasked = seat, bool(value["revealed"])
+                elif key == "hidden_token":
+                    st.hidden_token = str(value)
                 else:
                     st.pending_losses = [str(v) for v in value]
             except (TypeError, ValueError):
                 self.bad(path, f"{key} is as describe_position gives it: " + {
                     "fetches": "[[side, card, stack], ...]", "next_omen": "[[side, [cards]], ...]",
-                    "rolled": "a trait", "pending_losses": "a list"}[key])
+                    "rolled": "a trait", "pending_losses": "a list", "hidden_traitor": "{seat, revealed}",
+                    "hidden_token": "a token id"}[key])
         sides = set(st.side.values())
         if not sides <= {HERO, TRAITOR} or set(st.side) - set(st.seat_ids):
             self.bad(("haunt", "sides"), f"sides map seats to {HERO} or {TRAITOR}")
@@ -965,7 +985,8 @@ class _Builder:
     def start_haunt_turn(self, seat: Any, turn: Mapping[str, Any]) -> None:
         st = self.st
         assert isinstance(st, HauntState) and st.haunt is not None
-        anchor = st.traitor() or str(st.haunt["revealer"])
+        hidden = st.haunt.get("kind") == "hidden"  # hidden-traitor.turn-order: from the revealer's left
+        anchor = str(st.haunt["revealer"]) if hidden else st.traitor() or str(st.haunt["revealer"])
         seat = seat or st.left_of(anchor)
         if seat not in st.seat_ids:
             self.bad(("turn",), f"turn must be one of {', '.join(st.seat_ids)}")
@@ -1205,7 +1226,8 @@ def _describe(st: BetrayalState) -> dict[str, Any]:
             out["monsters"] = [dict(m) for m in phase["monsters"]]
             extra: dict[str, Any] = {"fetches": [list(f) for f in st.fetches],
                                      "next_omen": [[side, list(cards)] for side, cards in st.next_omen],
-                                     "rolled": st.rolled, "pending_losses": list(st.pending_losses)}
+                                     "rolled": st.rolled, "pending_losses": list(st.pending_losses),
+                                     "hidden_traitor": phase["hidden_traitor"], "hidden_token": st.hidden_token}
             out["haunt"].update({k: v for k, v in extra.items() if v})
     if st.first_seat != _birthday_first(st):
         out["first"] = st.first_seat
