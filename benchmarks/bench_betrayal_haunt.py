@@ -1,10 +1,14 @@
-"""Benchmark: whole games of Betrayal through the haunt, played by the goal-directed policy.
+"""Benchmark: whole Betrayal games through each playable haunt, by the policy and at random.
 
-Each game is a golden-style game: seeded chance, the policy for every seat, from setup through
-exploration, the reveal, the haunt's setup and rounds, to a win (or the round limit). Seeds are
-taken in order; games that reveal a haunt the engine does not play yet end at the reveal, so
-``haunt_games`` counts the games that went through a haunt. Reported: games and engine actions per
-second (all games), and the haunt-phase actions per second.
+For every haunt with golden games, each golden case's seed is played again from setup:
+
+* **policy**: the goal-directed policy for every seat, setup to the end (the golden game itself);
+* **random**: the golden game's actions up to the reveal (not timed), then seeded random
+  decisions for every seat to the end of the haunt (or its round limit).
+
+Reported overall: engine actions per second over all timed play, and per haunt: policy and random
+games per second, their actions per game and how they ended. Each pass plays every case once; passes
+repeat until the time budget is spent.
 Run standalone: ``python benchmarks/bench_betrayal_haunt.py [SECONDS]``.
 """
 
@@ -15,45 +19,79 @@ import sys
 import time
 from typing import Any
 
+from hauntcheck.checks.verify import golden_file
+from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.betrayal.haunt import new_game
 from hauntcheck.engine.betrayal.policy import policy
-from hauntcheck.engine.games import game_spec
+from hauntcheck.engine.games import GoldenCase, game_spec, get_game
 from hauntcheck.engine.play import PolicyController, play, seeded_table
-from hauntcheck.engine.transcript import TranscriptHeader
+from hauntcheck.engine.transcript import Step, TranscriptHeader
+
+
+def _reveal_prefix(case: GoldenCase, steps: list[Step]) -> list[Step]:
+    """The recorded steps up to the one that began the haunt phase."""
+    state = new_game(game_spec("betrayal"), case.players, case.options)
+    for i, step in enumerate(steps):
+        state.apply(step.action)
+        if state.hs is not None:
+            return steps[: i + 1]
+    raise LookupError(f"{case.name} never reaches the haunt")
 
 
 def bench(seconds: float) -> dict[str, Any]:
-    """Play seeded 4-player policy games to their end for about ``seconds``; report the rates."""
     spec = game_spec("betrayal")
-    new_game(spec, 4, {})  # load the tables and haunt files once, outside the timing
-    games = actions = haunt_games = haunt_actions = 0
-    results: dict[str, int] = {}
-    seed = 0
+    cases: list[GoldenCase] = [c for c in get_game("betrayal").golden if "haunt" in c.options]
+    prefixes = {c.name: _reveal_prefix(c, transcripts.read(golden_file("betrayal", c)).steps) for c in cases}
+    per: dict[str, dict[str, Any]] = {}
+    actions = 0
+    timed = 0.0
+    passes = 0
     start = time.perf_counter()
-    elapsed = 0.0
-    while elapsed < seconds or games == 0:
-        state = new_game(spec, 4, {})
-        result = play(state, seeded_table(seed, PolicyController(policy, seed)), TranscriptHeader("betrayal", 4, seed))
-        steps = result.transcript.steps
-        actions += len(steps)
-        games += 1
-        outcome = state.outcome()
-        if state.hs is not None and outcome is not None:
-            haunt_games += 1
-            results[outcome.result] = results.get(outcome.result, 0) + 1
-            first = next(i for i, s in enumerate(steps) if any(e.startswith("haunt.revealer") for e in s.events))
-            haunt_actions += len(steps) - first
-        seed += 1
-        elapsed = time.perf_counter() - start
+    while passes == 0 or time.perf_counter() - start < seconds:
+        passes += 1
+        for case in cases:
+            row = per.setdefault(f"haunt {case.options['haunt']}", {
+                "policy_games": 0, "policy_actions": 0, "policy_seconds": 0.0,
+                "random_games": 0, "random_actions": 0, "random_seconds": 0.0, "endings": {}})
+            header = TranscriptHeader("betrayal", case.players, case.seed, dict(case.options))
+            state = new_game(spec, case.players, case.options)
+            began = time.perf_counter()
+            steps = len(play(state, seeded_table(case.seed, PolicyController(policy, case.seed)), header).transcript.steps)
+            took = time.perf_counter() - began
+            row["policy_games"] += 1
+            row["policy_actions"] += steps
+            row["policy_seconds"] += took
+            actions += steps
+            timed += took
+            state = new_game(spec, case.players, case.options)
+            for step in prefixes[case.name]:
+                state.apply(step.action)
+            seed = case.seed + 1000 * passes
+            began = time.perf_counter()
+            steps = len(play(state, seeded_table(seed), header).transcript.steps)
+            took = time.perf_counter() - began
+            row["random_games"] += 1
+            row["random_actions"] += steps
+            row["random_seconds"] += took
+            actions += steps
+            timed += took
+            outcome = state.outcome()
+            ending = outcome.result if outcome is not None else "unfinished"
+            row["endings"][ending] = row["endings"].get(ending, 0) + 1
+    haunts = {}
+    for name, row in sorted(per.items(), key=lambda kv: int(kv[0].split()[1])):
+        haunts[name] = {
+            "policy_games_per_second": round(row["policy_games"] / row["policy_seconds"], 2),
+            "policy_actions_per_game": round(row["policy_actions"] / row["policy_games"]),
+            "random_games_per_second": round(row["random_games"] / row["random_seconds"], 2),
+            "random_actions_per_game": round(row["random_actions"] / row["random_games"]),
+            "random_endings": dict(sorted(row["endings"].items())),
+        }
     return {
-        "seconds": round(elapsed, 3),
-        "games": games,
-        "actions": actions,
-        "games_per_second": round(games / elapsed, 2),
-        "actions_per_second": round(actions / elapsed, 1),
-        "haunt_games": haunt_games,
-        "haunt_actions": haunt_actions,
-        "haunt_results": dict(sorted(results.items())),
+        "seconds": round(time.perf_counter() - start, 3),
+        "passes": passes,
+        "actions_per_second": round(actions / timed, 1),
+        "per_haunt": haunts,
     }
 
 

@@ -1,12 +1,18 @@
-"""Rule coverage: which rule clauses the scenarios, golden transcripts and random playouts apply.
+"""Rule coverage: which rule clauses the scenarios, golden transcripts, random playouts and (when
+their records are given) the Hypothesis state machines' runs apply.
 
 A rule that nothing exercises is a rule whose encoding nobody has checked; the report lists them.
+The state machines (``tests/test_machines.py``) write, per game and player count, how many of
+their runs applied each rule (``rules-<game>-<n>p.json`` beside their failure transcripts);
+``measure(..., machine_runs=DIR)`` adds those counts as the ``machines`` source.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hauntcheck.checks.verify import SCENARIO_ROOT, golden_files
@@ -18,33 +24,37 @@ from hauntcheck.engine.spec import SpecErrors
 from hauntcheck.engine.transcript import TranscriptHeader
 
 SOURCES = ("scenarios", "golden", "playouts")
+MACHINES = "machines"
 
 
 @dataclass
 class Coverage:
     game: str
     rules: list[str]
-    counts: dict[str, Counter[str]] = field(default_factory=lambda: {s: Counter() for s in SOURCES})
+    sources: tuple[str, ...] = SOURCES
+    counts: dict[str, Counter[str]] = field(default_factory=lambda: {s: Counter() for s in (*SOURCES, MACHINES)})
     variants: dict[str, str] = field(default_factory=dict)
     hooks: dict[str, list[str]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
     def never(self) -> list[str]:
-        return [r for r in self.rules if not any(self.counts[s][r] for s in SOURCES)]
+        return [r for r in self.rules if not any(self.counts[s][r] for s in self.sources)]
 
     def to_data(self) -> dict[str, Any]:
         return {
             "game": self.game,
-            "rules": {r: {s: self.counts[s][r] for s in SOURCES} for r in self.rules},
+            "rules": {r: {s: self.counts[s][r] for s in self.sources} for r in self.rules},
             "never_exercised": self.never(),
             "hooks": self.hooks,
             "problems": self.problems,
         }
 
 
-def measure(game: str, playouts: int = 20, max_steps: int = 5_000) -> Coverage:
+def measure(game: str, playouts: int = 20, max_steps: int = 5_000, machine_runs: Path | None = None) -> Coverage:
     """Count, per rule id, how many scenarios, golden transcripts and seeded random playouts of
-    ``game`` applied it (each source counts a rule once per file or game)."""
+    ``game`` applied it (each source counts a rule once per file or game), and with
+    ``machine_runs`` (a folder of the state machines' ``rules-*.json`` records) how many machine
+    runs did."""
     definition = get_game(game)
     spec = game_spec(game)
     book = rulebook(spec)
@@ -75,7 +85,32 @@ def measure(game: str, playouts: int = 20, max_steps: int = 5_000) -> Coverage:
         log = play(state, seeded_table(seed), header, stop=stop, max_steps=max_steps).transcript
         coverage.counts["playouts"].update(log.rules_applied())
     coverage.hooks = hooks_by_file(game)
+    if machine_runs is not None:
+        coverage.sources = (*SOURCES, MACHINES)
+        read_machine_runs(coverage, machine_runs)
     return coverage
+
+
+def read_machine_runs(coverage: Coverage, folder: Path) -> None:
+    """Add the state machines' records for the game (every player count) to its coverage."""
+    records = sorted(folder.glob(f"rules-{coverage.game}-*p.json")) if folder.is_dir() else []
+    if not records:
+        coverage.problems.append(f"no state-machine records for {coverage.game} in {folder} (the machines write "
+                                 f"rules-{coverage.game}-<n>p.json there: HAUNTCHECK_FAILURES=... pytest tests/test_machines.py)")
+    for path in records:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            counts = data["rules"]
+            if data.get("game") != coverage.game or not isinstance(counts, dict):
+                raise ValueError("not a record of this game")
+        except (ValueError, KeyError, TypeError) as exc:
+            coverage.problems.append(f"{path}: not a state-machine rule record ({exc})")
+            continue
+        for rule, runs in counts.items():
+            if rule not in coverage.rules:
+                coverage.problems.append(f"{path}: unknown rule {rule!r}")
+            elif isinstance(runs, int) and not isinstance(runs, bool):
+                coverage.counts[MACHINES][rule] += runs
 
 
 def hooks_by_file(game: str) -> dict[str, list[str]]:

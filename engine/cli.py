@@ -369,9 +369,12 @@ def cmd_golden(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    from hauntcheck.checks.coverage import SOURCES, measure
+    from hauntcheck.checks.coverage import measure
 
-    results = [measure(game, playouts=args.playouts) for game in (args.games or available_games())]
+    machine_runs = Path(args.machine_runs) if args.machine_runs else None
+    if machine_runs is not None and not machine_runs.is_dir():
+        raise UsageError(f"--machine-runs {args.machine_runs}: no such folder")
+    results = [measure(game, playouts=args.playouts, machine_runs=machine_runs) for game in (args.games or available_games())]
     if args.json:
         print(json.dumps([c.to_data() for c in results], indent=2, sort_keys=True))
         return 0
@@ -379,15 +382,15 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     for cov in results:
         table = RichTable(title=f"{cov.game}: rule coverage")
         table.add_column("rule")
-        for source in SOURCES:
+        for source in cov.sources:
             table.add_column(source, justify="right")
-        exercised = {s: sum(1 for r in cov.rules if cov.counts[s][r]) for s in SOURCES}
+        exercised = {s: sum(1 for r in cov.rules if cov.counts[s][r]) for s in cov.sources}
         if args.rules:
             for rule in cov.rules:
-                table.add_row(rule, *(str(cov.counts[s][rule]) for s in SOURCES))
+                table.add_row(rule, *(str(cov.counts[s][rule]) for s in cov.sources))
             out.print(table)
         never = cov.never()
-        shown = ", ".join(f"{s} {exercised[s]}" for s in SOURCES)
+        shown = ", ".join(f"{s} {exercised[s]}" for s in cov.sources)
         out.print(f"[bold]{cov.game}[/bold]: {len(cov.rules)} rules; exercised by {shown}; never exercised: {len(never)}")
         for rule in never:
             variant = f" (variant {cov.variants[rule]})" if rule in cov.variants else ""
@@ -600,10 +603,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--update", action="store_true", help="rewrite the transcripts that differ")
 
     p = sub.add_parser("coverage", help="which rules the scenarios, golden transcripts and playouts exercise", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck coverage\n  hauntcheck coverage betrayal --rules\n  hauntcheck coverage --json")
+                       epilog="examples:\n  hauntcheck coverage\n  hauntcheck coverage betrayal --rules\n  hauntcheck coverage --json\n"
+                              "  hauntcheck coverage --machine-runs /tmp/hauntcheck-machine-failures")
     p.add_argument("games", nargs="*", metavar="GAME")
     p.add_argument("--playouts", type=int, default=20, help="seeded random games per game (default 20)")
     p.add_argument("--rules", action="store_true", help="print the count of every rule, not only the ones never exercised")
+    p.add_argument("--machine-runs", metavar="DIR", help="add the state machines' runs (their rules-*.json records in DIR) "
+                   "as a source")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("dispute", help="run dispute scenarios and explain each verdict rule by rule", formatter_class=fmt,
