@@ -633,8 +633,9 @@ class HauntState(BetrayalState):
                     self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "
                               f"pile in {self.room_name(e.room)}" + (" and may never pick it up again"
                                                                      if spec.get("may_not_pick_up") else ""))
-                    # (the dropped cards' passive bonuses are not taken back here, as before; see the report)
                     e.cards = [c for c in e.cards if c not in drop]
+                    for card in drop:  # a dropped card's bonuses go with it (item.over-the-top)
+                        yield from effects.lose_card(self, seat, card)
         elif verb == "place":
             if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
                 yield from self._place_in_listed_rooms(spec)
@@ -938,11 +939,12 @@ class HauntState(BetrayalState):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
         if self._blocks(seat, "discover-rooms"):
             out = [a for a in out if a.kind != "explore"]
-        # judgement: an explorer carried like an item (a Frog) holds no items - it picks none up
-        # and is handed none. (A carry-items block alone still stops only companion custody.)
-        if self._carriable(seat):
+        # An explorer that may not carry items (a Werewolf; and, judgement, a Frog carried like an
+        # item) picks none up and is handed none.
+        if self._carriable(seat) or self._blocks(seat, "carry-items"):
             out = [a for a in out if a.kind != "pickup"]
-        out = [a for a in out if not (a.kind == "trade" and self._carriable(str(a["to"])))]
+        out = [a for a in out if not (a.kind == "trade" and (self._carriable(str(a["to"]))
+                                                              or self._blocks(str(a["to"]), "carry-items")))]
         out.extend(self._carry_actions(seat))
         if self.no_pickup:
             out = [a for a in out if not (a.kind == "pickup" and f"{seat}/{a['card']}" in self.no_pickup)]
@@ -1740,8 +1742,8 @@ class HauntState(BetrayalState):
     def _monster_room_text(self, m: Monster, triggers: tuple[str, ...]) -> None:
         """Room text does nothing to monsters: harmful text and barriers are ignored
         (``monster.ignore-harmful-room-text``, ``room.barrier.monsters-ignore``) and trait gains are not
-        for them (``monster.no-trait-gain-rooms``). Text that moves monsters too (the Coal Chute) is a
-        connection, applied by their movement itself."""
+        for them (``monster.no-trait-gain-rooms``); text that moves monsters too moves them (the
+        Coal Chute's slide, ``monster.coal-chute``)."""
         rdef = self.t.rooms[m.room]
         if "cross" in triggers and len(rdef.barrier) >= 2:
             self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} ignores the barrier of {rdef.name}")
@@ -1753,6 +1755,14 @@ class HauntState(BetrayalState):
                 self.emit("monster.ignore-harmful-room-text", f"{self.mname(m)} ignores the {rdef.name}'s text")
             elif exempt.get("monsters_excluded"):
                 self.emit("monster.no-trait-gain-rooms", f"{self.mname(m)} gains nothing from the {rdef.name}")
+            elif exempt.get("monsters_affected"):
+                # Text that moves monsters too (the Coal Chute's slide, part of the same space).
+                for eff in ability.get("do", []):
+                    to = eff.get("move", {}).get("room")
+                    if to in self.house.spots:
+                        m.room = str(to)
+                        self.emit("monster.coal-chute", f"{self.mname(m)} slides from the {rdef.name} to the "
+                                  f"{self.room_name(m.room)}")
 
     def _monster_stops(self, m: Monster) -> Gen[None]:
         """Where a monster ends its move: room text meant for the end of a turn does not touch it,
