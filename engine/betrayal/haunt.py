@@ -36,7 +36,7 @@ from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 9, 10, 12})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 4, 5, 9, 10, 12, 31})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -225,10 +225,27 @@ class HauntState(BetrayalState):
     def traitor(self) -> str | None:
         return self.haunt.get("traitor") if self.haunt else None
 
+    def rivals(self, seat: str) -> bool:
+        """Whether the explorer's side are one another's opponents (``move.haunt-rivals``)."""
+        if self.hs is None:
+            return False
+        own = self.hs.sides().get(self.side.get(seat, HERO))
+        return own is not None and own.rivals
+
     def opponents_of(self, seat: str) -> list[str]:
-        """Explorer seats on the other side, in play (``move.opponents-are-sides``)."""
+        """Explorer seats on the other side, in play (``move.opponents-are-sides``); with
+        ``rivals`` every other explorer of the side too (``move.haunt-rivals``)."""
         mine = self.side.get(seat)
+        if self.rivals(seat):
+            return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.side.get(s) is not None]
         return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.side.get(s) not in (None, mine)]
+
+    def allies_of(self, seat: str) -> list[str]:
+        """The explorers in play working with this one (itself included): its side, unless the
+        side are rivals."""
+        if self.rivals(seat):
+            return [seat] if self.in_play(seat) else []
+        return [s for s in self.seat_ids if self.in_play(s) and self.side.get(s) == self.side.get(seat)]
 
     def active_monsters(self, room: str | None = None) -> list[Monster]:
         return [m for m in self.mon if not m.gone and (room is None or m.room == room)]
@@ -589,6 +606,8 @@ class HauntState(BetrayalState):
             self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
         elif verb == "first_player":
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
+        elif verb == "custom" and spec in SETUP_HOOKS:
+            yield from SETUP_HOOKS[spec](self)
         else:
             raise NotImplementedError(f"haunt setup verb {verb!r}")
 
@@ -762,6 +781,13 @@ class HauntState(BetrayalState):
         elif a.kind == "task":
             yield from self._task(seat, a)
             yield from self._turn_rules(seat, "during-turn")
+        elif a.kind == "pickup-token":
+            token = str(a["token"])
+            self.turn.picked = True
+            self.htokens[token].remove(self.ex[seat].room)
+            self.held.setdefault(seat, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} picks up the {token} token in "
+                      f"{self.room_name(self.ex[seat].room)}")
         elif a.kind == "give-token":
             token, to = str(a["token"]), str(a["to"])
             self.turn.traded = True
@@ -791,6 +817,11 @@ class HauntState(BetrayalState):
         if side is None:
             return out
         e = self.ex[seat]
+        if not self.turn.picked:
+            # item.tokens-like-cards: a token carried like an item lying here may be picked up
+            for token in sorted({t for t, rooms in self.htokens.items() if e.room in rooms}):
+                if self._carried(token) and self._room_for_token(seat, token):
+                    out.append(Action.of("pickup-token", token=token))
         if not self.turn.traded:
             # item.tokens-like-cards: tokens carried like items are traded like them
             for token in sorted(set(self.held.get(seat, []))):
@@ -912,8 +943,12 @@ class HauntState(BetrayalState):
         if not extra:
             return
         self.turn.moved += extra
-        self.emit("move.opponent-slows", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to leave "
-                  "opponents behind (heroes and the traitor's side slow each other)")
+        if self.rivals(seat):
+            self.emit("move.haunt-rivals", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to leave "
+                      "rivals behind (every other explorer is an opponent in this haunt)")
+        else:
+            self.emit("move.opponent-slows", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to "
+                      "leave opponents behind (heroes and the traitor's side slow each other)")
         if self.turn.moved > self.speed(seat) + self.turn.extra:
             self.emit("move.minimum-one", f"{self.name(seat)} may always move at least one space")
 
@@ -950,6 +985,12 @@ class HauntState(BetrayalState):
         out: list[Action] = []
         for target, distant in targets:
             rules = self.fight_rules(seat, target)
+            if not distant:
+                # an optional rule (a steal) is a fight of its own the attacker may choose
+                for r in self.fight_rules(seat, target, chosen="*"):
+                    if r.get("optional"):
+                        out += [Action.of("attack", target=target, trait=t, rule=r["id"])
+                                for t in r.get("attack_with", ["might"]) if self._target_has(target, t)]
             allowed = next((tuple(r["attack_with"]) for r in rules if "attack_with" in r), None)
             traits = [t for t in self._attack_traits(seat) if allowed is None or t in allowed]
             if allowed:
@@ -1002,16 +1043,19 @@ class HauntState(BetrayalState):
                 cur = other
         return seen
 
-    def fight_rules(self, attacker: str, defender: str) -> list[Mapping[str, Any]]:
+    def fight_rules(self, attacker: str, defender: str, chosen: str | None = None) -> list[Mapping[str, Any]]:
         """The haunt's attack rules whose attacker and defender fit and whose requirement holds.
 
         Requirements read ``seat`` as the explorer in the fight (the attacker if both are), and
-        ``opponent`` as the other fighter."""
+        ``opponent`` as the other fighter. An ``optional`` rule counts only when the attack chose
+        it (``chosen``: its id, or ``*`` for every rule)."""
         assert self.hs is not None
         seat, m, opponent = self._fight_ctx(attacker, defender)
         out = []
         for side in self.hs.sides().values():
             for r in side.attack_rules:
+                if r.get("optional") and chosen not in ("*", r["id"]):
+                    continue
                 if not self._role_fits(r.get("attacker"), attacker):
                     continue
                 if "defender" in r and not self._role_fits(r["defender"], defender):
@@ -1071,6 +1115,7 @@ class HauntState(BetrayalState):
         self.turn.keys.add("attack")
         target = str(a["target"])
         trait = str(a["trait"])
+        chosen = str(a["rule"]) if a.get("rule") else None
         w = self.weapons.get(str(a["weapon"])) if a.get("weapon") else None
         ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
         defend = w.defend if w is not None else trait
@@ -1086,8 +1131,8 @@ class HauntState(BetrayalState):
         att = yield from self.roll(self._dice(seat, None, trait, w.bonus if w else 0, w.cap if w else 8),
                                    f"{self.name(seat)}'s {trait} attack")
         dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
-        yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged)
-        if any(r.get("ends_turn") for r in self.fight_rules(seat, target)):
+        yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
+        if any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen)):
             self.turn.end_now = True
 
     def _room_of(self, who: str) -> str:
@@ -1100,7 +1145,7 @@ class HauntState(BetrayalState):
         return self.ex[who].dead if who in self.ex else bool(self.monster(who).gone)
 
     def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
-                       ranged: bool = False) -> Gen[None]:
+                       ranged: bool = False, chosen: str | None = None) -> Gen[None]:
         """Settle an attack between ``attacker`` and ``defender`` (seats or monster ids), with the
         haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
         ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
@@ -1108,7 +1153,9 @@ class HauntState(BetrayalState):
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
                   f"{a_total} against {d_total}")
-        rules = self.fight_rules(attacker, defender) if self.hs is not None else []
+        rules = self.fight_rules(attacker, defender, chosen) if self.hs is not None else []
+        if chosen is not None:
+            self.emit("haunt.rules-override", f"{self._who_name(attacker)} fights by the haunt's rule {chosen}")
         seat, m, _ = self._fight_ctx(attacker, defender)
         for r in rules:
             if r.get("extra"):
@@ -1653,6 +1700,15 @@ class HauntState(BetrayalState):
         """A card or a haunt token carried like an item."""
         return thing in self.ex[seat].cards or thing in self.held.get(seat, [])
 
+    def _carried(self, token: str) -> bool:
+        """A haunt token carried like an item (``item.tokens-like-cards``)."""
+        return self.hs is not None and token in self.hs.tokens and self.hs.tokens[token].carried_as_item
+
+    def _room_for_token(self, seat: str, token: str) -> bool:
+        """Whether the explorer may take one more of these tokens (the token's ``carry_limit``)."""
+        limit = self.hs.tokens[token].carry_limit if self.hs is not None and token in self.hs.tokens else None
+        return limit is None or self.held.get(seat, []).count(token) < limit
+
     def _amount(self, value: Any) -> int:
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
@@ -1784,6 +1840,18 @@ class HauntState(BetrayalState):
                         yield from effects.gain_card(self, seat, card)
                         return
             self.emit(rule, f"the {', '.join(cards)} is not in the {kind} stack: nothing is found")
+        elif verb == "steal" and spec == "chosen-token" and seat is not None and target in self.ex:
+            loot = sorted({t for t in self.held.get(target, []) if self._carried(t) and self._room_for_token(seat, t)})
+            if not loot:
+                self.emit("item.tokens-like-cards", f"{self.name(target)} carries no token {self.name(seat)} can take")
+                return
+            token = loot[0]
+            if len(loot) > 1:
+                a = yield from self.ask(seat, [Action.of("steal-token", token=t) for t in loot], "take which token")
+                token = str(a["token"])
+            self.held[target].remove(token)
+            self.held.setdefault(seat, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
         elif verb == "exit_house" and seat is not None:
             self.exited.add(seat)
             self.emit(rule, f"{self.name(seat)} leaves the house")
@@ -1852,6 +1920,13 @@ class HauntState(BetrayalState):
                     self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
                     return
         super()._die(seat, trait)
+        dropped = [t for t in self.held.get(seat, []) if self._carried(t)]
+        for token in dropped:
+            self.held[seat].remove(token)
+            self.htokens.setdefault(token, []).append(self.ex[seat].room)
+        if dropped:
+            self.emit("death.items-drop", f"{self.name(seat)}'s {', '.join(dropped)} token(s) drop in "
+                      f"{self.room_name(self.ex[seat].room)} for others to pick up (item.tokens-like-cards)")
 
     def _blocks(self, seat: str, what: str) -> bool:
         if self.hs is None:
@@ -2039,8 +2114,8 @@ class HauntState(BetrayalState):
             for w in side.wins:
                 if not self.pred(w.when):
                     continue
-                if side_name == HERO and not self.living_heroes():
-                    continue  # win.heroes-need-survivor
+                if side_name == HERO and not self.living_heroes() and not self.exited & set(self.heroes()):
+                    continue  # win.heroes-need-survivor (a hero who left the house alive survived)
                 if isinstance(w.winners, Mapping) and "heroes_where" in w.winners:
                     winners = tuple(s for s in self.heroes() if self.pred(w.winners["heroes_where"], s))
                 else:
@@ -2089,6 +2164,83 @@ def _house_collapse(st: HauntState) -> None:
     st.emit("haunt.rules-override", "the house starts to collapse at the end of the traitor's next turn")
 
 
+def _remove_basement(st: HauntState) -> Gen[None]:
+    """Haunt 31: the basement leaves play for good (``haunt.floor-removed``). Explorers in it
+    ride the Mystic Elevator (fetched from the stack if needed) to a spot beside a ground-floor
+    door; otherwise the Elevator, if in the basement or still in the stack, goes to the ground or
+    upper floor (the revealer chooses). Every basement tile leaves the game with the item piles,
+    tokens and links in it; the room stack is shuffled (a known top is forgotten); from now on a
+    drawn basement-only tile is discarded, and nothing sends anyone down (see the rule)."""
+    rule = "haunt.floor-removed"
+    floor = "basement"
+    elevator = "mystic-elevator"
+    chooser = str(st.haunt["revealer"]) if st.haunt else st.seat_ids[0]
+    riders = [s for s in st.seat_ids if not st.ex[s].dead and st.house.floor_of(st.ex[s].room) == floor]
+    where = st.house.floor_of(elevator) if elevator in st.house.spots else None
+    if riders or where in (None, floor):
+        floors = ("ground",) if riders else ("ground", "upper")
+        fetched = elevator in st.stack or elevator in st.aside
+        options = [(f, p) for f in floors for p in st.house.open_spots(
+            elevator, f, keep_open=st.others_remain(f, elevator), ignore=elevator if where else None)]
+        landing = elevator
+        if options and (fetched or where is not None):
+            acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+            a = yield from st.ask(chooser, acts, "place the Mystic Elevator")
+            f, p = options[acts.index(a)]
+            for pile in (st.stack, st.aside):
+                if elevator in pile:
+                    pile.remove(elevator)
+            if where is not None:
+                st.house.remove(elevator)
+            st.house.place(elevator, f, p.cell, p.rotation)
+            st._tile_version += 1
+            st.emit("haunt.setup-right-now", f"the Mystic Elevator is {'fetched from the stack and ' if fetched else ''}"
+                    f"placed on the {f} floor at {list(p.cell)}")
+            st.note_new_room(elevator)
+        elif riders:
+            # judgement: with no spot for the Elevator, the Entrance Hall is the way out of the basement
+            landing = "entrance-hall"
+            st.emit(rule, "the Mystic Elevator has no spot beside a ground-floor door: the explorers in the basement go "
+                    "to the Entrance Hall")
+        if landing == "entrance-hall" and where == floor:
+            riders += [s for s in st.seat_ids if st.ex[s].room == elevator and s not in riders]
+        for seat in riders:
+            st._set_room(seat, landing)
+        if riders:
+            st.emit("haunt.setup-right-now", f"{', '.join(st.name(s) for s in riders)} ride(s) up to "
+                    f"{st.room_name(landing)}")
+    gone = [r for r in st.house.rooms_on(floor)]
+    for room in gone:
+        st.house.remove(room)
+        st.removed_tiles.append(room)
+        pile = st.piles.pop(room, [])
+        st.destroyed.extend(pile)
+        for token in st.tokens.pop(room, []):
+            card = effects._token_card(st, token)
+            if card is not None and card in st.token_cards and not any(token in v for v in st.tokens.values()):
+                st.token_cards.remove(card)
+                st.discards["event"].append(card)
+        if pile:
+            st.emit(rule, f"{', '.join(st.card_name(c) for c in pile)} leave(s) the game with {st.room_name(room)}")
+    for a, b, _, token in [x for x in st.links if x[0] in gone or x[1] in gone]:
+        for end in (a, b):
+            if token in st.tokens.get(end, []):
+                st.tokens[end].remove(token)
+    st.tokens = {r: v for r, v in st.tokens.items() if v}
+    st.links = [x for x in st.links if x[0] not in gone and x[1] not in gone]
+    st.passages = [x for x in st.passages if x[0] not in gone and x[1] not in gone]
+    st.closed_floors.add(floor)
+    st.no_end_rooms = frozenset(r for r in st.no_end_rooms if not any(
+        c.kind == "chute" and c.to in st.t.rooms and set(st.t.rooms[c.to].floors) <= st.closed_floors
+        for c in st.t.rooms[r].connections))
+    st.room_top = None
+    st._tile_version += 1
+    st.emit(rule, f"the basement leaves play: {', '.join(st.room_name(r) for r in gone) or 'no basement room'} "
+            "removed; the room stack is shuffled; basement-only tiles will be discarded when drawn")
+
+
+#: Named hooks of "Right Now" setup steps, by id (they may ask for decisions).
+SETUP_HOOKS: dict[str, Callable[[HauntState], Gen[None]]] = {"remove-basement": _remove_basement}
 #: Named hooks of standing rules, by id.
 RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
 #: Named hooks of special actions, by id.
@@ -2101,7 +2253,7 @@ SKULL_HOOKS: dict[str, Callable[[HauntState, str, str], bool]] = {
 }
 #: Every named hook this engine carries out, by id (the others block their haunt).
 HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
-                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items()]}
+                         [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(), *SETUP_HOOKS.items()]}
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:

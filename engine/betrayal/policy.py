@@ -177,8 +177,11 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     for a in by_kind.get("haunt-action", []):
         if str(a["card"]) in want and not want & set(st.ex[seat].cards):
             return a
-    allies = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side]
+    allies = st.allies_of(seat)
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
+    for a in by_kind.get("pickup-token", []):
+        if str(a["token"]) in lacking:
+            return a
     for a in sorted(by_kind.get("task", []), key=lambda a: _trait_pref(st, seat, a)):
         yields = _task_yields(st, side, str(a["id"]))
         if (not yields or yields & lacking) and _useful(st, side, str(a["id"])):
@@ -226,6 +229,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         return bring
     if lacking:
         rooms = [r for r, cards in st.piles.items() if lacking & set(cards)]
+        rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
         rooms += _task_rooms(st, seat, side, lacking)
         if rooms:
@@ -244,8 +248,8 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         if lures:
             return lures
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
-        if not want - mine:
-            prey += [st.ex[s].room for s in st.opponents_of(seat)]
+        if not want - mine and not st.rivals(seat):
+            prey += [st.ex[s].room for s in st.opponents_of(seat)]  # rivals holding it all head for their goal
         return prey + _task_rooms(st, seat, side, None)
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
 
@@ -267,13 +271,23 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None) -
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
             continue
+        if any(not _left_to_take(st, str(e["take_token"])) for e in task.get("success", []) + task.get("do", [])
+               if "take_token" in e):
+            continue  # nothing is left to find
         places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", [])]
+        spent = {u.split("/", 1)[1] for u in st.used_places if u.startswith(f"{task['id']}/")} \
+            if task.get("reuse") == "once-per-place" else set()
         for where in places:
             try:
-                out += [r for r in st._rooms_for(where) if r in st.house.spots]
+                out += [r for r in st._rooms_for(where) if r in st.house.spots and r not in spent]
             except NotImplementedError:
                 continue
     return out
+
+
+def _left_to_take(st: HauntState, token: str) -> bool:
+    """Whether a ``take_token`` can still yield the token (set aside, or lying in a room)."""
+    return st.pool.get(token, 0) > 0 or bool(st.htokens.get(token))
 
 
 def _frontier(st: HauntState) -> list[str]:
@@ -319,6 +333,8 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
         if "lose_status" in eff and not any(eff["lose_status"] in v for v in st.hstatus.values()):
             continue
         if "earn" in eff and st.pool.get(str(eff["earn"]["token"]), 1) <= 0:
+            continue
+        if "take_token" in eff and not _left_to_take(st, str(eff["take_token"])):
             continue
         return True
     return False
@@ -369,8 +385,12 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         if target in st.ex and st.hs is not None and not st.fight_rules(seat, target) and any(
                 st.hs.statuses.get(x, {}).get("no_skull") for x in st.hstatus.get(target, [])):
             continue  # it cannot die of damage: a fight only risks a loss
-        if any("on_attacker_wins" in r for r in st.fight_rules(seat, target)):
+        chosen = str(a["rule"]) if a.get("rule") else None
+        rules = st.fight_rules(seat, target, chosen)
+        if any("on_attacker_wins" in r for r in rules):
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
+        elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, "*")):
+            continue  # a rival holding what we lack is worth a steal, not a brawl
         if edge >= 0 and (best is None or edge > best[0]):
             best = (edge, a)
     return best[1] if best else None
