@@ -198,6 +198,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     goals = _targets(st, seat, side, want, carrier, lacking)
     if goals and st.ex[seat].room not in st._dist_to(goals):
         goals = _frontier(st)  # the goals cannot be reached yet: open up the house
+        if st.ex[seat].room not in st._dist_to(goals) and "mystic-elevator" in st.house.spots:
+            goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
     if goals:
         dist = st._dist_to(goals)
         here = dist.get(st.ex[seat].room, 10_000)
