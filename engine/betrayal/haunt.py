@@ -2028,8 +2028,8 @@ class HauntState(BetrayalState):
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
             total = yield from self.task_roll(seat, trait, task["id"])
-            if total is None:
-                return
+            if total is None or self.ex[seat].dead:
+                return  # an item used on the roll can cost the explorer's life before it counts
             if "against_dice" in roll:
                 other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
                 ok = total > sum(other)
@@ -2222,10 +2222,10 @@ def _remove_basement(st: HauntState) -> Gen[None]:
                 st.discards["event"].append(card)
         if pile:
             st.emit(rule, f"{', '.join(st.card_name(c) for c in pile)} leave(s) the game with {st.room_name(room)}")
-    for a, b, _, token in [x for x in st.links if x[0] in gone or x[1] in gone]:
-        for end in (a, b):
-            if token in st.tokens.get(end, []):
-                st.tokens[end].remove(token)
+    for end_a, end_b, _, mark in [x for x in st.links if x[0] in gone or x[1] in gone]:
+        for end in (end_a, end_b):
+            if mark in st.tokens.get(end, []):
+                st.tokens[end].remove(mark)
     st.tokens = {r: v for r, v in st.tokens.items() if v}
     st.links = [x for x in st.links if x[0] not in gone and x[1] not in gone]
     st.passages = [x for x in st.passages if x[0] not in gone and x[1] not in gone]
