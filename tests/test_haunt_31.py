@@ -232,3 +232,15 @@ def test_jumpers_win_once_every_parachute_has_left_and_a_house_of_dead_wins_nobo
 def test_support_lists_only_the_remove_basement_hook() -> None:
     report = hauntmod.support(game_spec("betrayal"))[AIRBORNE]
     assert report["playable"] and report["hooks"] == ["remove-basement"] and not report["blockers"]
+
+
+def test_a_steal_ends_the_attackers_turn_even_when_it_takes_the_parachute() -> None:
+    st = started(4)
+    a, b = rivals_together(st)
+    st.held[b] = ["parachute"]
+    st.ex[b].idx["knowledge"] = 0  # the lowest value: the attacker rolls more dice
+    st.ex[a].idx["knowledge"] = len(st.t.explorers[st.ex[a].id].traits["knowledge"].values) - 1
+    st.current, st.turn.seat, st.turn.end_now = a, a, False
+    drive(st._attack(a, Action.of("attack", target=b, trait="knowledge", rule="steal-parachute")))
+    assert st.held[a] == ["parachute"]
+    assert st.turn.end_now

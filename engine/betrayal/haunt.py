@@ -1128,11 +1128,13 @@ class HauntState(BetrayalState):
         if ranged:
             self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight")
         m = None if target in self.ex else self.monster(target)
+        # the rules of this fight are those in force when it starts (a steal changes what is held)
+        ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen))
         att = yield from self.roll(self._dice(seat, None, trait, w.bonus if w else 0, w.cap if w else 8),
                                    f"{self.name(seat)}'s {trait} attack")
         dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
         yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
-        if any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen)):
+        if ends_turn:
             self.turn.end_now = True
 
     def _room_of(self, who: str) -> str:

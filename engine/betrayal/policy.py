@@ -329,7 +329,10 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
     task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
     if task is None:
         return False
-    for eff in task.get("success", []) + task.get("do", []):
+    outs = task.get("success", []) + task.get("do", [])
+    if any("take_token" in eff and not _left_to_take(st, str(eff["take_token"])) for eff in outs):
+        return False  # what the task would find is all gone
+    for eff in outs:
         if "set_flag" in eff and str(eff["set_flag"]) in st.hflags:
             continue
         if "lose_status" in eff and not any(eff["lose_status"] in v for v in st.hstatus.values()):
