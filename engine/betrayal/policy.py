@@ -233,7 +233,11 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         rooms = [r for r, cards in st.piles.items() if lacking & set(cards)]
         rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
-        rooms += _task_rooms(st, seat, side, lacking)
+        finds = _task_rooms(st, seat, side, lacking)
+        rooms += finds
+        spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
+        if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
+            rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
         if rooms:
             return rooms
         # Nothing yields it but the card stacks: the carrier explores for it, the others work
