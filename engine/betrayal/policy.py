@@ -171,6 +171,10 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         return by_kind.get("end", actions)[0]
     side = st.side.get(seat, HERO)
     want = wanted_cards(st, side)
+    if st.rivals(seat):
+        for a in by_kind.get("free", []):
+            if a.get("who") == seat:
+                return a  # a rival has no ally to free it: it tries itself
     for a in by_kind.get("pickup", []):
         if str(a["card"]) in want or not want:
             return a
