@@ -204,6 +204,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         goals = _frontier(st)  # the goals cannot be reached yet: open up the house
         if st.ex[seat].room not in st._dist_to(goals) and "mystic-elevator" in st.house.spots:
             goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
+        if st.ex[seat].room not in st._dist_to(goals) and not by_kind.get("move") and by_kind.get("use"):
+            return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
     if goals:
         dist = st._dist_to(goals)
         here = dist.get(st.ex[seat].room, 10_000)
