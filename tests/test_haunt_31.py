@@ -244,3 +244,19 @@ def test_a_steal_ends_the_attackers_turn_even_when_it_takes_the_parachute() -> N
     drive(st._attack(a, Action.of("attack", target=b, trait="knowledge", rule="steal-parachute")))
     assert st.held[a] == ["parachute"]
     assert st.turn.end_now
+
+
+def test_invariants_hold_through_a_policy_game_to_the_jumpers_win() -> None:
+    players = 5
+    seed = _seed(players)
+    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": AIRBORNE})
+    table = seeded_table(seed, PolicyController(policy, seed))
+    while st.to_move() is not None:
+        actor = st.to_move()
+        assert actor is not None
+        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
+        if st.hs is not None:
+            assert hauntmod.invariants(st) == [], seed
+    outcome = st.outcome()
+    assert outcome is not None and outcome.result == "heroes"
+    assert set(outcome.winners) == st.exited and len(st.exited) == 2  # one jumper per Parachute
