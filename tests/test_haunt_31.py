@@ -260,3 +260,22 @@ def test_invariants_hold_through_a_policy_game_to_the_jumpers_win() -> None:
     outcome = st.outcome()
     assert outcome is not None and outcome.result == "heroes"
     assert set(outcome.winners) == st.exited and len(st.exited) == 2  # one jumper per Parachute
+
+
+def test_a_search_when_every_parachute_is_taken_finds_nothing_and_uses_nothing_up() -> None:
+    st = started(4)
+    seat = st.living_heroes()[0]
+    omen = next(r for r in sorted(st.house.spots) if st.t.rooms[r].symbol == "omen")
+    st.ex[seat].room = omen
+    st.held = {}
+    st.pool["parachute"] = 0
+    st.current, st.turn.seat, st.turn.stopped = seat, seat, False
+    st.turn.keys.clear()
+    drive(st._task(seat, Action.of("task", id="search-parachute", trait="speed")), face=2)
+    assert st.held.get(seat, []) == []
+    assert f"search-parachute/{omen}" not in st.used_places and not st.turn.stopped
+    st.pool["parachute"] = 1
+    st.turn.keys.clear()
+    drive(st._task(seat, Action.of("task", id="search-parachute", trait="speed")), face=2)
+    assert st.held[seat] == ["parachute"] and st.turn.stopped
+    assert f"search-parachute/{omen}" in st.used_places

@@ -1702,6 +1702,10 @@ class HauntState(BetrayalState):
         """A card or a haunt token carried like an item."""
         return thing in self.ex[seat].cards or thing in self.held.get(seat, [])
 
+    def _token_left(self, seat: str, token: str) -> bool:
+        """Whether a ``take_token`` by this explorer would find one (in its room or set aside)."""
+        return self.ex[seat].room in self.htokens.get(token, []) or self.pool.get(token, 0) > 0
+
     def _carried(self, token: str) -> bool:
         """A haunt token carried like an item (``item.tokens-like-cards``)."""
         return self.hs is not None and token in self.hs.tokens and self.hs.tokens[token].carried_as_item
@@ -2043,6 +2047,12 @@ class HauntState(BetrayalState):
         else:
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
         outs = task.get("do", []) if not roll else task.get("success" if ok else "failure", [])
+        gone = [str(e["take_token"]) for e in outs if "take_token" in e and not self._token_left(seat, str(e["take_token"]))]
+        if ok and gone and len(outs) > 1:
+            # judgement: a search that finds nothing (every token already taken) is no find: the
+            # place is not used up and what follows a find (stopping) does not happen
+            self.emit("haunt.specific-action", f"no {gone[0]} token is left to find: {self.name(seat)} finds nothing")
+            return
         if ok:
             self.done.add(str(task["id"]))
             keys.add(f"done-this-turn:{task['id']}")
@@ -2231,12 +2241,8 @@ def _remove_basement(st: HauntState) -> Gen[None]:
     st.tokens = {r: v for r, v in st.tokens.items() if v}
     st.links = [x for x in st.links if x[0] not in gone and x[1] not in gone]
     st.passages = [x for x in st.passages if x[0] not in gone and x[1] not in gone]
-    st.closed_floors.add(floor)
-    st.no_end_rooms = frozenset(r for r in st.no_end_rooms if not any(
-        c.kind == "chute" and c.to in st.t.rooms and set(st.t.rooms[c.to].floors) <= st.closed_floors
-        for c in st.t.rooms[r].connections))
+    st.close_floors([floor])
     st.room_top = None
-    st._tile_version += 1
     st.emit(rule, f"the basement leaves play: {', '.join(st.room_name(r) for r in gone) or 'no basement room'} "
             "removed; the room stack is shuffled; basement-only tiles will be discarded when drawn")
 

@@ -653,6 +653,15 @@ class BetrayalState(GameState):
             self._moves_cache[key] = cached = moves
         return [a for cost, a in cached if cost <= left]
 
+    def close_floors(self, floors: Iterable[str]) -> None:
+        """Take floors out of play (``haunt.floor-removed``): nothing is explored there any more,
+        and a chute down to them no longer slides anyone, so a turn may end on it."""
+        self.closed_floors |= set(floors)
+        self.no_end_rooms = frozenset(r for r in self.no_end_rooms if not any(
+            c.kind == "chute" and c.to in self.t.rooms and set(self.t.rooms[c.to].floors) <= self.closed_floors
+            for c in self.t.rooms[r].connections))
+        self._tile_version += 1
+
     def remaining_for(self, floor: str) -> int:
         if floor in self.closed_floors:
             return 0
