@@ -279,3 +279,13 @@ def test_a_search_when_every_parachute_is_taken_finds_nothing_and_uses_nothing_u
     drive(st._task(seat, Action.of("task", id="search-parachute", trait="speed")), face=2)
     assert st.held[seat] == ["parachute"] and st.turn.stopped
     assert f"search-parachute/{omen}" in st.used_places
+
+
+def test_a_parachute_cannot_be_handed_to_a_hero_who_already_carries_one() -> None:
+    st = started(4)
+    a, b = rivals_together(st)
+    st.current, st.turn.seat, st.turn.traded = a, a, False
+    st.held[a] = ["parachute"]
+    assert Action.of("give-token", token="parachute", to=b) in st._side_actions(a)
+    st.held[b] = ["parachute"]
+    assert Action.of("give-token", token="parachute", to=b) not in st._side_actions(a)

@@ -826,7 +826,8 @@ class HauntState(BetrayalState):
             # item.tokens-like-cards: tokens carried like items are traded like them
             for token in sorted(set(self.held.get(seat, []))):
                 for s in self.seat_ids:
-                    if s != seat and self.in_play(s) and self.side.get(s) == self.side.get(seat) and self.ex[s].room == e.room:
+                    if s != seat and self.in_play(s) and self.side.get(s) == self.side.get(seat) and self.ex[s].room == e.room \
+                            and self._room_for_token(s, token):
                         out.append(Action.of("give-token", token=token, to=s))
         for act in side.actions:
             if f"action:{act['id']}" in self.turn.keys:
