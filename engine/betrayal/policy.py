@@ -349,8 +349,6 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
             continue
         if "earn" in eff and st.pool.get(str(eff["earn"]["token"]), 1) <= 0:
             continue
-        if "take_token" in eff and not _left_to_take(st, str(eff["take_token"])):
-            continue
         return True
     return False
 
