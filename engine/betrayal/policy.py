@@ -52,6 +52,11 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         return _monster_attack(st, actions)
     if "place-in" in kinds:
         return _place_monster(st, actions)
+    if "place" in kinds and st.hs is not None and st.ex.get(st.current) is not None \
+            and st.ex[st.current].room == "mystic-elevator" and all(a.get("floor") for a in actions if a.kind == "place"):
+        ride = _ride(st, actions)
+        if ride is not None:
+            return ride
     if "collapse" in kinds:
         return _collapse(st, actions)
     if "rescue" in kinds:
@@ -489,6 +494,31 @@ def _monster_attack(st: HauntState, actions: list[Action]) -> Action:
     if not attacks:
         return actions[0]
     return min(attacks, key=lambda a: (st.value(str(a["target"]), "might"), str(a["target"])))
+
+
+def _ride(st: HauntState, actions: list[Action]) -> Action | None:
+    """A stranded rider (its goals out of reach from where the Mystic Elevator stands) sends the
+    elevator to the spot nearest its goals: on their floor, fewest squares away; None otherwise."""
+    seat = st.current
+    side = st.side.get(seat, HERO)
+    want = wanted_cards(st, side)
+    allies = st.allies_of(seat)
+    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
+    carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
+    goals = [g for g in _targets(st, seat, side, want, carrier, lacking) if g in st.house.spots]
+    if not goals or "mystic-elevator" in st._dist_to(goals):
+        return None
+
+    def score(a: Action) -> tuple[int, int]:
+        if a.kind != "place":
+            return (2, 0)
+        cell = a["cell"]
+        assert isinstance(cell, (list, tuple))
+        near = [abs(int(cell[0]) - st.house.spots[g].cell[0]) + abs(int(cell[1]) - st.house.spots[g].cell[1])
+                for g in goals if st.house.floor_of(g) == a["floor"]]
+        return (0, min(near)) if near else (1, 0)
+
+    return min(actions, key=score)
 
 
 def _place_monster(st: HauntState, actions: list[Action]) -> Action:
