@@ -514,7 +514,8 @@ def _ride(st: HauntState, actions: list[Action]) -> Action | None:
             return (2, 0)
         cell = a["cell"]
         assert isinstance(cell, (list, tuple))
-        near = [abs(int(cell[0]) - st.house.spots[g].cell[0]) + abs(int(cell[1]) - st.house.spots[g].cell[1])
+        x, y = (int(str(v)) for v in cell)
+        near = [abs(x - st.house.spots[g].cell[0]) + abs(y - st.house.spots[g].cell[1])
                 for g in goals if st.house.floor_of(g) == a["floor"]]
         return (0, min(near)) if near else (1, 0)
 
