@@ -512,10 +512,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         else:
             steps.append({"do": action.to_data(), "by": actor})
     steps.append({"expect": {}, "note": "TODO: what the rules require after this action"})
-    # The rules applied at the moment (and by the chance that follows it); a step that applied
-    # none gets a placeholder id, which the scenario run reports as never applied until replaced.
-    decided = list(dict.fromkeys(rule for s in (step, *[log.steps[args.at + i] for i in range(len(after))])
-                                 for rule in s.rules())) or ["todo.name-the-deciding-rule"]
+    # The rules applied at the moment (and by the chance that follows it); for a moment that
+    # applied none, those of the steps the skeleton plays before it; else a placeholder id, which
+    # the scenario check refuses until it is replaced.
+    following = [log.steps[args.at + i] for i in range(len(after))]
+    leading = log.steps[args.at - 1 - len(lead): args.at - 1]
+    decided = (list(dict.fromkeys(rule for s in (step, *following) for rule in s.rules()))
+               or list(dict.fromkeys(rule for s in leading for rule in s.rules()))
+               or ["todo.name-the-deciding-rule"])
     skeleton = {
         "spec_version": 1,
         "kind": "scenario",

@@ -60,7 +60,7 @@ HOOKS = {
     9: ("skull-sanity-turns-traitor",),
     10: (),
     12: (),
-    31: ("heroes-as-opponents", "remove-basement"),
+    31: ("remove-basement",),
     34: ("collars", "key-rules"),
 }
 

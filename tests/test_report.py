@@ -29,7 +29,7 @@ def moments(game: str, name: str) -> list[tuple[str, str, int]]:
     for start in (len(log.steps) // 3, len(log.steps) - 40):
         after = log.steps[start:]
         chance = next(s for s in after if s.actor == CHANCE and after.index(s) > 0 and after[after.index(s) - 1].actor != CHANCE)
-        player = next(s for s in after if s.actor != CHANCE)
+        player = next(s for s in after if s.actor != CHANCE and s.events)
         out += [(game, name, chance.n), (game, name, player.n)]
     return out
 
@@ -77,3 +77,17 @@ def test_report_refuses_a_step_outside_the_transcript(capsys: pytest.CaptureFixt
     steps = len(transcripts.read(path).steps)
     assert main(["report", str(path), "--at", str(steps + 1)]) == 2
     assert f"--at must be a step from 1 to {steps}" in capsys.readouterr().err
+
+
+def test_a_moment_that_applied_no_rule_gets_a_placeholder_the_check_names(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = case_path("betrayal", "haunt-10-traitor-4p-seed-32")
+    log = transcripts.read(path)
+    quiet = next(s for s in log.steps if s.actor != CHANCE and not s.events and log.steps[s.n].actor != CHANCE)
+    out = tmp_path / "quiet.yaml"
+    assert main(["report", str(path), "--at", str(quiet.n), "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert yaml.safe_load(out.read_text(encoding="utf-8"))["rules"] == ["todo.name-the-deciding-rule"]
+    assert main(["dispute", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "'todo.name-the-deciding-rule' is not a rule of betrayal" in captured.out + captured.err

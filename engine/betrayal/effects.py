@@ -291,6 +291,8 @@ def room_actions(st: BetrayalState, seat: str) -> list[Action]:
         ctx = Ctx(seat, source)
         if "condition" in ability and not condition(st, ability["condition"], ctx):
             continue
+        if st.closed_floors and leads_to_closed_floor(st, ability.get("do", [])):
+            continue  # haunt.floor-removed: a drop to a floor out of play is not offered
         if trig == "cross" and st.turn.stopped:
             continue
         out.append(Action.of("cross" if trig == "cross" else "use", ability=_key(source, index)))
@@ -538,13 +540,61 @@ def _card_trigger(st: BetrayalState, seat: str, card: str, trigger: str) -> Gen[
 # Running effects
 
 
+def closed_floor_of(st: BetrayalState, eff: Mapping[str, Any]) -> str | None:
+    """The floor out of play (``haunt.floor-removed``) an effect would move, drop or draw an
+    explorer or a tile into, or None: a move to a room of that floor, a drawn room for it, the
+    Mystic Elevator sent to it."""
+    if not st.closed_floors:
+        return None
+    verb = _verb(eff)
+    spec = eff.get(verb)
+    if not isinstance(spec, Mapping):
+        return None
+    if verb == "move":
+        if "drawn_room" in spec:
+            spec = spec["drawn_room"]
+        elif "room" in spec and str(spec["room"]) in st.t.rooms:
+            floors = set(st.t.rooms[str(spec["room"])].floors)
+            return "/".join(sorted(floors)) if floors <= st.closed_floors else None
+        else:
+            return None
+    elif verb not in ("draw_room", "move_tile"):
+        return None
+    floor = spec.get("floor")
+    return str(floor) if floor in st.closed_floors else None
+
+
+def leads_to_closed_floor(st: BetrayalState, effs: Effects) -> bool:
+    """Whether an effect list (through its ``if`` branches) would take someone to a floor out of
+    play: such an optional ability (the Collapsed Room's deliberate drop) is not offered."""
+    for eff in effs:
+        if closed_floor_of(st, eff) is not None:
+            return True
+        branch = eff.get("if")
+        if isinstance(branch, Mapping) and any(
+                leads_to_closed_floor(st, branch.get(k, [])) for k in ("then", "else")):
+            return True
+    return False
+
+
 def run(st: BetrayalState, effects: Effects, ctx: Ctx) -> Gen[None]:
+    skip_marks = False
     for eff in effects:
         if st.ex[ctx.seat].dead or ctx.halt:
             return
         if st.turn.end_now and ctx.seat == st.current:
             return
         if ("variant" in eff or "unless_variant" in eff) and not variant_on(st, eff):
+            continue
+        closed = closed_floor_of(st, eff)
+        if closed is not None:
+            # judgement (haunt.floor-removed): nobody goes to a floor out of play; the rest of
+            # the effect (damage) still happens, and a token marking the landing is not placed
+            st.emit("haunt.floor-removed", f"{_source_name(st, ctx.source)} would take {st.name(ctx.seat)} to the "
+                    f"{closed} floor, which is out of play: nobody moves")
+            skip_marks = True
+            continue
+        if skip_marks and _verb(eff) == "place_token":
             continue
         who = eff.get("who")
         if who not in (None, "self", "holder"):
@@ -1124,6 +1174,9 @@ def draw_room(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[str |
     floor = str(spec.get("floor", "same"))
     if floor == "same":
         floor = st.house.floor_of(e.room)
+    if floor in st.closed_floors:
+        st.emit("haunt.floor-removed", f"the {floor} floor is out of play: no room is drawn for it")
+        return None
     floors = FLOORS if floor == "any" else (floor,)
     tile: str | None = None
     chosen_floor = ""
@@ -1213,6 +1266,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
         floors = tuple(f for f in FLOORS if f != spot.floor)
     else:
         floors = (target,)
+    floors = tuple(f for f in floors if f not in st.closed_floors)  # haunt.floor-removed
     options: list[tuple[str, Any]] = []
     for f in floors:
         for p in st.house.open_spots(room, f, keep_open=st.remaining_for(f) > 0, ignore=room):
@@ -1221,7 +1275,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
             options.append((f, p))
     if not options and spec.get("if_no_spot") == "other-floor" and target == "same":
         for f in FLOORS:
-            if f == spot.floor:
+            if f == spot.floor or f in st.closed_floors:
                 continue
             for p in st.house.open_spots(room, f, keep_open=st.remaining_for(f) > 0, ignore=room):
                 options.append((f, p))

@@ -36,7 +36,7 @@ from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 34})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 31, 34})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
@@ -268,11 +268,28 @@ class HauntState(BetrayalState):
         """Whether ``seat`` is the hidden traitor and has not been revealed yet."""
         return seat == self.hidden and not self.unmasked
 
+    def rivals(self, seat: str) -> bool:
+        """Whether the explorer's side are one another's opponents (``move.haunt-rivals``)."""
+        if self.hs is None:
+            return False
+        own = self.hs.sides().get(self.side.get(seat, HERO))
+        return own is not None and own.rivals
+
     def opponents_of(self, seat: str) -> list[str]:
         """Explorer seats on the other side as the table knows them, in play
-        (``move.opponents-are-sides``): an unrevealed hidden traitor counts as a hero."""
+        (``move.opponents-are-sides``): an unrevealed hidden traitor counts as a hero. With
+        ``rivals`` every other explorer of the side too (``move.haunt-rivals``)."""
         mine = self.seen_side(seat)
+        if self.rivals(seat):
+            return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.side.get(s) is not None]
         return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.seen_side(s) not in (None, mine)]
+
+    def allies_of(self, seat: str) -> list[str]:
+        """The explorers in play working with this one (itself included): its side, unless the
+        side are rivals."""
+        if self.rivals(seat):
+            return [seat] if self.in_play(seat) else []
+        return [s for s in self.seat_ids if self.in_play(s) and self.side.get(s) == self.side.get(seat)]
 
     def active_monsters(self, room: str | None = None) -> list[Monster]:
         return [m for m in self.mon if not m.gone and (room is None or m.room == room)]
@@ -741,6 +758,8 @@ class HauntState(BetrayalState):
             yield from self._deal_tokens(str(spec["token"]), self.hs.amount(spec["count"], self.n), bool(spec.get("face_down")))
         elif verb == "first_player":
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
+        elif verb == "custom" and spec in SETUP_HOOKS:
+            yield from SETUP_HOOKS[spec](self)
         else:
             raise NotImplementedError(f"haunt setup verb {verb!r}")
 
@@ -1025,9 +1044,11 @@ class HauntState(BetrayalState):
             self._carry(seat, a)
         elif a.kind == "pickup-token":
             token = str(a["token"])
+            self.turn.picked = True
             self.htokens[token].remove(self.ex[seat].room)
             self.held.setdefault(seat, []).append(token)
-            self.emit("item.tokens-like-cards", f"{self.name(seat)} picks up the {token} token")
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} picks up the {token} token in "
+                      f"{self.room_name(self.ex[seat].room)}")
         elif a.kind == "give-token":
             token, to = str(a["token"]), str(a["to"])
             self.turn.traded = True
@@ -1098,11 +1119,17 @@ class HauntState(BetrayalState):
         if side is None:
             return out
         e = self.ex[seat]
+        if not self.turn.picked:
+            # item.tokens-like-cards: a token carried like an item lying here may be picked up
+            for token in sorted({t for t, rooms in self.htokens.items() if e.room in rooms}):
+                if self._carried(token) and self._room_for_token(seat, token):
+                    out.append(Action.of("pickup-token", token=token))
         if not self.turn.traded:
             # item.tokens-like-cards: tokens carried like items are traded like them
             for token in sorted(set(self.held.get(seat, []))):
                 for s in self.seat_ids:
-                    if s != seat and self.in_play(s) and self.seen_side(s) == self.seen_side(seat) and self.ex[s].room == e.room:
+                    if s != seat and self.in_play(s) and self.seen_side(s) == self.seen_side(seat) and self.ex[s].room == e.room \
+                            and self._room_for_token(s, token):
                         out.append(Action.of("give-token", token=token, to=s))
         for act in side.actions:
             if f"action:{act['id']}" in self.turn.keys:
@@ -1228,8 +1255,12 @@ class HauntState(BetrayalState):
         if not extra:
             return
         self.turn.moved += extra
-        self.emit("move.opponent-slows", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to leave "
-                  "opponents behind (heroes and the traitor's side slow each other)")
+        if self.rivals(seat):
+            self.emit("move.haunt-rivals", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to leave "
+                      "rivals behind (every other explorer is an opponent in this haunt)")
+        else:
+            self.emit("move.opponent-slows", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to "
+                      "leave opponents behind (heroes and the traitor's side slow each other)")
         if self.turn.moved > self.speed(seat) + self.turn.extra:
             self.emit("move.minimum-one", f"{self.name(seat)} may always move at least one space")
 
@@ -1271,6 +1302,12 @@ class HauntState(BetrayalState):
         out: list[Action] = []
         for target, distant in targets:
             rules = self.fight_rules(seat, target)
+            if not distant:
+                # an optional rule (a steal) is a fight of its own the attacker may choose
+                for r in self.fight_rules(seat, target, chosen="*"):
+                    if r.get("optional"):
+                        out += [Action.of("attack", target=target, trait=t, rule=r["id"])
+                                for t in r.get("attack_with", ["might"]) if self._target_has(target, t)]
             allowed = next((tuple(r["attack_with"]) for r in rules if "attack_with" in r), None)
             traits = [t for t in self._attack_traits(seat) if allowed is None or t in allowed]
             if allowed:
@@ -1332,18 +1369,21 @@ class HauntState(BetrayalState):
                 cur = other
         return seen
 
-    def fight_rules(self, attacker: str, defender: str, ability: str | None = None) -> list[Mapping[str, Any]]:
+    def fight_rules(self, attacker: str, defender: str, ability: str | None = None, *,
+                    chosen: str | None = None) -> list[Mapping[str, Any]]:
         """The haunt's attack rules whose attacker and defender fit and whose requirement holds.
 
         Requirements read ``seat`` as the explorer in the fight (the attacker if both are), and
         ``opponent`` as the other fighter. A rule with ``by_ability`` governs only the attacks of
-        that monster ability (``ability``), and those fights only such rules and the general ones."""
+        that monster ability (``ability``), and those fights only such rules and the general ones.
+        An ``optional`` rule counts only when the attack chose it (``chosen``: its id, or ``*`` for
+        every rule)."""
         assert self.hs is not None
         seat, m, opponent = self._fight_ctx(attacker, defender)
         out = []
         for side in self.hs.sides().values():
             for r in side.attack_rules:
-                if r.get("by_ability") != ability and "by_ability" in r:
+                if ("by_ability" in r and r.get("by_ability") != ability) or (r.get("optional") and chosen not in ("*", r["id"])):
                     continue
                 if not self._role_fits(r.get("attacker"), attacker):
                     continue
@@ -1404,6 +1444,7 @@ class HauntState(BetrayalState):
         self.turn.keys.add("attack")
         target = str(a["target"])
         trait = str(a["trait"])
+        chosen = str(a["rule"]) if a.get("rule") else None
         w = self.weapons.get(str(a["weapon"])) if a.get("weapon") else None
         ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
         defend = w.defend if w is not None else trait
@@ -1422,11 +1463,13 @@ class HauntState(BetrayalState):
         if ranged:
             self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight")
         m = None if target in self.ex else self.monster(target)
+        # the rules of this fight are those in force when it starts (a steal changes what is held)
+        ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen=chosen))
         att = yield from self.roll(self._dice(seat, None, trait, w.bonus if w else 0, w.cap if w else 8),
                                    f"{self.name(seat)}'s {trait} attack")
         dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
-        yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged)
-        if any(r.get("ends_turn") for r in self.fight_rules(seat, target)):
+        yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
+        if ends_turn:
             self.turn.end_now = True
 
     def _room_of(self, who: str) -> str:
@@ -1439,7 +1482,7 @@ class HauntState(BetrayalState):
         return self.ex[who].dead if who in self.ex else bool(self.monster(who).gone)
 
     def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
-                       ranged: bool = False, ability: str | None = None) -> Gen[None]:
+                       ranged: bool = False, ability: str | None = None, chosen: str | None = None) -> Gen[None]:
         """Settle an attack between ``attacker`` and ``defender`` (seats or monster ids), with the
         haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
         ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
@@ -1447,7 +1490,9 @@ class HauntState(BetrayalState):
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
                   f"{a_total} against {d_total}")
-        rules = self.fight_rules(attacker, defender, ability) if self.hs is not None else []
+        rules = self.fight_rules(attacker, defender, ability, chosen=chosen) if self.hs is not None else []
+        if chosen is not None:
+            self.emit("haunt.rules-override", f"{self._who_name(attacker)} fights by the haunt's rule {chosen}")
         seat, m, _ = self._fight_ctx(attacker, defender)
         for r in rules:
             if r.get("extra"):
@@ -2226,6 +2271,19 @@ class HauntState(BetrayalState):
         """A card or a haunt token carried like an item."""
         return thing in self.ex[seat].cards or thing in self.held.get(seat, [])
 
+    def _token_left(self, seat: str, token: str) -> bool:
+        """Whether a ``take_token`` by this explorer would find one (in its room or set aside)."""
+        return self.ex[seat].room in self.htokens.get(token, []) or self.pool.get(token, 0) > 0
+
+    def _carried(self, token: str) -> bool:
+        """A haunt token carried like an item (``item.tokens-like-cards``)."""
+        return self.hs is not None and token in self.hs.tokens and self.hs.tokens[token].carried_as_item
+
+    def _room_for_token(self, seat: str, token: str) -> bool:
+        """Whether the explorer may take one more of these tokens (the token's ``carry_limit``)."""
+        limit = self.hs.tokens[token].carry_limit if self.hs is not None and token in self.hs.tokens else None
+        return limit is None or self.held.get(seat, []).count(token) < limit
+
     def _amount(self, value: Any) -> int:
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
@@ -2382,6 +2440,18 @@ class HauntState(BetrayalState):
                         yield from effects.gain_card(self, seat, card)
                         return
             self.emit(rule, f"the {', '.join(cards)} is not in the {kind} stack: nothing is found")
+        elif verb == "steal" and spec == "chosen-token" and seat is not None and target in self.ex:
+            loot = sorted({t for t in self.held.get(target, []) if self._carried(t) and self._room_for_token(seat, t)})
+            if not loot:
+                self.emit("item.tokens-like-cards", f"{self.name(target)} carries no token {self.name(seat)} can take")
+                return
+            token = loot[0]
+            if len(loot) > 1:
+                a = yield from self.ask(seat, [Action.of("steal-token", token=t) for t in loot], "take which token")
+                token = str(a["token"])
+            self.held[target].remove(token)
+            self.held.setdefault(seat, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
         elif verb == "exit_house" and seat is not None:
             self.exited.add(seat)
             self.emit(rule, f"{self.name(seat)} leaves the house")
@@ -2714,8 +2784,8 @@ class HauntState(BetrayalState):
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
             total = yield from self.task_roll(seat, trait, task["id"])
-            if total is None:
-                return
+            if total is None or self.ex[seat].dead:
+                return  # an item used on the roll can cost the explorer's life before it counts
             if roll.get("opposed_by") == "target" and target is not None:
                 other = yield from self.roll(self.value(target, trait), f"{self.name(target)}'s {trait} roll")
                 ok = total > sum(other)
@@ -2731,6 +2801,12 @@ class HauntState(BetrayalState):
         else:
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
         outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
+        gone = [str(e["take_token"]) for e in outs if "take_token" in e and not self._token_left(seat, str(e["take_token"]))]
+        if ok and gone and len(outs) > 1:
+            # judgement: a search that finds nothing (every token already taken) is no find: the
+            # place is not used up and what follows a find (stopping) does not happen
+            self.emit("haunt.specific-action", f"no {gone[0]} token is left to find: {self.name(seat)} finds nothing")
+            return
         if ok:
             self.done.add(str(task["id"]))
             keys.add(f"done-this-turn:{task['id']}")
@@ -2806,8 +2882,8 @@ class HauntState(BetrayalState):
             for w in side.wins:
                 if not self.pred(w.when):
                     continue
-                if side_name == HERO and not self.living_heroes():
-                    continue  # win.heroes-need-survivor
+                if side_name == HERO and not self.living_heroes() and not self.exited & set(self.heroes()):
+                    continue  # win.heroes-need-survivor (a hero who left the house alive survived)
                 if isinstance(w.winners, Mapping) and "heroes_where" in w.winners:
                     winners = tuple(s for s in self.heroes() if self.pred(w.winners["heroes_where"], s))
                 else:
@@ -3225,6 +3301,79 @@ OUTCOME_HOOKS: dict[str, Callable[[HauntState, str | None, str | None], Gen[None
 }
 #: Hook companions for planning (policy): whether a token lying in a room can be had now.
 TOKEN_ROOM_HOOKS: dict[str, Callable[[HauntState, str], bool]] = {"key-rules": _key_room_open}
+def _remove_basement(st: HauntState) -> Gen[None]:
+    """Haunt 31: the basement leaves play for good (``haunt.floor-removed``). Explorers in it
+    ride the Mystic Elevator (fetched from the stack if needed) to a spot beside a ground-floor
+    door; otherwise the Elevator, if in the basement or still in the stack, goes to the ground or
+    upper floor (the revealer chooses). Every basement tile leaves the game with the item piles,
+    tokens and links in it; the room stack is shuffled (a known top is forgotten); from now on a
+    drawn basement-only tile is discarded, and nothing sends anyone down (see the rule)."""
+    rule = "haunt.floor-removed"
+    floor = "basement"
+    elevator = "mystic-elevator"
+    chooser = str(st.haunt["revealer"]) if st.haunt else st.seat_ids[0]
+    riders = [s for s in st.seat_ids if not st.ex[s].dead and st.house.floor_of(st.ex[s].room) == floor]
+    where = st.house.floor_of(elevator) if elevator in st.house.spots else None
+    if riders or where in (None, floor):
+        floors = ("ground",) if riders else ("ground", "upper")
+        fetched = elevator in st.stack or elevator in st.aside
+        options = [(f, p) for f in floors for p in st.house.open_spots(
+            elevator, f, keep_open=st.others_remain(f, elevator), ignore=elevator if where else None)]
+        landing = elevator
+        if options and (fetched or where is not None):
+            acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+            a = yield from st.ask(chooser, acts, "place the Mystic Elevator")
+            f, p = options[acts.index(a)]
+            for pile in (st.stack, st.aside):
+                if elevator in pile:
+                    pile.remove(elevator)
+            if where is not None:
+                st.house.remove(elevator)
+            st.house.place(elevator, f, p.cell, p.rotation)
+            st._tile_version += 1
+            st.emit("haunt.setup-right-now", f"the Mystic Elevator is {'fetched from the stack and ' if fetched else ''}"
+                    f"placed on the {f} floor at {list(p.cell)}")
+            st.note_new_room(elevator)
+        elif riders:
+            # judgement: with no spot for the Elevator, the Entrance Hall is the way out of the basement
+            landing = "entrance-hall"
+            st.emit(rule, "the Mystic Elevator has no spot beside a ground-floor door: the explorers in the basement go "
+                    "to the Entrance Hall")
+        if landing == "entrance-hall" and where == floor:
+            riders += [s for s in st.seat_ids if st.ex[s].room == elevator and s not in riders]
+        for seat in riders:
+            st._set_room(seat, landing)
+        if riders:
+            st.emit("haunt.setup-right-now", f"{', '.join(st.name(s) for s in riders)} ride(s) up to "
+                    f"{st.room_name(landing)}")
+    gone = [r for r in st.house.rooms_on(floor)]
+    for room in gone:
+        st.house.remove(room)
+        st.removed_tiles.append(room)
+        pile = st.piles.pop(room, [])
+        st.destroyed.extend(pile)
+        for token in st.tokens.pop(room, []):
+            card = effects._token_card(st, token)
+            if card is not None and card in st.token_cards and not any(token in v for v in st.tokens.values()):
+                st.token_cards.remove(card)
+                st.discards["event"].append(card)
+        if pile:
+            st.emit(rule, f"{', '.join(st.card_name(c) for c in pile)} leave(s) the game with {st.room_name(room)}")
+    for end_a, end_b, _, mark in [x for x in st.links if x[0] in gone or x[1] in gone]:
+        for end in (end_a, end_b):
+            if mark in st.tokens.get(end, []):
+                st.tokens[end].remove(mark)
+    st.tokens = {r: v for r, v in st.tokens.items() if v}
+    st.links = [x for x in st.links if x[0] not in gone and x[1] not in gone]
+    st.passages = [x for x in st.passages if x[0] not in gone and x[1] not in gone]
+    st.close_floors([floor])
+    st.room_top = None
+    st.emit(rule, f"the basement leaves play: {', '.join(st.room_name(r) for r in gone) or 'no basement room'} "
+            "removed; the room stack is shuffled; basement-only tiles will be discarded when drawn")
+
+
+#: Named hooks of "Right Now" setup steps, by id (they may ask for decisions).
+SETUP_HOOKS: dict[str, Callable[[HauntState], Gen[None]]] = {"remove-basement": _remove_basement}
 #: Named hooks of standing rules, by id.
 RULE_HOOKS: dict[str, Callable[[HauntState], None]] = {"house-collapse": _house_collapse}
 #: Named hooks of special actions, by id.
@@ -3255,7 +3404,7 @@ ROOM_HOOKS: dict[str, Callable[[HauntState, str], bool]] = {"jam-mystic-elevator
 HOOKS: dict[str, str] = {name: fn.__doc__ or "" for name, fn in
                          [*SKULL_HOOKS.items(), *ACTION_HOOKS.items(), *RULE_HOOKS.items(), *MONSTER_HOOKS.items(),
                           *TURN_HOOKS.items(), *ROOM_HOOKS.items(), *MOVE_HOOKS.items(), *PRED_HOOKS.items(),
-                          *OUTCOME_HOOKS.items()]}
+                          *OUTCOME_HOOKS.items(), *SETUP_HOOKS.items()]}
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:

@@ -54,6 +54,7 @@ class TokenDef:
     name: str | None = None
     numbered: bool = False
     carried_as_item: bool = False
+    carry_limit: int | None = None  # at most this many on one explorer
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class SideDef:
     attack_rules: tuple[Mapping[str, Any], ...] = ()
     rules: tuple[Mapping[str, Any], ...] = ()
     ends_without_winner: tuple[WinDef, ...] = ()
+    rivals: bool = False  # the side's explorers are one another's opponents (move.haunt-rivals)
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,7 @@ def _token(data: Mapping[str, Any]) -> TokenDef:
         name=data.get("name"),
         numbered=bool(data.get("numbered", False)),
         carried_as_item=bool(data.get("carried_as_item", False)),
+        carry_limit=int(data["carry_limit"]) if "carry_limit" in data else None,
     )
 
 
@@ -242,6 +245,7 @@ def _side(data: Mapping[str, Any]) -> SideDef:
         attack_rules=_tuple(data.get("attack_rules")),
         rules=_tuple(data.get("rules")),
         ends_without_winner=tuple(_win(w) for w in data.get("ends_without_winner", ())),
+        rivals="rivals" in data,
     )
 
 

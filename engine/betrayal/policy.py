@@ -66,6 +66,11 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         return _monster_attack(st, actions)
     if "place-in" in kinds:
         return _place_monster(st, actions)
+    if "place" in kinds and st.hs is not None and st.ex.get(st.current) is not None \
+            and st.ex[st.current].room == "mystic-elevator" and all(a.get("floor") for a in actions if a.kind == "place"):
+        ride = _ride(st, actions)
+        if ride is not None:
+            return ride
     if "collapse" in kinds:
         return _collapse(st, actions)
     if "rescue" in kinds:
@@ -200,14 +205,21 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if token_move is not None:
         return token_move
     want = wanted_cards(st, side)
+    if st.rivals(seat):
+        for a in by_kind.get("free", []):
+            if a.get("who") == seat:
+                return a  # a rival has no ally to free it: it tries itself
     for a in by_kind.get("pickup", []):
         if str(a["card"]) in want or not want:
             return a
     for a in by_kind.get("haunt-action", []):
         if str(a["card"]) in want and not want & set(st.ex[seat].cards):
             return a
-    allies = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side]
+    allies = st.allies_of(seat)
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
+    for a in by_kind.get("pickup-token", []):
+        if str(a["token"]) in lacking:
+            return a
     for a in sorted(by_kind.get("task", []), key=lambda a: _trait_pref(st, seat, a)):
         if a.get("target") is not None and not _worth_aiming(st, seat, str(a["id"]), str(a["target"])):
             continue
@@ -226,6 +238,10 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     goals = _targets(st, seat, side, want, carrier, lacking)
     if goals and st.ex[seat].room not in st._dist_to(goals):
         goals = _frontier(st)  # the goals cannot be reached yet: open up the house
+        if st.ex[seat].room not in st._dist_to(goals) and "mystic-elevator" in st.house.spots:
+            goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
+        if st.ex[seat].room not in st._dist_to(goals) and not by_kind.get("move") and by_kind.get("use"):
+            return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
     if goals:
         dist = st._dist_to(goals)
         here = dist.get(st.ex[seat].room, 10_000)
@@ -377,8 +393,13 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         return bring
     if lacking:
         rooms = [r for r, cards in st.piles.items() if lacking & set(cards)]
+        rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
-        rooms += _task_rooms(st, seat, side, lacking)
+        finds = _task_rooms(st, seat, side, lacking)
+        rooms += finds
+        spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
+        if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
+            rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
         if rooms:
             return rooms
         # Nothing yields it but the card stacks: the carrier explores for it, the others work
@@ -395,8 +416,8 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         if lures:
             return lures
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
-        if not want - mine:
-            prey += [st.ex[s].room for s in st.opponents_of(seat)]
+        if not want - mine and not st.rivals(seat):
+            prey += [st.ex[s].room for s in st.opponents_of(seat)]  # rivals holding it all head for their goal
         goals = prey + _task_rooms(st, seat, side, None)
         own = st.hs.sides().get(side) if st.hs is not None else None
         if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
@@ -422,15 +443,23 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None) -
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
             continue
+        if any(not _left_to_take(st, str(e["take_token"])) for e in task.get("success", []) + task.get("do", [])
+               if "take_token" in e):
+            continue  # nothing is left to find
         places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]
-        once = task.get("reuse") == "once-per-place"
+        spent = {u.split("/", 1)[1] for u in st.used_places if u.startswith(f"{task['id']}/")} \
+            if task.get("reuse") == "once-per-place" else set()
         for where in places:
             try:
-                out += [r for r in st._rooms_for(where) if r in st.house.spots
-                        and not (once and f"{task['id']}/{r}" in st.used_places)]
+                out += [r for r in st._rooms_for(where) if r in st.house.spots and r not in spent]
             except NotImplementedError:
                 continue
     return out
+
+
+def _left_to_take(st: HauntState, token: str) -> bool:
+    """Whether a ``take_token`` can still yield the token (set aside, or lying in a room)."""
+    return st.pool.get(token, 0) > 0 or bool(st.htokens.get(token))
 
 
 def _frontier(st: HauntState) -> list[str]:
@@ -470,7 +499,10 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
     task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
     if task is None:
         return False
-    for eff in task.get("success", []) + task.get("do", []):
+    outs = task.get("success", []) + task.get("do", [])
+    if any("take_token" in eff and not _left_to_take(st, str(eff["take_token"])) for eff in outs):
+        return False  # what the task would find is all gone
+    for eff in outs:
         if "set_flag" in eff and str(eff["set_flag"]) in st.hflags:
             continue
         if "lose_status" in eff and not any(eff["lose_status"] in v for v in st.hstatus.values()):
@@ -587,8 +619,12 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         if target in st.ex and st.hs is not None and not st.fight_rules(seat, target) and any(
                 st.hs.statuses.get(x, {}).get("no_skull") for x in st.hstatus.get(target, [])):
             continue  # it cannot die of damage: a fight only risks a loss
-        if any("on_attacker_wins" in r for r in st.fight_rules(seat, target)):
+        chosen = str(a["rule"]) if a.get("rule") else None
+        rules = st.fight_rules(seat, target, chosen=chosen)
+        if any("on_attacker_wins" in r for r in rules):
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
+        elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):
+            continue  # a rival holding what we lack is worth a steal, not a brawl
         if edge >= 0 and (best is None or edge > best[0]):
             best = (edge, a)
     return best[1] if best else None
@@ -680,6 +716,32 @@ def _monster_attack(st: HauntState, actions: list[Action]) -> Action:
     if not attacks:
         return actions[0]
     return min(attacks, key=lambda a: (st.value(str(a["target"]), "might"), str(a["target"])))
+
+
+def _ride(st: HauntState, actions: list[Action]) -> Action | None:
+    """A stranded rider (its goals out of reach from where the Mystic Elevator stands) sends the
+    elevator to the spot nearest its goals: on their floor, fewest squares away; None otherwise."""
+    seat = st.current
+    side = st.side.get(seat, HERO)
+    want = wanted_cards(st, side)
+    allies = st.allies_of(seat)
+    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
+    carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
+    goals = [g for g in _targets(st, seat, side, want, carrier, lacking) if g in st.house.spots]
+    if not goals or "mystic-elevator" in st._dist_to(goals):
+        return None
+
+    def score(a: Action) -> tuple[int, int]:
+        if a.kind != "place":
+            return (2, 0)
+        cell = a["cell"]
+        assert isinstance(cell, (list, tuple))
+        x, y = (int(str(v)) for v in cell)
+        near = [abs(x - st.house.spots[g].cell[0]) + abs(y - st.house.spots[g].cell[1])
+                for g in goals if st.house.floor_of(g) == a["floor"]]
+        return (0, min(near)) if near else (1, 0)
+
+    return min(actions, key=score)
 
 
 def _place_monster(st: HauntState, actions: list[Action]) -> Action:

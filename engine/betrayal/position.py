@@ -17,6 +17,8 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
 ``aside``       room tiles set aside (did not fit a floor). Default: none. Every other unplaced
                 tile is in the room ``stack`` (drawn by chance in any order).
 ``room_top``    a tile looked at and known to be on top of the stack. Default: none.
+``closed_floors`` floors a haunt took out of play (``haunt.floor-removed``). Default: none.
+``removed_tiles`` tiles out of the game with such a floor (starting tiles too). Default: none.
 ``where``       seat -> room, or ``[room, side]`` for a barrier room (side: the world side, e.g.
                 ``west``, of the part the explorer is on). Default: the Entrance Hall.
 ``traits``      seat -> {trait: value}: a value on the track (the track position nearest the
@@ -91,7 +93,8 @@ Problems = list[tuple[Path, str]]
 TURN_PROMPT = "take an action or end the turn"
 SEAT_KEYS = ("where", "traits", "over", "cards", "kept", "status", "used")
 KEYS = (
-    "explorers", "rooms", "aside", "room_top", "stack", *SEAT_KEYS, "dead", "piles", "tokens", "links", "passages",
+    "explorers", "rooms", "aside", "room_top", "stack", "closed_floors", "removed_tiles", *SEAT_KEYS, "dead", "piles",
+    "tokens", "links", "passages",
     "discards", "decks", "deck_tops", "token_cards", "game_used", "item_raised", "open_boxes", "masks_worn", "set_bonus",
     "stored_rolls", "kept_with_abilities", "tokens_with_abilities", "omens_drawn", "haunt", "monsters", "first",
     "turn_number", "turn", "moved", "note",
@@ -383,6 +386,21 @@ class _Builder:
                 continue
             st.stack.remove(room)
             st.house.place(room, floor, cell, int(rotation))
+        for i, room in enumerate(self.room_list(("removed_tiles",), self.pos.get("removed_tiles"), placed=False)):
+            if room in st.stack:
+                st.stack.remove(room)
+            elif room in st.house and t.rooms[room].placement == "starting":
+                st.house.remove(room)
+            else:
+                self.bad(("removed_tiles", i), f"{room} is neither in the room stack nor a starting tile (placed, or "
+                         "listed twice)")
+                continue
+            st.removed_tiles.append(room)
+        closed = self.pos.get("closed_floors") or []
+        if not isinstance(closed, list) or any(f not in FLOORS for f in closed):
+            self.bad(("closed_floors",), f"closed_floors is a list of floors: {', '.join(FLOORS)}")
+        else:
+            st.close_floors(str(f) for f in closed)
         for i, room in enumerate(self.room_list(("aside",), self.pos.get("aside"), placed=False)):
             if room not in st.stack:
                 self.bad(("aside", i), f"{room} is not in the room stack (placed already, or listed twice)")
@@ -676,7 +694,7 @@ class _Builder:
                 self.bad(("haunt", what) if extra else ("monsters",),
                          f"haunt {number} is not playable by the engine, so its haunt phase cannot be described")
             return
-        if room is not None and room not in st.house:
+        if room is not None and room not in st.house and room not in st.removed_tiles:
             self.bad(("haunt", "room"), f"the haunt room {room} is not in the house (place it under rooms)")
             return
         if room is None:
@@ -1139,6 +1157,10 @@ def _describe(st: BetrayalState) -> dict[str, Any]:
         out["stack"] = list(st.stack)
     if st.room_top is not None:
         out["room_top"] = st.room_top
+    if st.closed_floors:
+        out["closed_floors"] = sorted(st.closed_floors)
+    if st.removed_tiles:
+        out["removed_tiles"] = list(st.removed_tiles)
     per_seat: dict[str, dict[str, Any]] = {k: {} for k in SEAT_KEYS}
     for seat, e in sorted(st.ex.items()):
         xdef = t.explorers[e.id]

@@ -166,6 +166,9 @@ class BetrayalState(GameState):
         self.house = House(self.t.rooms)
         self.stack: list[str] = []
         self.aside: list[str] = []
+        # floors a haunt took out of play (``haunt.floor-removed``) and their tiles, out of the game
+        self.closed_floors: set[str] = set()
+        self.removed_tiles: list[str] = []
         self.decks: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
         self.discards: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
         self.unshuffled: dict[str, list[str]] = {k: self.t.deck(k) for k in ("omen", "item", "event")}
@@ -287,6 +290,8 @@ class BetrayalState(GameState):
             "held_tile": self.held_tile,
             "resolving": list(self.resolving),
             "aside": list(self.aside),
+            "closed_floors": sorted(self.closed_floors),
+            "removed_tiles": list(self.removed_tiles),
             "unshuffled_rooms": list(self.unshuffled_rooms),
             "decks": {k: list(v) for k, v in self.decks.items()},
             "unshuffled": {k: list(v) for k, v in self.unshuffled.items()},
@@ -660,7 +665,18 @@ class BetrayalState(GameState):
             self._moves_cache[key] = cached = moves
         return [a for cost, a in cached if cost <= left]
 
+    def close_floors(self, floors: Iterable[str]) -> None:
+        """Take floors out of play (``haunt.floor-removed``): nothing is explored there any more,
+        and a chute down to them no longer slides anyone, so a turn may end on it."""
+        self.closed_floors |= set(floors)
+        self.no_end_rooms = frozenset(r for r in self.no_end_rooms if not any(
+            c.kind == "chute" and c.to in self.t.rooms and set(self.t.rooms[c.to].floors) <= self.closed_floors
+            for c in self.t.rooms[r].connections))
+        self._tile_version += 1
+
     def remaining_for(self, floor: str) -> int:
+        if floor in self.closed_floors:
+            return 0
         cached = self._fit_cache.get(floor)
         if cached is not None and cached[0] == self._tile_version:
             return cached[1]
@@ -839,6 +855,12 @@ class BetrayalState(GameState):
         else:
             tile = yield from self.draw_from(self.stack, "tile", "the top room tile")
         self._tile_version += 1
+        if self.closed_floors and set(self.t.rooms[tile].floors) <= self.closed_floors:
+            # haunt.floor-removed: a tile that fits only a removed floor leaves the game; draw again
+            self.removed_tiles.append(tile)
+            self.emit("haunt.floor-removed", f"{self.room_name(tile)} fits only the {'/'.join(self.t.rooms[tile].floors)} "
+                      "floor, which is out of play: it is discarded and another tile is drawn")
+            return (yield from self.next_room_tile())
         return tile
 
     def draw_tile(self, floor: str, placements: Any) -> Gen[str | None]:
@@ -1284,6 +1306,7 @@ def invariants(state: GameState) -> list[str]:
     st = state
     problems: list[str] = []
     tiles = list(st.house.spots) + st.stack + st.aside + st.unshuffled_rooms + ([st.held_tile] if st.held_tile else [])
+    tiles += st.removed_tiles
     if st.phase == "setup":
         tiles += [r.id for r in st.t.rooms.values() if r.placement == "starting" and r.id not in st.house.spots]
     if sorted(tiles) != sorted(st.t.rooms):
