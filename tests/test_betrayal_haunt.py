@@ -2,61 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
+from betrayal_support import drive, haunt_seed, started
 
 from hauntcheck.checks.verify import golden_file
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, PLAYABLE, HauntState, Monster
 from hauntcheck.engine.betrayal.policy import policy, search_seed
-from hauntcheck.engine.betrayal.state import Req
-from hauntcheck.engine.core import CHANCE, Action, ActionList, Outcome
+from hauntcheck.engine.core import Action, Outcome
 from hauntcheck.engine.games import game_spec, get_game
 from hauntcheck.engine.play import PolicyController, seeded_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@cache
-def _seed(players: int, number: int) -> int:
-    return search_seed(players, number, 0)
-
-
-def started(players: int, number: int) -> HauntState:
-    """A policy-played game just after the haunt's setup, on the first haunt turn."""
-    seed = _seed(players, number)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        legal = st.legal_actions()
-        st.apply(table.for_actor(actor).choose(st, actor, legal))
-    return st
-
-
-def drive(gen: Generator[Req, Action, Any], answer: Any = None) -> tuple[Any, list[Req]]:
-    """Run an engine sub-program; chance rolls get all-2 faces, players the first option (or
-    ``answer(req)``). Returns the program's value and the requests it made."""
-    seen: list[Req] = []
-    try:
-        req = next(gen)
-        while True:
-            seen.append(req)
-            if req.actor == CHANCE:
-                action = next(iter(req.choices))
-                if action.kind == "roll":
-                    action = Action.of("roll", faces=[2] * len(action["faces"]))  # type: ignore[arg-type]
-            else:
-                assert isinstance(req.choices, ActionList)
-                action = answer(req) if answer else req.choices[0]
-            req = gen.send(action)
-    except StopIteration as stop:
-        return stop.value, seen
 
 
 def together(st: HauntState) -> tuple[str, str, Monster]:
@@ -230,7 +191,7 @@ def test_round_limit_ends_undecided() -> None:
 
 def test_an_unplayable_haunt_ends_undecided_at_the_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hauntmod, "PLAYABLE", frozenset())
-    seed = _seed(4, 10)
+    seed = haunt_seed(4, 10)
     st = hauntmod.new_game(game_spec("betrayal"), 4, {"haunt": 10})
     table = seeded_table(seed, PolicyController(policy, seed))
     while st.to_move() is not None:
@@ -359,7 +320,7 @@ def test_a_lured_hero_may_only_move_toward_the_ballroom() -> None:
 
 def test_haunt_invariants_hold_through_policy_games() -> None:
     for number, players in ((10, 4), (12, 3), (5, 4), (4, 4), (9, 4)):
-        seed = _seed(players, number)
+        seed = haunt_seed(players, number)
         st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number})
         table = seeded_table(seed, PolicyController(policy, seed))
         while st.to_move() is not None:
@@ -455,7 +416,7 @@ def test_weapons_add_dice_and_a_ranged_weapon_reaches_line_of_sight() -> None:
 
 
 def test_the_haunt_option_ends_a_game_that_reveals_another_haunt() -> None:
-    seed = _seed(4, 10)
+    seed = haunt_seed(4, 10)
     st = hauntmod.new_game(game_spec("betrayal"), 4, {"haunt": 12})
     table = seeded_table(seed, PolicyController(policy, seed))
     while st.to_move() is not None:

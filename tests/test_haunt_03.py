@@ -3,63 +3,19 @@ the Cat), the Roots found now or on discovery, Form of Mortal and the sides' win
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from functools import cache
+from collections.abc import Callable
 from typing import Any
 
-from hauntcheck.engine.betrayal import haunt as hauntmod
+from betrayal_support import drive, rolled
+from betrayal_support import started as start_haunt
+
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState, Monster
-from hauntcheck.engine.betrayal.policy import policy, search_seed
 from hauntcheck.engine.betrayal.state import Req
-from hauntcheck.engine.core import CHANCE, Action, ActionList
-from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import PolicyController, seeded_table
-
-
-@cache
-def _seed(players: int) -> int:
-    return search_seed(players, 3, 0)
+from hauntcheck.engine.core import Action, ActionList
 
 
 def started(players: int, number: int = 3) -> HauntState:
-    """A policy-played game of haunt 3 just after its setup, on the first haunt turn."""
-    seed = _seed(players)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return st
-
-
-def rolled(gen: Generator[Req, Action, Any], faces: list[int], answer: Callable[[Req], Action] | None = None
-           ) -> tuple[Any, list[Req]]:
-    """Run a sub-program: the k-th dice roll shows ``faces[k]`` on every die (2 once the list is
-    used up); players answer with ``answer(req)`` or their first option."""
-    seen: list[Req] = []
-    k = 0
-    try:
-        req = next(gen)
-        while True:
-            seen.append(req)
-            if req.actor == CHANCE:
-                action = next(iter(req.choices))
-                if action.kind == "roll":
-                    face = faces[k] if k < len(faces) else 2
-                    k += 1
-                    action = Action.of("roll", faces=[face] * len(action["faces"]))  # type: ignore[arg-type]
-            else:
-                assert isinstance(req.choices, ActionList)
-                action = answer(req) if answer else req.choices[0]
-            req = gen.send(action)
-    except StopIteration as stop:
-        return stop.value, seen
-
-
-def drive(gen: Generator[Req, Action, Any]) -> tuple[Any, list[Req]]:
-    """Run a sub-program with all-2 dice and the first option for players."""
-    return rolled(gen, [])
+    return start_haunt(players, number)
 
 
 def pick(kind: str, **args: Any) -> Callable[[Req], Action]:

@@ -3,54 +3,10 @@ Spaceship."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from functools import cache
-from typing import Any
+from betrayal_support import drive, started
 
-from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HauntState, Monster
-from hauntcheck.engine.betrayal.policy import policy, search_seed
-from hauntcheck.engine.betrayal.state import Req
-from hauntcheck.engine.core import CHANCE, Action, ActionList
-from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import PolicyController, seeded_table
-
-
-@cache
-def _seed(players: int, number: int) -> int:
-    return search_seed(players, number, 0)
-
-
-def started(players: int, number: int) -> HauntState:
-    """A policy-played game just after the haunt's setup, on the first haunt turn."""
-    seed = _seed(players, number)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return st
-
-
-def drive(gen: Generator[Req, Action, Any], answer: Any = None) -> tuple[Any, list[Req]]:
-    """Run an engine sub-program; chance rolls get all-2 faces, players the first option (or
-    ``answer(req)``). Returns the program's value and the requests it made."""
-    seen: list[Req] = []
-    try:
-        req = next(gen)
-        while True:
-            seen.append(req)
-            if req.actor == CHANCE:
-                action = next(iter(req.choices))
-                if action.kind == "roll":
-                    action = Action.of("roll", faces=[2] * len(action["faces"]))  # type: ignore[arg-type]
-            else:
-                assert isinstance(req.choices, ActionList)
-                action = answer(req) if answer else req.choices[0]
-            req = gen.send(action)
-    except StopIteration as stop:
-        return stop.value, seen
+from hauntcheck.engine.core import Action
 
 
 def _alien_with_heroes(st: HauntState, k: int = 2) -> tuple[Monster, list[str]]:

@@ -2,56 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from functools import cache
-from typing import Any
+from betrayal_support import drive
+from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HauntState, Monster
-from hauntcheck.engine.betrayal.policy import policy, search_seed
-from hauntcheck.engine.betrayal.state import Req
-from hauntcheck.engine.core import CHANCE, Action, ActionList
-from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import PolicyController, seeded_table
+from hauntcheck.engine.core import Action
 
 CREEPER_ROOMS = ("entrance-hall", "balcony", "bedroom", "chapel", "conservatory", "dining-room", "gardens",
                  "grand-staircase", "graveyard", "master-bedroom", "patio", "tower")
 
 
-@cache
-def _seed(players: int, number: int) -> int:
-    return search_seed(players, number, 0)
-
-
 def started(players: int, number: int = 7) -> HauntState:
-    """A policy-played game just after the haunt's setup, on the first haunt turn."""
-    seed = _seed(players, number)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return st
-
-
-def drive(gen: Generator[Req, Action, Any], faces: int = 2) -> tuple[Any, list[Req]]:
-    """Run an engine sub-program; every die shows ``faces``, players take the first option."""
-    seen: list[Req] = []
-    try:
-        req = next(gen)
-        while True:
-            seen.append(req)
-            if req.actor == CHANCE:
-                action = next(iter(req.choices))
-                if action.kind == "roll":
-                    action = Action.of("roll", faces=[faces] * len(action["faces"]))  # type: ignore[arg-type]
-            else:
-                assert isinstance(req.choices, ActionList)
-                action = req.choices[0]
-            req = gen.send(action)
-    except StopIteration as stop:
-        return stop.value, seen
+    return start_haunt(players, number)
 
 
 def pair(st: HauntState, number: int = 1) -> tuple[Monster, Monster]:
@@ -201,7 +164,7 @@ def test_the_traitor_steals_the_spray_and_destroys_it_by_ending_the_turn_in_the_
     h = st.living_heroes()[0]
     st.held[h] = ["plant-spray"]
     st.ex[h].room = st.ex[traitor].room
-    _, reqs = drive(st._resolve_fight(traitor, h, "might", 6, 2), faces=2)
+    _, reqs = drive(st._resolve_fight(traitor, h, "might", 6, 2))
     steal = [r for r in reqs if r.actor == traitor]
     assert steal and Action.of("steal", card="plant-spray") in steal[0].choices  # type: ignore[operator]
     st.held = {traitor: ["plant-spray"]}

@@ -3,59 +3,20 @@ jumps, controlled moves), its wail on the explorers in the rooms it entered, and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from functools import cache
-from typing import Any
+from collections.abc import Callable
+
+from betrayal_support import rolled
+from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
-from hauntcheck.engine.betrayal.policy import policy, search_seed
 from hauntcheck.engine.betrayal.state import Req
 from hauntcheck.engine.core import CHANCE, Action, ActionList
 from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import PolicyController, seeded_table
-
-
-@cache
-def _seed(players: int) -> int:
-    return search_seed(players, 8, 0)
 
 
 def started(players: int = 4) -> HauntState:
-    """A policy-played game of haunt 8 just after its setup, on the first haunt turn."""
-    seed = _seed(players)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": 8})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return st
-
-
-def rolled(gen: Generator[Req, Action, Any], faces: list[Any], answer: Callable[[Req], Action] | None = None
-           ) -> tuple[Any, list[Req]]:
-    """Run a sub-program: the k-th dice roll shows ``faces[k]`` (one number for every die, or a
-    list of faces); players answer with ``answer(req)`` or their first option."""
-    seen: list[Req] = []
-    k = 0
-    try:
-        req = next(gen)
-        while True:
-            seen.append(req)
-            if req.actor == CHANCE:
-                action = next(iter(req.choices))
-                if action.kind == "roll":
-                    face = faces[k] if k < len(faces) else 2
-                    k += 1
-                    count = len(action["faces"])  # type: ignore[arg-type]
-                    action = Action.of("roll", faces=list(face) if isinstance(face, list) else [face] * count)
-            else:
-                assert isinstance(req.choices, ActionList)
-                action = answer(req) if answer else req.choices[0]
-            req = gen.send(action)
-    except StopIteration as stop:
-        return stop.value, seen
+    return start_haunt(players, 8)
 
 
 def to(*rooms: str) -> Callable[[Req], Action]:

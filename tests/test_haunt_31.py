@@ -3,57 +3,22 @@ one another's rivals (``move.haunt-rivals``), stealing and dropping Parachutes, 
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from functools import cache
-from typing import Any
+from betrayal_support import drive, haunt_seed
+from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HauntState
-from hauntcheck.engine.betrayal.policy import policy, search_seed
-from hauntcheck.engine.betrayal.state import Req
-from hauntcheck.engine.core import CHANCE, Action, ActionList
+from hauntcheck.engine.betrayal.policy import policy
+from hauntcheck.engine.core import Action
 from hauntcheck.engine.games import game_spec
 from hauntcheck.engine.play import PolicyController, seeded_table
 
 AIRBORNE = 31
 
 
-@cache
-def _seed(players: int) -> int:
-    return search_seed(players, AIRBORNE, 0)
-
-
 def started(players: int = 4) -> HauntState:
-    """A policy-played game that revealed Airborne, on the first haunt turn."""
-    seed = _seed(players)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": AIRBORNE})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return st
-
-
-def drive(gen: Generator[Req, Action, Any], face: int = 2) -> tuple[Any, list[Req], list[str]]:
-    """Run an engine sub-program: dice show ``face``, players take the first option. Returns the
-    value, the requests and the events (``rule: text``) it made."""
-    seen: list[Req] = []
-    try:
-        req = next(gen)
-        while True:
-            seen.append(req)
-            if req.actor == CHANCE:
-                action = next(iter(req.choices))
-                if action.kind == "roll":
-                    action = Action.of("roll", faces=[face] * len(action["faces"]))  # type: ignore[arg-type]
-            else:
-                assert isinstance(req.choices, ActionList)
-                action = req.choices[0]
-            req = gen.send(action)
-    except StopIteration as stop:
-        return stop.value, seen, []
+    return start_haunt(players, AIRBORNE)
 
 
 def events(st: HauntState) -> list[str]:
@@ -91,7 +56,7 @@ def test_a_drawn_basement_only_tile_is_discarded_and_another_drawn() -> None:
     st.stack = sorted({crypt, other})
     st.room_top = crypt
     st._events = []
-    tile, _, _ = drive(st.next_room_tile())
+    tile, _ = drive(st.next_room_tile())
     assert tile == other
     assert crypt in st.removed_tiles and crypt not in st.stack + st.aside
     assert any(e.startswith("haunt.floor-removed: Crypt") for e in events(st))
@@ -248,7 +213,7 @@ def test_a_steal_ends_the_attackers_turn_even_when_it_takes_the_parachute() -> N
 
 def test_invariants_hold_through_a_policy_game_to_the_jumpers_win() -> None:
     players = 5
-    seed = _seed(players)
+    seed = haunt_seed(players, AIRBORNE)
     st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": AIRBORNE})
     table = seeded_table(seed, PolicyController(policy, seed))
     while st.to_move() is not None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from betrayal_support import drive, started
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState
 from hauntcheck.engine.core import Action
-from tests.test_betrayal_haunt import drive, started
 
 
 def hidden_game(players: int = 4) -> HauntState:

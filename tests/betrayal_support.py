@@ -1,0 +1,68 @@
+"""Helpers shared by the Betrayal haunt tests: a policy game started on a haunt's first turn, and
+a driver for the engine's sub-programs (generators of requests) with scripted dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from functools import cache
+from typing import Any
+
+from hauntcheck.engine.betrayal import haunt as hauntmod
+from hauntcheck.engine.betrayal.haunt import HauntState
+from hauntcheck.engine.betrayal.policy import policy, search_seed
+from hauntcheck.engine.betrayal.state import Req
+from hauntcheck.engine.core import CHANCE, Action, ActionList
+from hauntcheck.engine.games import game_spec
+from hauntcheck.engine.play import PolicyController, seeded_table
+
+Answer = Callable[[Req], Action]
+
+
+@cache
+def haunt_seed(players: int, number: int) -> int:
+    """The first seed whose policy game reveals haunt ``number`` at this player count."""
+    return search_seed(players, number, 0)
+
+
+def started(players: int, number: int) -> HauntState:
+    """A policy-played game just after the haunt's setup, on the first haunt turn."""
+    seed = haunt_seed(players, number)
+    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number})
+    table = seeded_table(seed, PolicyController(policy, seed))
+    while st.hround < 1:
+        actor = st.to_move()
+        assert actor is not None, st.outcome()
+        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
+    return st
+
+
+def rolled(gen: Generator[Req, Action, Any], faces: Sequence[int | list[int]] = (), answer: Answer | None = None,
+           face: int = 2) -> tuple[Any, list[Req]]:
+    """Run an engine sub-program: the k-th dice roll shows ``faces[k]`` (one number on every die,
+    or the list of faces), later rolls ``face`` on every die; players answer with
+    ``answer(req)`` or their first option. Returns the program's value and its requests."""
+    seen: list[Req] = []
+    k = 0
+    try:
+        req = next(gen)
+        while True:
+            seen.append(req)
+            if req.actor == CHANCE:
+                action = next(iter(req.choices))
+                if action.kind == "roll":
+                    shown = faces[k] if k < len(faces) else face
+                    k += 1
+                    count = len(action["faces"])  # type: ignore[arg-type]
+                    action = Action.of("roll", faces=list(shown) if isinstance(shown, list) else [shown] * count)
+            else:
+                assert isinstance(req.choices, ActionList)
+                action = answer(req) if answer else req.choices[0]
+            req = gen.send(action)
+    except StopIteration as stop:
+        return stop.value, seen
+
+
+def drive(gen: Generator[Req, Action, Any], answer: Answer | None = None, face: int = 2) -> tuple[Any, list[Req]]:
+    """Run a sub-program with every die showing ``face`` (2) and players answering ``answer`` or
+    taking their first option."""
+    return rolled(gen, (), answer, face)
