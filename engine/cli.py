@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -651,6 +652,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`hauntcheck ... | head`): stop quietly, as other tools do.
+        # The interpreter flushes stdout at exit: point it at nothing so that flush cannot fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -173,9 +173,9 @@ def test_breath_of_dragon_reaches_line_of_sight_and_armor_does_not_reduce_it() -
     assert seen, "the Entrance Hall sees along its doors"
     far = st.living_heroes()[1]
     st.ex[far].room = seen[0]
-    assert far in st.targets({"kind": "explorer-not-frog", "range": "same-room-or-line-of-sight"}, w.room, None)
+    assert far in st.targets({"kind": "explorer-without-status", "status": "frog", "range": "same-room-or-line-of-sight"}, w.room, None)
     frog(st, far)
-    assert far not in st.targets({"kind": "explorer-not-frog", "range": "same-room-or-line-of-sight"}, w.room, None)
+    assert far not in st.targets({"kind": "explorer-without-status", "status": "frog", "range": "same-room-or-line-of-sight"}, w.room, None)
     assert far not in st.targets({"kind": "hero", "range": "same-room"}, w.room, None)
 
 

@@ -1991,8 +1991,8 @@ class HauntState(BetrayalState):
                 continue
             if kind == "hero-with-status" and target.get("status") not in self.hstatus.get(s, []):
                 continue
-            if kind == "explorer-not-frog" and "frog" in self.hstatus.get(s, []):
-                continue  # the Witch's spells spare Frogs for her Cat (haunt 3)
+            if kind == "explorer-without-status" and target.get("status") in self.hstatus.get(s, []):
+                continue  # (the Witch's spells spare Frogs for her Cat, haunt 3)
             out.append(s)
         return out
 
