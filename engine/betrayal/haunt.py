@@ -2159,113 +2159,175 @@ class HauntState(BetrayalState):
     def pred(self, p: Mapping[str, Any], seat: str | None = None, m: Monster | None = None,
              opponent: str | None = None) -> bool:
         """Evaluate a haunt predicate (``docs/haunt-format.md``): ``seat`` is the explorer it is
-        about (if any), ``m`` a monster in question, ``opponent`` the other fighter."""
-        if "all" in p:
-            return all(self.pred(x, seat, m, opponent) for x in p["all"])
-        if "any" in p:
-            return any(self.pred(x, seat, m, opponent) for x in p["any"])
-        if "not" in p:
-            return not self.pred(p["not"], seat, m, opponent)
-        if "opponent" in p:
-            if opponent is None:
-                return False
-            if opponent in self.ex:
-                return self.pred(p["opponent"], opponent, m, seat)
-            return self.pred(p["opponent"], None, self.monster(opponent), seat)
-        if "heroes_dead" in p:
-            heroes = self.heroes()
-            dead = sum(1 for s in heroes if self.ex[s].dead)
-            return dead == len(heroes) if p["heroes_dead"] == "all" else dead * 2 > len(heroes)
-        if "heroes_gone" in p:
-            spec = p["heroes_gone"] or {}
-            statuses = set(spec.get("or_status", []))
-            left = [s for s in self.heroes() if not self.ex[s].dead and s not in self.removed
-                    and not (spec.get("or_exited") and s in self.exited)
-                    and not statuses & set(self.hstatus.get(s, []))]
-            return not left
-        if "heroes_alive" in p:
-            return len(self.living_heroes()) >= self._amount(p["heroes_alive"].get("at_least", 1))
-        if "heroes_exited" in p:
-            return sum(1 for s in self.heroes() if s in self.exited) >= self._amount(p["heroes_exited"].get("at_least", 1))
-        if "exited" in p:
-            return seat is not None and (seat in self.exited) == bool(p["exited"])
-        if "monsters_defeated" in p:
-            spec = p["monsters_defeated"]
-            kind = spec["monster"]
-            how = spec.get("how")
-            mine = [x for x in self.mon if x.kind == kind]
-            # judgement: a haunt that banishes a monster does it by a kill_monster outcome
-            done = [x for x in mine if x.gone and (how is None or x.gone == how or {x.gone, how} == {"killed", "banished"})]
-            count = spec.get("count", "all")
-            return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= self._amount(count))
-        if "none_alive_with_status" in p:
-            return not any(p["none_alive_with_status"] in self.hstatus.get(s, []) for s in self.seat_ids if self.in_play(s))
-        if "has_status" in p:
-            who = [seat] if seat else [s for s in self.seat_ids if self.in_play(s)]
-            return any(p["has_status"] in self.hstatus.get(s, []) for s in who)
-        if "flag" in p:
-            return str(p["flag"]) in self.hflags
-        if "carried" in p:
-            return seat is not None and seat in self.carried
-        if "custom" in p:
-            return PRED_HOOKS[str(p["custom"])](self, seat, m)
-        if "condition" in p:
-            return seat is not None and effects.condition(self, p["condition"], effects.Ctx(seat, "token:haunt"))
-        if "holds" in p:
-            spec = p["holds"]
-            who = spec.get("who", {})
-            if isinstance(who, Mapping) and "monster" in who:
-                bags = [x.cards for x in self.active_monsters() if x.kind == who["monster"]]
-            else:
-                bags = [self.ex[s].cards + self.held.get(s, []) for s in self._who(who)]
-            return any(all(c in bag for c in spec.get("all", [])) and (not spec.get("any") or any(c in bag for c in spec["any"]))
-                       for bag in bags)
-        if "monster_in_room" in p:
-            spec = p["monster_in_room"]
-            rooms = set(self._rooms_for(spec["room"]))
-            return any(x.room in rooms for x in self.active_monsters() if x.kind == spec["monster"])
-        if "item_destroyed" in p:
-            return str(p["item_destroyed"]) in self.destroyed
-        if "item_in_room" in p:
-            spec = p["item_in_room"]
-            rooms = set(self._rooms_for(spec["room"]))
-            item = str(spec["item"])
-            return any(self.holds(s, item) and self.ex[s].room in rooms for s in self.seat_ids if self.in_play(s)) \
-                or any(item in self.piles.get(r, []) for r in rooms)
-        if "track_reaches" in p:
-            return self.track >= int(p["track_reaches"])
-        if "tokens_collected" in p:
-            spec = p["tokens_collected"]
-            need = self._amount(spec.get("count", 1))
-            tokens = [spec["token"]] if "token" in spec else list(spec.get("tokens", []))
-            if "in" in spec:
-                rooms = set(self._rooms_for(spec["in"]))
-                got = sum(1 for t in tokens for r in self.htokens.get(t, []) if r in rooms)
-            else:
-                got = sum(self.earned.get(t, 0) for t in tokens)
-            return got >= need
-        if "alive" in p:
-            return seat is not None and self.in_play(seat) == bool(p["alive"])
-        if "holds_tokens" in p:
-            spec = p["holds_tokens"]
-            return seat is not None and self.held.get(seat, []).count(str(spec["token"])) >= self._amount(spec["count"])
-        if "holding" in p:
-            cards = p["holding"]
-            cards = [cards] if isinstance(cards, str) else cards
-            return seat is not None and all(self.holds(seat, c) for c in cards)
-        if "counterpart_fight" in p:
-            if m is None or seat is None or not m.counterpart:
-                return False
-            if p["counterpart_fight"] == "own":
-                return m.counterpart == seat
-            return m.counterpart != seat and self.ex[m.counterpart].dead
-        if "in" in p:
-            where = p["in"]
-            room = m.room if m is not None and seat is None else self.ex[seat].room if seat else None
-            if where.get("room_of") == "heroes" and m is not None:
-                return any(self.ex[s].room == m.room for s in self.living_heroes())
-            return room is not None and room in self._rooms_for(where)
-        raise NotImplementedError(f"haunt predicate {sorted(p)}")
+        about (if any), ``m`` a monster in question, ``opponent`` the other fighter.
+
+        A predicate is tested by its key (see ``PREDICATE_TESTS``); other keys (``says``) are
+        notes. Should a predicate carry two test keys, the one earlier in ``PREDICATE_TESTS``
+        decides, as it always has."""
+        rank = -1
+        for key in p:
+            r = PREDICATE_RANK.get(key, -1)
+            if r >= 0 and (rank < 0 or r < rank):
+                rank = r
+        if rank < 0:
+            raise NotImplementedError(f"haunt predicate {sorted(p)}")
+        return PREDICATE_ORDER[rank][1](self, p, seat, m, opponent)
+
+    # One method per predicate key (``pred`` picks them): each gets the predicate, the explorer
+    # it is about, the monster in question and the other fighter.
+
+    def _pred_all(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return all(self.pred(x, seat, m, opponent) for x in p["all"])
+
+    def _pred_any(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return any(self.pred(x, seat, m, opponent) for x in p["any"])
+
+    def _pred_not(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return not self.pred(p["not"], seat, m, opponent)
+
+    def _pred_opponent(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The predicate holds of the other fighter (an explorer or a monster)."""
+        if opponent is None:
+            return False
+        if opponent in self.ex:
+            return self.pred(p["opponent"], opponent, m, seat)
+        return self.pred(p["opponent"], None, self.monster(opponent), seat)
+
+    def _pred_heroes_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """All heroes dead, or (any other value) more than half of them."""
+        heroes = self.heroes()
+        dead = sum(1 for s in heroes if self.ex[s].dead)
+        return dead == len(heroes) if p["heroes_dead"] == "all" else dead * 2 > len(heroes)
+
+    def _pred_heroes_gone(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """No hero left in the house: dead, removed, (``or_exited``) gone out, or with one of
+        the ``or_status`` statuses."""
+        spec = p["heroes_gone"] or {}
+        statuses = set(spec.get("or_status", []))
+        left = [s for s in self.heroes() if not self.ex[s].dead and s not in self.removed
+                and not (spec.get("or_exited") and s in self.exited)
+                and not statuses & set(self.hstatus.get(s, []))]
+        return not left
+
+    def _pred_heroes_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return len(self.living_heroes()) >= self._amount(p["heroes_alive"].get("at_least", 1))
+
+    def _pred_heroes_exited(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return sum(1 for s in self.heroes() if s in self.exited) >= self._amount(p["heroes_exited"].get("at_least", 1))
+
+    def _pred_exited(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return seat is not None and (seat in self.exited) == bool(p["exited"])
+
+    def _pred_monsters_defeated(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                opponent: str | None) -> bool:
+        """All (or ``count``) monsters of a kind gone, by ``how`` if given."""
+        spec = p["monsters_defeated"]
+        kind = spec["monster"]
+        how = spec.get("how")
+        mine = [x for x in self.mon if x.kind == kind]
+        # judgement: a haunt that banishes a monster does it by a kill_monster outcome
+        done = [x for x in mine if x.gone and (how is None or x.gone == how or {x.gone, how} == {"killed", "banished"})]
+        count = spec.get("count", "all")
+        return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= self._amount(count))
+
+    def _pred_none_alive_with_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                     opponent: str | None) -> bool:
+        return not any(p["none_alive_with_status"] in self.hstatus.get(s, []) for s in self.seat_ids if self.in_play(s))
+
+    def _pred_has_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer (without one: any explorer in play) has the status."""
+        who = [seat] if seat else [s for s in self.seat_ids if self.in_play(s)]
+        return any(p["has_status"] in self.hstatus.get(s, []) for s in who)
+
+    def _pred_flag(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return str(p["flag"]) in self.hflags
+
+    def _pred_carried(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return seat is not None and seat in self.carried
+
+    def _pred_custom(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return PRED_HOOKS[str(p["custom"])](self, seat, m)
+
+    def _pred_condition(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return seat is not None and effects.condition(self, p["condition"], effects.Ctx(seat, "token:haunt"))
+
+    def _pred_holds(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """Someone ``who`` names (explorers, or monsters of a kind) holds ``all`` and one of ``any``."""
+        spec = p["holds"]
+        who = spec.get("who", {})
+        if isinstance(who, Mapping) and "monster" in who:
+            bags = [x.cards for x in self.active_monsters() if x.kind == who["monster"]]
+        else:
+            bags = [self.ex[s].cards + self.held.get(s, []) for s in self._who(who)]
+        return any(all(c in bag for c in spec.get("all", [])) and (not spec.get("any") or any(c in bag for c in spec["any"]))
+                   for bag in bags)
+
+    def _pred_monster_in_room(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                              opponent: str | None) -> bool:
+        spec = p["monster_in_room"]
+        rooms = set(self._rooms_for(spec["room"]))
+        return any(x.room in rooms for x in self.active_monsters() if x.kind == spec["monster"])
+
+    def _pred_item_destroyed(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                             opponent: str | None) -> bool:
+        return str(p["item_destroyed"]) in self.destroyed
+
+    def _pred_item_in_room(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The item is carried into, or lies in, one of the rooms."""
+        spec = p["item_in_room"]
+        rooms = set(self._rooms_for(spec["room"]))
+        item = str(spec["item"])
+        return any(self.holds(s, item) and self.ex[s].room in rooms for s in self.seat_ids if self.in_play(s)) \
+            or any(item in self.piles.get(r, []) for r in rooms)
+
+    def _pred_track_reaches(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        return self.track >= int(p["track_reaches"])
+
+    def _pred_tokens_collected(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                               opponent: str | None) -> bool:
+        """Enough of the tokens earned, or (``in``) lying in the rooms named."""
+        spec = p["tokens_collected"]
+        need = self._amount(spec.get("count", 1))
+        tokens = [spec["token"]] if "token" in spec else list(spec.get("tokens", []))
+        if "in" in spec:
+            rooms = set(self._rooms_for(spec["in"]))
+            got = sum(1 for t in tokens for r in self.htokens.get(t, []) if r in rooms)
+        else:
+            got = sum(self.earned.get(t, 0) for t in tokens)
+        return got >= need
+
+    def _pred_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return seat is not None and self.in_play(seat) == bool(p["alive"])
+
+    def _pred_holds_tokens(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        spec = p["holds_tokens"]
+        return seat is not None and self.held.get(seat, []).count(str(spec["token"])) >= self._amount(spec["count"])
+
+    def _pred_holding(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        cards = p["holding"]
+        cards = [cards] if isinstance(cards, str) else cards
+        return seat is not None and all(self.holds(seat, c) for c in cards)
+
+    def _pred_counterpart_fight(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                opponent: str | None) -> bool:
+        """A fight with the monster that is an explorer's counterpart: ``own`` (the explorer's
+        own), else another's whose explorer is dead."""
+        if m is None or seat is None or not m.counterpart:
+            return False
+        if p["counterpart_fight"] == "own":
+            return m.counterpart == seat
+        return m.counterpart != seat and self.ex[m.counterpart].dead
+
+    def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
+        asks whether the monster shares a room with a living hero."""
+        where = p["in"]
+        room = m.room if m is not None and seat is None else self.ex[seat].room if seat else None
+        if where.get("room_of") == "heroes" and m is not None:
+            return any(self.ex[s].room == m.room for s in self.living_heroes())
+        return room is not None and room in self._rooms_for(where)
 
     def holds(self, seat: str, thing: str) -> bool:
         """A card or a haunt token carried like an item."""
@@ -3394,6 +3456,18 @@ PRED_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], bool]] 
     "collars": _collars_removed,
     "key-rules": _key_rules_allow,
 }
+
+#: ``HauntState.pred``'s tests by predicate key, in the order they are tried: a predicate is
+#: decided by the first of its keys in this list (other keys, like ``says``, are notes).
+PREDICATE_ORDER: tuple[tuple[str, Callable[[HauntState, Mapping[str, Any], str | None, Monster | None, str | None],
+                                           bool]], ...] = tuple(
+    (key, getattr(HauntState, f"_pred_{key}")) for key in (
+        "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "exited",
+        "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
+        "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
+        "holds_tokens", "holding", "counterpart_fight", "in"))
+#: Where each predicate key stands in ``PREDICATE_ORDER``.
+PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 #: Named hooks of monster outcomes (fights and monster rules): the explorer concerned (if any) and the monster.
 MONSTER_HOOKS: dict[str, Callable[[HauntState, str | None, Monster | None], Gen[None]]] = {
     "creeper-grab": _creeper_grab,

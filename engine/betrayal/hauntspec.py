@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 PLAYER_COUNTS: tuple[int, ...] = (3, 4, 5, 6)
@@ -139,11 +140,18 @@ class HauntSpec:
     flags: Mapping[str, str] = field(default_factory=dict)
     hooks: Mapping[str, str] = field(default_factory=dict)
 
-    def sides(self) -> dict[str, SideDef]:
+    _sides: Mapping[str, SideDef] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The sides are asked for at every step of play; build the (read-only) map once.
         out = {"heroes": self.heroes_side}
         if self.traitor_side is not None:
             out["traitor"] = self.traitor_side
-        return out
+        object.__setattr__(self, "_sides", MappingProxyType(out))
+
+    def sides(self) -> Mapping[str, SideDef]:
+        """The book's sides by name: the heroes first, then the traitor's side if it has one."""
+        return self._sides
 
     def amount(self, value: Any, players: int) -> int:
         """Resolve an amount (number, {table: id} or formula) for a player count at setup."""
