@@ -25,6 +25,8 @@ Value: TypeAlias = Scalar | tuple["Value", ...]
 
 def _freeze(value: Any) -> Value:
     """Turn lists (as read from YAML or JSON) into tuples so actions are hashable."""
+    if isinstance(value, str):
+        return value  # the common case, checked first: engines build many actions a step
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     if value is None or isinstance(value, str | int | bool):

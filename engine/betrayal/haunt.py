@@ -245,10 +245,12 @@ class HauntState(BetrayalState):
 
     def heroes(self) -> list[str]:
         """Every seat on the heroes' side, dead or alive (counts include the dead)."""
-        return [s for s in self.seat_ids if self.side.get(s) == HERO]
+        side = self.side
+        return [s for s in self.seat_ids if side.get(s) == HERO]
 
     def living_heroes(self) -> list[str]:
-        return [s for s in self.heroes() if self.in_play(s)]
+        in_play = self.in_play
+        return [s for s in self.heroes() if in_play(s)]
 
     def traitor(self) -> str | None:
         """The traitor's seat: the haunt's traitor, or the hidden traitor once dealt (the engine
@@ -280,9 +282,11 @@ class HauntState(BetrayalState):
         (``move.opponents-are-sides``): an unrevealed hidden traitor counts as a hero. With
         ``rivals`` every other explorer of the side too (``move.haunt-rivals``)."""
         mine = self.seen_side(seat)
+        in_play = self.in_play
         if self.rivals(seat):
-            return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.side.get(s) is not None]
-        return [s for s in self.seat_ids if s != seat and self.in_play(s) and self.seen_side(s) not in (None, mine)]
+            return [s for s in self.seat_ids if s != seat and in_play(s) and self.side.get(s) is not None]
+        seen_side = self.seen_side
+        return [s for s in self.seat_ids if s != seat and in_play(s) and seen_side(s) not in (None, mine)]
 
     def allies_of(self, seat: str) -> list[str]:
         """The explorers in play working with this one (itself included): its side, unless the
@@ -2196,18 +2200,23 @@ class HauntState(BetrayalState):
     def _pred_heroes_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """All heroes dead, or (any other value) more than half of them."""
         heroes = self.heroes()
-        dead = sum(1 for s in heroes if self.ex[s].dead)
+        ex = self.ex
+        dead = sum(1 for s in heroes if ex[s].dead)
         return dead == len(heroes) if p["heroes_dead"] == "all" else dead * 2 > len(heroes)
 
     def _pred_heroes_gone(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """No hero left in the house: dead, removed, (``or_exited``) gone out, or with one of
         the ``or_status`` statuses."""
         spec = p["heroes_gone"] or {}
-        statuses = set(spec.get("or_status", []))
-        left = [s for s in self.heroes() if not self.ex[s].dead and s not in self.removed
-                and not (spec.get("or_exited") and s in self.exited)
-                and not statuses & set(self.hstatus.get(s, []))]
-        return not left
+        statuses = spec.get("or_status") or ()
+        or_exited = spec.get("or_exited")
+        for s in self.heroes():
+            if self.ex[s].dead or s in self.removed or (or_exited and s in self.exited):
+                continue
+            if statuses and any(x in statuses for x in self.hstatus.get(s, ())):
+                continue
+            return False  # this hero is still about
+        return True
 
     def _pred_heroes_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return len(self.living_heroes()) >= self._amount(p["heroes_alive"].get("at_least", 1))
@@ -2347,6 +2356,10 @@ class HauntState(BetrayalState):
         return limit is None or self.held.get(seat, []).count(token) < limit
 
     def _amount(self, value: Any) -> int:
+        """An amount during play: a number, a table entry, or a formula of the player count, the
+        explorers at the haunt's start or the heroes."""
+        if type(value) is int:
+            return value  # the common case, checked first (predicates ask at every step)
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
@@ -2682,9 +2695,11 @@ class HauntState(BetrayalState):
         return self.hs is not None and any(ROOM_HOOKS[h](self, room) for h in self.hooks_used if h in ROOM_HOOKS)
 
     def _blocks(self, seat: str, what: str) -> bool:
-        if self.hs is None:
-            return False
-        return any(what in self.hs.statuses.get(s, {}).get("blocks", []) for s in self.hstatus.get(seat, []))
+        """Whether one of the explorer's statuses blocks ``what`` (its ``blocks`` list)."""
+        statuses = self.hstatus.get(seat)
+        if not statuses or self.hs is None:
+            return False  # asked many times a step, mostly of explorers without statuses
+        return any(what in self.hs.statuses.get(s, {}).get("blocks", []) for s in statuses)
 
     def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
         self.side[seat] = TRAITOR
