@@ -285,8 +285,16 @@ class HauntState(BetrayalState):
         in_play = self.in_play
         if self.rivals(seat):
             return [s for s in self.seat_ids if s != seat and in_play(s) and self.side.get(s) is not None]
-        seen_side = self.seen_side
-        return [s for s in self.seat_ids if s != seat and in_play(s) and seen_side(s) not in (None, mine)]
+        # seen_side inlined: this runs for every move and attack offered
+        hidden = None if self.unmasked else self.hidden
+        side = self.side
+        out = []
+        for s in self.seat_ids:
+            if s != seat and in_play(s):
+                theirs = HERO if s == hidden else side.get(s)
+                if theirs is not None and theirs != mine:
+                    out.append(s)
+        return out
 
     def allies_of(self, seat: str) -> list[str]:
         """The explorers in play working with this one (itself included): its side, unless the
@@ -296,7 +304,10 @@ class HauntState(BetrayalState):
         return [s for s in self.seat_ids if self.in_play(s) and self.side.get(s) == self.side.get(seat)]
 
     def active_monsters(self, room: str | None = None) -> list[Monster]:
-        return [m for m in self.mon if not m.gone and (room is None or m.room == room)]
+        """The monsters in play (not gone), in ``room`` if one is given."""
+        if room is None:
+            return [m for m in self.mon if not m.gone]
+        return [m for m in self.mon if not m.gone and m.room == room]
 
     def monster(self, uid: str) -> Monster:
         for m in self.mon:
@@ -2718,13 +2729,7 @@ class HauntState(BetrayalState):
         assert self.hs is not None
         mine = self.side.get(seat, HERO)
         hero = mine == HERO or self.masked(seat)  # the hidden traitor plays as a hero in public
-        out: list[Mapping[str, Any]] = []
-        for side_name, side in self.hs.sides().items():
-            for task in [*side.tasks, *side.actions]:
-                by = task.get("by", "hero" if side_name == HERO else "traitor")
-                if by == "explorers" or (by in ("hero", "heroes") and hero) or (by == "traitor" and mine == TRAITOR):
-                    out.append(task)
-        return out
+        return list(self.hs.tasks_by(hero, mine == TRAITOR))
 
     def _task_actions(self, seat: str) -> list[Action]:
         """Task rolls and special actions that are possible now."""

@@ -141,6 +141,8 @@ class HauntSpec:
     hooks: Mapping[str, str] = field(default_factory=dict)
 
     _sides: Mapping[str, SideDef] = field(init=False, repr=False, compare=False)
+    _task_lists: dict[tuple[bool, bool], tuple[Mapping[str, Any], ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         # The sides are asked for at every step of play; build the (read-only) map once.
@@ -152,6 +154,23 @@ class HauntSpec:
     def sides(self) -> Mapping[str, SideDef]:
         """The book's sides by name: the heroes first, then the traitor's side if it has one."""
         return self._sides
+
+    def tasks_by(self, hero: bool, traitor: bool) -> tuple[Mapping[str, Any], ...]:
+        """Every task and special action an explorer may take, by each one's ``by``: ``hero`` /
+        ``heroes`` for an explorer playing as a hero, ``traitor`` for the traitor's side,
+        ``explorers`` for anyone; unset, the side whose page it is on. Worked out once for each
+        kind of explorer: the book does not change during play."""
+        key = (hero, traitor)
+        got = self._task_lists.get(key)
+        if got is None:
+            out: list[Mapping[str, Any]] = []
+            for side_name, side in self.sides().items():
+                for task in [*side.tasks, *side.actions]:
+                    by = task.get("by", "hero" if side_name == "heroes" else "traitor")
+                    if by == "explorers" or (by in ("hero", "heroes") and hero) or (by == "traitor" and traitor):
+                        out.append(task)
+            got = self._task_lists[key] = tuple(out)
+        return got
 
     def amount(self, value: Any, players: int) -> int:
         """Resolve an amount (number, {table: id} or formula) for a player count at setup."""

@@ -1196,9 +1196,16 @@ class BetrayalState(GameState):
         while frontier:
             nxt = []
             for room in frontier:
-                probe.room = room
-                probe.part = 0
-                for other, _, _ in self._exits(probe, every_side=True):
+                # Every side's exits share the exits cache under part -1 (no explorer's part).
+                key = (room, -1, self.house.version, len(self.links))
+                exits = self._exits_cache.get(key)
+                if exits is None:
+                    probe.room = room
+                    probe.part = 0
+                    if len(self._exits_cache) > 512:
+                        self._exits_cache.clear()
+                    exits = self._exits_cache[key] = self._exits(probe, every_side=True)
+                for other, _, _ in exits:
                     if other not in dist:
                         dist[other] = dist[room] + 1
                         nxt.append(other)
