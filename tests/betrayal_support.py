@@ -66,3 +66,16 @@ def drive(gen: Generator[Req, Action, Any], answer: Answer | None = None, face: 
     """Run a sub-program with every die showing ``face`` (2) and players answering ``answer`` or
     taking their first option."""
     return rolled(gen, (), answer, face)
+
+
+def played_out(players: int, number: int) -> HauntState:
+    """The policy game of ``started`` played to its end, with the haunt invariants asserted after
+    every step of the haunt phase."""
+    seed = haunt_seed(players, number)
+    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number})
+    table = seeded_table(seed, PolicyController(policy, seed))
+    while (actor := st.to_move()) is not None:
+        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
+        if st.hs is not None:
+            assert hauntmod.invariants(st) == [], (number, players, seed, len(st.history))
+    return st

@@ -3,16 +3,14 @@ one another's rivals (``move.haunt-rivals``), stealing and dropping Parachutes, 
 
 from __future__ import annotations
 
-from betrayal_support import drive, haunt_seed
+from betrayal_support import drive, played_out
 from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HauntState
-from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.core import Action
 from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import PolicyController, seeded_table
 
 AIRBORNE = 31
 
@@ -212,16 +210,7 @@ def test_a_steal_ends_the_attackers_turn_even_when_it_takes_the_parachute() -> N
 
 
 def test_invariants_hold_through_a_policy_game_to_the_jumpers_win() -> None:
-    players = 5
-    seed = haunt_seed(players, AIRBORNE)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": AIRBORNE})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.to_move() is not None:
-        actor = st.to_move()
-        assert actor is not None
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-        if st.hs is not None:
-            assert hauntmod.invariants(st) == [], seed
+    st = played_out(5, AIRBORNE)
     outcome = st.outcome()
     assert outcome is not None and outcome.result == "heroes"
     assert set(outcome.winners) == st.exited and len(st.exited) == 2  # one jumper per Parachute
