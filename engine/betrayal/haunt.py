@@ -365,34 +365,68 @@ class HauntState(BetrayalState):
             self.result = Outcome("undecided", (), f"haunt {number} ({self.haunt['title']}) is not playable by the "
                                   "engine yet")
             return
+        self.enter_haunt(number)
+        yield from self.set_up_haunt(self.traitor())
+        order, traitor = self.round_order()
+        if self._check_wins():
+            return
+        yield from self.play_rounds(order, traitor)
+
+    def enter_haunt(self, number: int) -> None:
+        """The haunt phase of haunt ``number`` begins: its spec and the named hooks it uses."""
         self.hs, raw = self.haunts[number]
         self.hooks_used = sorted({h for _, h in custom_hooks_used(raw)})
-        traitor = self.traitor()
+
+    def set_up_haunt(self, traitor: str | None) -> Gen[None]:
+        """Sides (the traitor against the heroes), the traitor freed from lasting events, the secret
+        deal of a hidden-traitor haunt, then the haunt's "Right Now" setup; goals are judged once
+        the setup is complete."""
         for s in self.seat_ids:
             self.side[s] = TRAITOR if s == traitor else HERO
         if traitor is not None:
             self._free_traitor(traitor)
-        self.setting_up = True  # goals are judged once the "Right Now" setup is complete
-        if self.haunt.get("kind") == "hidden":
+        self.setting_up = True
+        if self.haunt is not None and self.haunt.get("kind") == "hidden":
             yield from self._deal_hidden()
         yield from self._haunt_setup()
         self.setting_up = False
-        revealer = str(self.haunt["revealer"])
-        anchor = traitor or revealer
+
+    def round_order(self) -> tuple[list[str], str | None]:
+        """``turn.order-after-haunt`` (``hidden-traitor.turn-order``): each round runs from the
+        player left of the traitor round to the traitor, or from the revealer's left when there is
+        no traitor or it is hidden (revealed or not). Returns the seats in order and the traitor
+        whose turn closes the round (None for none or a hidden one)."""
+        assert self.haunt is not None
+        traitor = None if self.haunt.get("kind") == "hidden" else (self.haunt.get("traitor") or None)
+        anchor = traitor or str(self.haunt["revealer"])
         order = [self.left_of(anchor, k) for k in range(1, self.n + 1)]
         self.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn")
-        if self._check_wins():
-            return
+        return order, traitor
+
+    def play_rounds(self, order: list[str], traitor: str | None, start: str | None = None,
+                    resume: Gen[None] | None = None) -> Gen[None]:
+        """The haunt's rounds: each seat in play takes its turn (a traitor out of play keeps its
+        slot), timers tick at the end of the traitor's and the revealer's turns, then the monster
+        turn; goals are judged after every turn. A round past the limit ends the game undecided.
+        ``start``: the first round is already under way and goes on from that seat, whose turn is
+        ``resume`` (a turn begun before) if given."""
+        assert self.haunt is not None
+        anchor, revealer = order[-1], str(self.haunt["revealer"])
+        first = start is not None
         while True:
-            self.hround += 1
-            if self.hround > self.rounds:
-                self.result = Outcome("undecided", (), f"no side met its goals within the round limit ({self.rounds} rounds)")
-                self.emit("win.first-side", f"round {self.rounds} is over and no side has met its goals: the game is "
-                          "stopped undecided")
-                return
-            for seat in order:
+            if not first:
+                self.hround += 1
+                if self.hround > self.rounds:
+                    self.result = Outcome("undecided", (), f"no side met its goals within the round limit ({self.rounds} rounds)")
+                    self.emit("win.first-side", f"round {self.rounds} is over and no side has met its goals: the game is "
+                              "stopped undecided")
+                    return
+            for seat in order[order.index(start):] if first and start is not None else order:
                 if self.in_play(seat):
-                    yield from self._play_turn(seat)
+                    if first and seat == start and resume is not None:
+                        yield from resume
+                    else:
+                        yield from self._play_turn(seat)
                 elif seat == traitor:
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
                               "explorer is not in play")
@@ -404,6 +438,7 @@ class HauntState(BetrayalState):
                     yield from self._advance_timers("end-of-revealer-turn")
                 if self._check_wins():
                     return
+            first = False
             if self.active_monsters():
                 yield from self._monster_turn()
                 if self._check_wins():

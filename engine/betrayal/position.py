@@ -81,10 +81,9 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import HERO, PLAYABLE, TRAITOR, HauntState, Monster
 from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
-from hauntcheck.engine.betrayal.hauntspec import custom_hooks_used
 from hauntcheck.engine.betrayal.model import FLOORS, SIDES, TRAITS, Tables
 from hauntcheck.engine.betrayal.state import BetrayalState, Gen, Req, Turn
-from hauntcheck.engine.core import Action, ActionList, GameState, Outcome
+from hauntcheck.engine.core import Action, ActionList, GameState
 from hauntcheck.engine.spec import GameSpec
 
 Path = tuple[str | int, ...]
@@ -710,59 +709,16 @@ class _Builder:
         position says ``set_up: true``), the position's overrides, then the rounds from ``seat``."""
         st = self.st
         assert isinstance(st, HauntState) and st.haunt is not None
-        st.hs, raw = st.haunts[int(st.haunt["number"])]
-        st.hooks_used = sorted({h for _, h in custom_hooks_used(raw)})
-        traitor = st.haunt.get("traitor")  # the hidden traitor anchors nothing: the revealer does
+        st.enter_haunt(int(st.haunt["number"]))
         if not self.pos["haunt"].get("set_up", False):
-            for s in st.seat_ids:
-                st.side[s] = TRAITOR if s == traitor else HERO
-            if traitor is not None:
-                st._free_traitor(traitor)
-            st.setting_up = True
-            if st.haunt.get("kind") == "hidden":
-                yield from st._deal_hidden()
-            yield from st._haunt_setup()
-            st.setting_up = False
+            yield from st.set_up_haunt(st.haunt.get("traitor"))
         self.haunt_overrides()
-        if st.hidden is not None and traitor == st.hidden:
-            traitor = None  # a hidden traitor revealed since: rounds still run from the revealer's left
-        revealer = str(st.haunt["revealer"])
-        anchor = traitor or revealer
-        order = [st.left_of(anchor, k) for k in range(1, st.n + 1)]
-        st.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn")
+        order, traitor = st.round_order()
         st.hround = max(st.hround, 1)
         ready["done"] = True
         if self.problems or st._check_wins():
             return
-        first = True
-        while True:
-            if not first:
-                st.hround += 1
-                if st.hround > st.rounds:
-                    st.result = Outcome("undecided", (), f"no side met its goals within the round limit ({st.rounds} rounds)")
-                    st.emit("win.first-side", f"round {st.rounds} is over and no side has met its goals: the game is "
-                            "stopped undecided")
-                    return
-            for s in order[order.index(seat):] if first else order:
-                if st.in_play(s):
-                    if first and s == seat and begun is not None:
-                        yield from _resumed_turn(st, begun)
-                    else:
-                        yield from st._play_turn(s)
-                elif s == traitor:
-                    st.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({s}) comes; the traitor's "
-                            "explorer is not in play")
-                if s == anchor:
-                    yield from st._advance_timers("end-of-traitor-turn")
-                if s == revealer:
-                    yield from st._advance_timers("end-of-revealer-turn")
-                if st._check_wins():
-                    return
-            first = False
-            if st.active_monsters():
-                yield from st._monster_turn()
-                if st._check_wins():
-                    return
+        yield from st.play_rounds(order, traitor, start=seat, resume=_resumed_turn(st, begun) if begun is not None else None)
 
     def haunt_overrides(self) -> None:
         st = self.st
