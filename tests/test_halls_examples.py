@@ -7,27 +7,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import pytest
+from halls_support import set_up_in_spec_order
 
-from hauntcheck.engine.core import Action, DiceRoll, Shuffle
+from hauntcheck.engine.core import Action
 from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.halls import GAME, HallsState, Room
+from hauntcheck.engine.halls import HallsState, Room
 
 SPEC = game_spec("halls-of-horror")
 
 
-def setup(players: int = 4, **options: str) -> HallsState:
-    """A game past setup: decks in spec order, first faces, seats in the corners in order."""
-    state = GAME.new_game(SPEC, players, options)
-    assert isinstance(state, HallsState)
-    while state.stage.startswith("setup"):
-        legal = state.legal_actions()
-        if isinstance(legal, Shuffle):
-            state.apply(Action.of("shuffle", pile=legal.pile, order=list(legal.items)))
-        elif isinstance(legal, DiceRoll):
-            state.apply(Action.of("roll", faces=[0] * legal.count))
-        else:
-            state.apply(next(iter(legal)))
-    return state
 
 
 def at(state: HallsState, r: int, c: int) -> int:
@@ -99,7 +87,7 @@ def test_dan_searches_the_room_filled_with_tombs() -> None:
     """5.2.2.1 example: five cards Panic, Key, Firearm, Damage, Utility in room 3A; the three not
     on the room are discarded and the tie between Damage and Utility goes to the left-most reward,
     the First Aid Kit (rules search.discard-unrepresented, search.most-copies)."""
-    state = setup()
+    state = set_up_in_spec_order()
     put_room(state, (1, 1), "r03a")
     arrange(state, {"P1": (1, 1)})
     dan = state.pp[0]
@@ -117,7 +105,7 @@ def test_dan_spends_resolve_and_discards_a_damage_card() -> None:
     """5.2.2.1 example: Damage, Damage, Ammunition, Melee, Panic would give Damage; one Resolve draws
     Ammunition and Panic; discarding one Damage leaves two Ammunition as the most copies
     (rules search.resolve-draw, search.resolve-discard, search.most-copies)."""
-    state = setup()
+    state = set_up_in_spec_order()
     put_room(state, (1, 1), "r03a")
     arrange(state, {"P1": (1, 1)})
     dan = state.pp[0]
@@ -149,7 +137,7 @@ def test_kats_puzzle_room() -> None:
     """5.2.2.2 example: Kat is locked in a puzzle room; four cards, one of each, fail and a progress
     token covers the Shell; next turn five cards hold a pair: she takes the Bullet and the room
     opens (rules move.puzzle-lock, puzzle.progress, puzzle.solve)."""
-    state = setup()
+    state = set_up_in_spec_order()
     arrange(state, {"P1": (1, 0)})
     state.rooms[at(state, 2, 0)] = Room(card="r12a")  # face down below Kat
     kat = state.pp[0]
@@ -191,7 +179,7 @@ def test_kat_and_dan_resolve_duel() -> None:
     Resolve (3); Kat re-rolls her two failed dice with her only Resolve (3, a tie); Dan re-rolls a
     single die with his second Resolve (4). Kat must accept; Dan wins 4 to 3 (rule
     combat.resolve-reroll)."""
-    state = setup()
+    state = set_up_in_spec_order()
     combat_room(state, {"P1": (1, 1), "P2": (1, 1)})
     kat, dan = state.pp[0], state.pp[1]
     kat.resolve, dan.resolve = 1, 2
@@ -217,7 +205,7 @@ def test_kat_and_dan_resolve_duel() -> None:
 def test_kats_fireaxe_against_three() -> None:
     """5.2.3.3 example: a Fireaxe (damage 4) winning against three others deals 4 - 1 - 1 = 2 to
     each (rules combat.multi-top, combat.multi-damage)."""
-    state = setup()
+    state = set_up_in_spec_order()
     combat_room(state, {"P1": (1, 1), "P2": (1, 1), "P3": (1, 1), "P4": (1, 1)})
     for p in state.pp:
         p.resolve = 0
@@ -235,7 +223,7 @@ def test_kat_dan_and_tim_tied_attacks() -> None:
     """5.2.3.3 example: Kat (Pistol) and Dan (basic) tie at 3, Tim Escapes with 2. Kat spends a
     Bullet and deals 4 - 1 (tie) - 1 (second target) = 2 to Dan and Tim; Dan deals 2 - 1 = 1
     (minimum 1) to Kat and Tim; Tim's Escape is ignored (rules combat.multi-damage, combat.ammo-once)."""
-    state = setup()
+    state = set_up_in_spec_order()
     combat_room(state, {"P1": (1, 1), "P2": (1, 1), "P3": (1, 1)})
     kat, dan, tim = state.pp[0], state.pp[1], state.pp[2]
     for p in (kat, dan, tim):
@@ -253,7 +241,7 @@ def test_kat_and_dan_against_the_killer() -> None:
     """5.2.3.3 example: Kat Escapes, Dan Attacks with his Pistol; the Killer rolls 2, both roll 3.
     Kat takes the flat 1 and her Escape is cancelled; Dan deals 4 - 1 = 3 to the Killer (rules
     combat.multi-escape, combat.multi-damage, killer.always-attacks)."""
-    state = setup()
+    state = set_up_in_spec_order()
     combat_room(state, {"P1": (1, 1), "P2": (1, 1)}, killer=(1, 1), stunned=False)
     kat, dan = state.pp[0], state.pp[1]
     kat.resolve = dan.resolve = 0
@@ -270,7 +258,7 @@ def test_kat_and_dan_against_the_killer() -> None:
 def test_kat_and_dan_against_a_stronger_killer() -> None:
     """5.2.3.3 second example: the Killer rolls 4, Kat 1 and Dan 3: he deals his damage - 1 to both;
     Kat's Escape is ignored and Dan's Bullet is spent anyway (rules combat.multi-top, combat.weapon)."""
-    state = setup()
+    state = set_up_in_spec_order()
     combat_room(state, {"P1": (1, 1), "P2": (1, 1)}, killer=(1, 1), stunned=False)
     kat, dan = state.pp[0], state.pp[1]
     kat.resolve = dan.resolve = 0
@@ -289,7 +277,7 @@ def test_kat_and_dan_against_a_stronger_killer() -> None:
 def test_killer_wins_ties_and_lone_escaper_still_escapes() -> None:
     """Rule killer.always-attacks: a tie goes to the Killer, who deals full damage; a lone
     Participant who Escapes still escapes. Rule killer.stun-alone: left alone, he is Stunned."""
-    state = setup()
+    state = set_up_in_spec_order()
     combat_room(state, {"P1": (1, 1)}, killer=(1, 1), stunned=False)
     p = state.pp[0]
     p.resolve = 0
@@ -305,7 +293,7 @@ def test_killer_wins_ties_and_lone_escaper_still_escapes() -> None:
 def test_killer_key_once_per_game() -> None:
     """Rule killer.death: bringing the Killer to 0 HP stuns him, resets Rage and gives a Key the
     first time only."""
-    state = setup()
+    state = set_up_in_spec_order()
     combat_room(state, {"P1": (1, 1)}, killer=(1, 1), stunned=False)
     p = state.pp[0]
     p.resolve = 0
@@ -331,7 +319,7 @@ def test_killer_key_once_per_game() -> None:
 def test_dans_key_and_the_body() -> None:
     """6.5 example: Dan's Key from a puzzle locks one room; searching Dan's body gives his Key plus
     the guaranteed one, and Kat locks two rooms (rules keys.find, body.search, lock.apply)."""
-    state = setup()
+    state = set_up_in_spec_order()
     put_room(state, (1, 1), "r10a")
     for cell in [(0, 1), (0, 2), (1, 2), (2, 2), (2, 1)]:
         put_room(state, cell, "r02a", exhausted=True)
@@ -368,7 +356,7 @@ def test_dans_key_and_the_body() -> None:
 def _ian_board() -> HallsState:
     """6.6 example: Ian in the bottom-left corner; the exhausted room above him is his only way out
     (the room to his right is already locked)."""
-    state = setup()
+    state = set_up_in_spec_order()
     for r in range(5):
         for c in range(4):
             if (r, c) not in {(0, 0), (0, 3), (4, 0), (4, 3)}:
@@ -395,7 +383,7 @@ def test_the_room_above_ian_cannot_be_locked() -> None:
 
 def test_locking_prefers_exhausted_and_starting_rooms() -> None:
     """Rule lock.candidates: while an exhausted or starting room may be locked, no other room may."""
-    state = setup()
+    state = set_up_in_spec_order()
     arrange(state, {"P1": (0, 0)})
     for room in state.rooms:
         room.up = True
@@ -411,7 +399,7 @@ def test_locking_prefers_exhausted_and_starting_rooms() -> None:
 def test_crossing_in_the_doorway() -> None:
     """Rule move.doorway: two Participants swapping rooms meet in the doorway; the one later in turn
     order stays, and they fight next turn."""
-    state = setup()
+    state = set_up_in_spec_order()
     put_room(state, (1, 1), "r02a")
     put_room(state, (1, 2), "r02a")
     arrange(state, {"P1": (1, 1), "P2": (1, 2)})
@@ -425,7 +413,7 @@ def test_crossing_in_the_doorway() -> None:
 
 def test_secret_choices_do_not_depend_on_earlier_choices() -> None:
     """Rule turn.secret-choice: a later seat is offered the same actions whatever earlier seats chose."""
-    state = setup()
+    state = set_up_in_spec_order()
     first = state.legal_actions()
     offered = set()
     for action in first:
@@ -440,7 +428,7 @@ def test_secret_choices_do_not_depend_on_earlier_choices() -> None:
 
 
 def solo_with_card(card: str, hp: int) -> HallsState:
-    state = setup(1)
+    state = set_up_in_spec_order(1)
     put_room(state, (0, 1), "r02a")
     state.pp[0].resolve = 0
     state.killer.pos = at(state, 2, 2)
@@ -475,7 +463,7 @@ def test_solo_killers_wrath_at_one_hp() -> None:
 @pytest.mark.parametrize("rage, expected", [(0, 1), (1, 1), (2, 2), (3, 2), (4, 3)])
 def test_solo_killer_success_table(rage: int, expected: int) -> None:
     """Rule solo.killer-table: the solo Killer's successes by Rage."""
-    state = setup(1)
+    state = set_up_in_spec_order(1)
     put_room(state, (1, 1), "r02a")
     state.pp[0].pos = at(state, 1, 1)
     state.pp[0].resolve = 0
@@ -488,7 +476,7 @@ def test_solo_killer_success_table(rage: int, expected: int) -> None:
 def test_solo_not_enough_keys() -> None:
     """Rule solo.not-enough-keys: with every room explored and no Key left, the Killer carries two
     Keys and must fall twice to give them."""
-    state = setup(1)
+    state = set_up_in_spec_order(1)
     for i, room in enumerate(state.rooms):
         state.rooms[i] = Room(card="r02a", up=True, exhausted=True, start=room.start)
     put_room(state, (0, 1), "r02a")
@@ -508,7 +496,7 @@ def test_solo_not_enough_keys() -> None:
 def test_mc_after_a_death_draws_dead_plus_one() -> None:
     """Rules mc.after-death, mc.role: with one dead Participant the MC (that player) draws two
     cards, plays one and puts the other under the deck; the First Player no longer draws."""
-    state = setup()
+    state = set_up_in_spec_order()
     put_room(state, (1, 1), "r02a")
     arrange(state, {"P1": (1, 1), "P2": (0, 3)})
     mia = state.pp[1]
@@ -528,7 +516,7 @@ def test_mc_after_a_death_draws_dead_plus_one() -> None:
 def test_killer_symbol_priorities() -> None:
     """Rule killer.symbols: at 0 HP one symbol must heal; a Stunned Killer must then be Activated
     with two; only the rest are free."""
-    state = setup()
+    state = set_up_in_spec_order()
     put_room(state, (1, 1), "r02a")
     arrange(state, {"P1": (1, 1)}, killer=(4, 3), stunned=True)
     state.killer.hp = 0
@@ -545,7 +533,7 @@ def test_killer_symbol_priorities() -> None:
 
 def test_first_player_passes_to_the_next_living_participant() -> None:
     """Rule mc.first-player-passes: the card skips dead Participants."""
-    state = setup()
+    state = set_up_in_spec_order()
     for cell in [(1, 1), (1, 2)]:
         put_room(state, cell, "r02a")
     arrange(state, {"P1": (1, 1), "P3": (1, 2)})
@@ -562,7 +550,7 @@ def test_first_player_passes_to_the_next_living_participant() -> None:
 
 def test_kevlar_vest_absorbs_the_first_source() -> None:
     """Rule combat.kevlar: the Vest takes the whole first hit and is discarded."""
-    state = setup()
+    state = set_up_in_spec_order()
     combat_room(state, {"P1": (1, 1), "P2": (1, 1)})
     a, b = state.pp[0], state.pp[1]
     a.resolve = b.resolve = 0
@@ -575,7 +563,7 @@ def test_kevlar_vest_absorbs_the_first_source() -> None:
 def test_firearm_ammo_and_every_shot_counts() -> None:
     """Rules item.firearm-ammo and power.every-shot-counts: a new Pistol brings two Bullets (Mia:
     three); a second Pistol brings none and gives a Resolve instead."""
-    state = setup(side="advanced")
+    state = set_up_in_spec_order(side="advanced")
     mia = state.pp[1]
     assert "every-shot-counts" in mia.powers
     slot = next(s for r in state.d.rooms.values() for s in r.rewards if s.item == "pistol")
@@ -589,7 +577,7 @@ def test_firearm_ammo_and_every_shot_counts() -> None:
 def test_advanced_powers_at_setup_and_in_combat() -> None:
     """Rules power.lucky, power.tough, power.grapple-master: Ian starts with 3 Resolve; Ben's Tough
     takes 1 off each damage source; Zoe's unarmed Attack also succeeds on 4s."""
-    state = setup(side="advanced")
+    state = set_up_in_spec_order(side="advanced")
     ben, ian, zoe = state.pp[0], state.pp[2], state.pp[3]
     assert ian.resolve == 3 and ben.resolve == 1
     combat_room(state, {"P1": (1, 1), "P4": (1, 1)})

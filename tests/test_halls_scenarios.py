@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from halls_support import set_up_in_spec_order
 
 from hauntcheck.engine.cli import parse_game_options
-from hauntcheck.engine.core import Action, DiceRoll, Shuffle
+from hauntcheck.engine.core import Action, Shuffle
 from hauntcheck.engine.games import game_spec, get_game
 from hauntcheck.engine.halls import GAME, HallsState, build_position, describe_position, draw_svg, invariants, lead_up
 from hauntcheck.engine.play import play, seeded_table
@@ -70,19 +71,6 @@ def test_the_lock_that_would_cut_ian_off_is_refused_and_explained() -> None:
 # Positions
 
 
-def set_up_in_spec_order(players: int) -> HallsState:
-    """A game set up with every shuffle keeping spec order, every face roll 0, first choices."""
-    state = GAME.new_game(SPEC, players, {})
-    assert isinstance(state, HallsState)
-    while state.stage.startswith("setup"):
-        legal = state.legal_actions()
-        if isinstance(legal, Shuffle):
-            state.apply(Action.of("shuffle", pile=legal.pile, order=list(legal.items)))
-        elif isinstance(legal, DiceRoll):
-            state.apply(Action.of("roll", faces=[0] * legal.count))
-        else:
-            state.apply(next(iter(legal)))
-    return state
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
