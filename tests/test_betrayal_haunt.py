@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from betrayal_support import drive, haunt_seed, played_out, started
+from betrayal_support import drive, haunt_seed, played_out, policy_game, started
 
 from hauntcheck.checks.verify import golden_file
 from hauntcheck.engine.betrayal import haunt as hauntmod
@@ -191,14 +191,7 @@ def test_round_limit_ends_undecided() -> None:
 
 def test_an_unplayable_haunt_ends_undecided_at_the_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hauntmod, "PLAYABLE", frozenset())
-    seed = haunt_seed(4, 10)
-    st = hauntmod.new_game(game_spec("betrayal"), 4, {"haunt": 10})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.to_move() is not None:
-        actor = st.to_move()
-        assert actor is not None
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    outcome = st.outcome()
+    outcome = policy_game(4, haunt_seed(4, 10), 10).outcome()
     assert outcome is not None and outcome.result == "undecided" and "not playable" in outcome.detail
 
 
@@ -407,14 +400,7 @@ def test_weapons_add_dice_and_a_ranged_weapon_reaches_line_of_sight() -> None:
 
 
 def test_the_haunt_option_ends_a_game_that_reveals_another_haunt() -> None:
-    seed = haunt_seed(4, 10)
-    st = hauntmod.new_game(game_spec("betrayal"), 4, {"haunt": 12})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.to_move() is not None:
-        actor = st.to_move()
-        assert actor is not None
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    outcome = st.outcome()
+    outcome = policy_game(4, haunt_seed(4, 10), 12).outcome()  # that seed reveals haunt 10
     assert outcome is not None and outcome.result == "other-haunt" and "haunt 10" in outcome.detail
 
 
