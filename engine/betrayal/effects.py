@@ -1154,17 +1154,17 @@ def fetch_room(st: BetrayalState, seat: str, room: str) -> Gen[str | None]:
             options.append((floor, p))
     if not options:
         return None
-    acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+    acts = placement_actions(options)
     a = yield from st.ask(seat, acts, f"place {room}")
     floor, p = options[acts.index(a)]
-    if room in st.stack:
-        st.stack.remove(room)
-    else:
-        st.aside.remove(room)
-    st.house.place(room, floor, p.cell, p.rotation)
-    st._tile_version += 1
+    st.put_tile(room, floor, p.cell, p.rotation)
     st.emit("discover.placed-room-no-draw", f"{st.room_name(room)} is taken from the stack and placed on the {floor} floor")
     return room
+
+
+def placement_actions(options: Sequence[tuple[str, Any]]) -> list[Action]:
+    """The ``place`` choices for a tile: one per (floor, spot) option."""
+    return [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
 
 
 def draw_room(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[str | None]:
@@ -1207,15 +1207,13 @@ def draw_room(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[str |
         return None
     if floor == "any":
         opts = _any_floor_spots(st, tile)
-        acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in opts]
+        acts = placement_actions(opts)
         chosen = yield from st.ask(ctx.seat, acts, f"place {tile}")
         chosen_floor, place = opts[acts.index(chosen)]
     else:
         spots_here = st.house.open_spots(tile, chosen_floor, keep_open=st.others_remain(chosen_floor, tile))
         place = yield from st.choose_placement(ctx.seat, tile, chosen_floor, spots_here)
-    st.house.place(tile, chosen_floor, place.cell, place.rotation)
-    st.held_tile = None
-    st._tile_version += 1
+    st.put_tile(tile, chosen_floor, place.cell, place.rotation)
     st.emit("discover.effect-discovery-draws", f"{st.room_name(tile)} is placed on the {chosen_floor} floor by "
             f"{_source_name(st, ctx.source)}")
     if ctx.source == "room:collapsed-room":
@@ -1285,7 +1283,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
         st.emit("room.mystic-elevator.no-door-stays" if is_elevator else source_rule(st, ctx),
                 f"no open door on the {'/'.join(floors)} floor takes {st.room_name(room)} without sealing a floor: it stays")
         return
-    acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+    acts = placement_actions(options)
     if steer:
         acts.append(Action.of("stay"))
     a = yield from st.ask(ctx.seat, acts, f"move {room}")
@@ -1293,9 +1291,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
         st.emit("traitor.elevator-choice", f"{st.name(ctx.seat)} keeps {st.room_name(room)} where it is")
         return
     floor, p = options[acts.index(a)]
-    st.house.remove(room)
-    st.house.place(room, floor, p.cell, p.rotation)
-    st._tile_version += 1
+    st.put_tile(room, floor, p.cell, p.rotation)
     riders = sorted(s for s, x in st.ex.items() if x.room == room)
     rule = "room.mystic-elevator.two-dice-floor" if is_elevator else source_rule(st, ctx)
     if is_elevator and floor == spot.floor:
@@ -1361,9 +1357,7 @@ def _beyond_wall(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[No
             ctx.halt = True
             return
         place = yield from st.choose_placement(ctx.seat, tile, floor, spots(tile))
-        st.house.place(tile, floor, cell, place.rotation)
-        st.held_tile = None
-        st._tile_version += 1
+        st.put_tile(tile, floor, cell, place.rotation)
         st.emit("discover.effect-discovery-draws", f"{st.room_name(tile)} is placed beyond the {SIDES[side]} wall of "
                 f"{st.room_name(here)}")
         st._note_false_features(tile)

@@ -913,15 +913,10 @@ class HauntState(BetrayalState):
                 best = max(reach(o) for o in options)
                 options = [o for o in options if reach(o) == best]
         chooser = self._who(place.get("chosen_by", "revealer")) or [str(self.haunt["revealer"])]
-        acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+        acts = effects.placement_actions(options)
         a = yield from self.ask(chooser[0], acts, f"place {room}")
         floor, p = options[acts.index(a)]
-        if room in self.stack:
-            self.stack.remove(room)
-        else:
-            self.aside.remove(room)
-        self.house.place(room, floor, p.cell, p.rotation)
-        self._tile_version += 1
+        self.put_tile(room, floor, p.cell, p.rotation)
         self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor")
         self.note_new_room(room)
 
@@ -3438,16 +3433,10 @@ def _remove_basement(st: HauntState) -> Gen[None]:
             elevator, f, keep_open=st.others_remain(f, elevator), ignore=elevator if where else None)]
         landing = elevator
         if options and (fetched or where is not None):
-            acts = [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+            acts = effects.placement_actions(options)
             a = yield from st.ask(chooser, acts, "place the Mystic Elevator")
             f, p = options[acts.index(a)]
-            for pile in (st.stack, st.aside):
-                if elevator in pile:
-                    pile.remove(elevator)
-            if where is not None:
-                st.house.remove(elevator)
-            st.house.place(elevator, f, p.cell, p.rotation)
-            st._tile_version += 1
+            st.put_tile(elevator, f, p.cell, p.rotation)
             st.emit("haunt.setup-right-now", f"the Mystic Elevator is {'fetched from the stack and ' if fetched else ''}"
                     f"placed on the {f} floor at {list(p.cell)}")
             st.note_new_room(elevator)

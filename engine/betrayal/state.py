@@ -804,9 +804,7 @@ class BetrayalState(GameState):
             self.emit("discover.no-sealed-floor", f"{sealing} way(s) of placing {self.room_name(tile)} would seal off the "
                       f"{floor} floor and are not allowed")
         place = yield from self.choose_placement(seat, tile, floor, options)
-        self.house.place(tile, floor, place.cell, place.rotation)
-        self.held_tile = None
-        self._tile_version += 1
+        self.put_tile(tile, floor, place.cell, place.rotation)
         self.emit("discover.floor-match", f"{self.room_name(tile)} fits the {floor} floor and is joined to the doorway "
                   f"(doors {_sides_text(place.doors)})")
         self.note_new_room(tile)
@@ -830,12 +828,23 @@ class BetrayalState(GameState):
         acts = [Action.of("rearrange", room=r, cell=list(p.cell), rotation=p.rotation) for r, p in options]
         a = yield from self.ask(seat, acts, f"rearrange the {floor} floor")
         room, p = options[acts.index(a)]
-        self.house.remove(room)
-        self.house.place(room, floor, p.cell, p.rotation)
-        self._tile_version += 1
+        self.put_tile(room, floor, p.cell, p.rotation)
         self.emit("discover.rearrange-fallback", f"every remaining {floor} tile would seal the floor: {self.name(seat)} "
                   f"moves {self.room_name(room)} to {list(p.cell)} to open another doorway")
         self._note_false_features(room)
+
+    def put_tile(self, room: str, floor: str, cell: tuple[int, int], rotation: int) -> None:
+        """Lay a room tile in the house, from wherever it is: just drawn, the stack, the set-aside
+        pile, or elsewhere in the house (a tile moved)."""
+        for pile in (self.stack, self.aside):
+            if room in pile:
+                pile.remove(room)
+        if room in self.house:
+            self.house.remove(room)
+        self.house.place(room, floor, cell, rotation)
+        if self.held_tile == room:
+            self.held_tile = None
+        self._tile_version += 1
 
     def next_room_tile(self) -> Gen[str | None]:
         """Turn up the next room tile (a tile peeked onto the top comes first), reshuffling the
