@@ -15,7 +15,7 @@ same as dealing them off a shuffled deck.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -948,6 +948,18 @@ class HauntedState(GameState):
         if freed:
             self._set(i, "fear", self.st.setup.rescue_fear, "trap.rescue", "rescuer", events)
 
+    def _discard_face_up_except(self, kept: Collection[str | None]) -> list[str]:
+        """Discard every face-up card on the table but ``kept`` (a new level starts from them);
+        returns the cards discarded."""
+        gone = [c for c in sorted(self.table, key=self._key) if self.table[c] and c not in kept]
+        for c in gone:
+            for other in self.adj.pop(c):
+                if other in self.adj:
+                    self.adj[other].discard(c)
+            del self.table[c]
+            self.discard.append(c)
+        return gone
+
     def _new_level(self, card: str, events: list[Event]) -> None:
         self.levels.append(card)
         scores = []
@@ -955,14 +967,7 @@ class HauntedState(GameState):
             q.notes.append(q.score())
             scores.append(f"{self._seat(j)} {q.score()}")
         events.append(self._ev("multi.note-scores", f"level {len(self.levels)} at {card}: scores noted: " + ", ".join(scores)))
-        occupied = {q.pos for q in self.players if not q.escaped}
-        gone = [c for c in sorted(self.table, key=self._key) if self.table[c] and c not in occupied]
-        for c in gone:
-            for other in self.adj.pop(c):
-                if other in self.adj:
-                    self.adj[other].discard(c)
-            del self.table[c]
-            self.discard.append(c)
+        gone = self._discard_face_up_except({q.pos for q in self.players if not q.escaped})
         events.append(self._ev("multi.discard", f"{len(gone)} unoccupied face-up cards are discarded; play continues from {card}"))
 
     def _exit(self, i: int, card: str, events: list[Event]) -> None:
@@ -1021,14 +1026,7 @@ class HauntedState(GameState):
             colour = self.st.cards[card].colour or "red"
             self._escape(i, card, exit_result(p.will, p.body, p.fear, colour), events)
             return
-        kept = {card}
-        gone = [c for c in sorted(self.table, key=self._key) if self.table[c] and c not in kept]
-        for c in gone:
-            for other in self.adj.pop(c):
-                if other in self.adj:
-                    self.adj[other].discard(c)
-            del self.table[c]
-            self.discard.append(c)
+        gone = self._discard_face_up_except({card})
         self.levels.append(card)
         events.append(
             self._ev("solo.next-level", f"{self._seat(i)} goes on to level {len(self.levels) + 1}: {len(gone)} face-up cards are discarded")
