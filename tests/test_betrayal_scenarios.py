@@ -89,6 +89,21 @@ def test_position_errors_name_every_bad_path() -> None:
     assert "unknown key 'mosnters'" in problems[("mosnters",)]
 
 
+def test_position_sections_of_the_wrong_shape_are_reported_not_ignored() -> None:
+    bad = {"piles": ["axe"], "discards": "bite", "decks": ["axe"], "tokens": 3, "stored_rolls": [4], "deck_tops": "x",
+           "rooms": ["kitchen"]}
+    with pytest.raises(PositionError) as info:
+        build_position(SPEC, 3, {}, bad)
+    problems = dict(info.value.problems)
+    assert problems[("piles",)] == "piles maps rooms to the cards in their item pile"
+    assert problems[("discards",)] == "discards maps card kinds (omen, item, event) to discarded cards"
+    assert problems[("decks",)] == "decks maps card kinds (omen, item, event) to their stacks, top first"
+    assert problems[("tokens",)] == "tokens maps rooms to token names"
+    assert problems[("stored_rolls",)] == "stored_rolls maps seats to a roll total"
+    assert problems[("deck_tops",)] == "deck_tops maps omen|item|event to the cards known on top, top first"
+    assert problems[("rooms",)] == "rooms maps room ids to {floor, at: [x, y], rotation}"
+
+
 def test_a_turn_that_cannot_start_where_placed_is_refused() -> None:
     with pytest.raises(PositionError) as info:
         build_position(SPEC, 3, {}, {"rooms": {"coal-chute": {"floor": "ground", "at": [1, 1], "rotation": 3}},

@@ -244,6 +244,17 @@ class _Builder:
     def bad(self, path: Path, message: str) -> None:
         self.problems.append((path, message))
 
+    def section(self, key: str, what: str) -> Mapping[Any, Any]:
+        """The position's mapping under ``key`` ({} when absent); anything else is reported as
+        ``key maps <what>`` rather than ignored."""
+        raw = self.pos.get(key)
+        if raw is None:
+            return {}
+        if not isinstance(raw, Mapping):
+            self.bad((key,), f"{key} maps {what}")
+            return {}
+        return raw
+
     def seat_map(self, key: str) -> dict[str, Any]:
         raw = self.pos.get(key)
         if raw is None:
@@ -343,11 +354,7 @@ class _Builder:
 
     def place_rooms(self) -> None:
         st, t = self.st, self.t
-        rooms = self.pos.get("rooms") or {}
-        if not isinstance(rooms, Mapping):
-            self.bad(("rooms",), "rooms maps room ids to {floor, at: [x, y], rotation}")
-            rooms = {}
-        for room, where in rooms.items():
+        for room, where in self.section("rooms", "room ids to {floor, at: [x, y], rotation}").items():
             path: Path = ("rooms", room)
             if room not in t.rooms:
                 hint = _near(str(room), t.rooms)
@@ -529,16 +536,14 @@ class _Builder:
                     self.bad(("over", seat, key), "points over the top are a positive number")
                 else:
                     st.ex[seat].over[str(key)] = points
-        piles = self.pos.get("piles") or {}
-        for room, cards in (piles.items() if isinstance(piles, Mapping) else []):
+        for room, cards in self.section("piles", "rooms to the cards in their item pile").items():
             if room not in st.house:
                 self.bad(("piles", room), f"{room!r} is not in the house")
                 continue
             for i, card in enumerate(cards or []):
                 if self.take(card, ("piles", room, i), ("omen", "item")):
                     st.piles.setdefault(str(room), []).append(card)
-        discards = self.pos.get("discards") or {}
-        for kind, cards in (discards.items() if isinstance(discards, Mapping) else []):
+        for kind, cards in self.section("discards", f"card kinds ({', '.join(CARD_KINDS)}) to discarded cards").items():
             if kind not in CARD_KINDS:
                 self.bad(("discards", kind), f"discards are by kind: {', '.join(CARD_KINDS)}")
                 continue
@@ -551,9 +556,9 @@ class _Builder:
                 if self.take(card, ("token_cards", i)):
                     st.token_cards.append(card)
         if "decks" in self.pos:
-            decks = self.pos.get("decks") or {}
+            decks = self.section("decks", f"card kinds ({', '.join(CARD_KINDS)}) to their stacks, top first")
             for kind in CARD_KINDS:
-                want = list((decks.get(kind) if isinstance(decks, Mapping) else None) or [])
+                want = list(decks.get(kind) or [])
                 if sorted(want) != sorted(st.decks[kind]):
                     self.bad(("decks", kind), f"the {kind} stack holds every {kind} card placed nowhere else")
                 else:
@@ -561,11 +566,7 @@ class _Builder:
 
     def place_deck_tops(self) -> None:
         st = self.st
-        tops = self.pos.get("deck_tops") or {}
-        if not isinstance(tops, Mapping):
-            self.bad(("deck_tops",), "deck_tops maps omen|item|event to the cards known on top, top first")
-            return
-        for kind, cards in tops.items():
+        for kind, cards in self.section("deck_tops", "omen|item|event to the cards known on top, top first").items():
             if kind not in CARD_KINDS or not isinstance(cards, list):
                 self.bad(("deck_tops", kind), "deck_tops maps omen|item|event to the cards known on top, top first")
                 continue
@@ -576,11 +577,7 @@ class _Builder:
 
     def place_tokens(self) -> None:
         st, t = self.st, self.t
-        tokens = self.pos.get("tokens") or {}
-        if not isinstance(tokens, Mapping):
-            self.bad(("tokens",), "tokens maps rooms to token names")
-            tokens = {}
-        for room, names in tokens.items():
+        for room, names in self.section("tokens", "rooms to token names").items():
             if room not in st.house:
                 self.bad(("tokens", room), f"{room!r} is not in the house")
                 continue
@@ -620,8 +617,7 @@ class _Builder:
             getattr(st, key).update(value)
         if self.pos.get("set_bonus") is None:
             st.set_bonus.update(derived_set_bonus(st))
-        stored = self.pos.get("stored_rolls") or {}
-        for seat, total in (stored.items() if isinstance(stored, Mapping) else []):
+        for seat, total in self.section("stored_rolls", "seats to a roll total").items():
             if seat not in st.ex or not isinstance(total, int):
                 self.bad(("stored_rolls", seat), "stored_rolls maps seats to a roll total")
             else:
