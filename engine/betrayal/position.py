@@ -256,14 +256,9 @@ class _Builder:
         return raw
 
     def seat_map(self, key: str) -> dict[str, Any]:
-        raw = self.pos.get(key)
-        if raw is None:
-            return {}
-        if not isinstance(raw, Mapping):
-            self.bad((key,), f"{key} maps seats ({', '.join(self.st.seat_ids)}) to values")
-            return {}
+        """The position's mapping under ``key`` from seats to values (unknown seats reported)."""
         out = {}
-        for seat, value in raw.items():
+        for seat, value in self.section(key, f"seats ({', '.join(self.st.seat_ids)}) to values").items():
             if seat not in self.st.seat_ids:
                 self.bad((key, seat), f"no seat {seat!r} in a {self.st.n}-player game ({', '.join(self.st.seat_ids)})")
             else:
