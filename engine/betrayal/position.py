@@ -82,14 +82,13 @@ from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import HERO, PLAYABLE, TRAITOR, HauntState, Monster
 from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import FLOORS, SIDES, TRAITS, Tables
-from hauntcheck.engine.betrayal.state import BetrayalState, Gen, Req, Turn
-from hauntcheck.engine.core import Action, ActionList, GameState
+from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Gen, Turn
+from hauntcheck.engine.core import Action, GameState
 from hauntcheck.engine.spec import GameSpec
 
 Path = tuple[str | int, ...]
 Problems = list[tuple[Path, str]]
 
-TURN_PROMPT = "take an action or end the turn"
 SEAT_KEYS = ("where", "traits", "over", "cards", "kept", "status", "used")
 KEYS = (
     "explorers", "rooms", "aside", "room_top", "stack", "closed_floors", "removed_tiles", *SEAT_KEYS, "dead", "piles",
@@ -999,18 +998,7 @@ def _resumed_turn(st: HauntState, turn: Turn) -> Gen[None]:
     turn.start_room = turn.start_room or e.room
     st.turn = turn
     if st.in_play(seat) and not st._check_wins():
-        while not st.turn.end_now:
-            actions = st._turn_actions(seat)
-            if len(actions) == 1:
-                a = actions[0]
-            else:
-                a = yield Req(seat, ActionList(actions), TURN_PROMPT,
-                              lambda seat=seat: st._turn_actions(seat))  # type: ignore[misc]
-            if a.kind == "end":
-                break
-            yield from st._turn_action(seat, a)
-            st.turn.last = a.kind
-        yield from effects.end_of_turn(st, seat)
+        yield from st.turn_loop(seat)
     yield from st._end_haunt_turn(seat)
 
 

@@ -46,6 +46,8 @@ from hauntcheck.engine.core import (
 )
 
 T = TypeVar("T")
+#: The prompt of a turn's own decisions (positions recognise a turn decision by it).
+TURN_PROMPT = "take an action or end the turn"
 
 
 @dataclass(slots=True)
@@ -532,22 +534,27 @@ class BetrayalState(GameState):
         self.current = seat
         self.turn = Turn(seat, start_room=e.room)
         yield from effects.start_of_turn(self, seat)
+        yield from self.turn_loop(seat)
+        for card, room in list(self.turn.omens):
+            if self.haunt is not None:
+                break
+            yield from self._haunt_roll(seat, card, room)
+
+    def turn_loop(self, seat: str) -> Gen[None]:
+        """The body of a turn once its start is over: actions in any order until the explorer
+        ends the turn (or must), then the end-of-turn effects."""
         while not self.turn.end_now:
             actions = self._turn_actions(seat)
             if len(actions) == 1:
                 a = actions[0]
             else:
-                a = yield Req(seat, ActionList(actions), "take an action or end the turn",
+                a = yield Req(seat, ActionList(actions), TURN_PROMPT,
                               lambda seat=seat: self._turn_actions(seat))  # type: ignore[misc]
             if a.kind == "end":
                 break
             yield from self._turn_action(seat, a)
             self.turn.last = a.kind
         yield from effects.end_of_turn(self, seat)
-        for card, room in list(self.turn.omens):
-            if self.haunt is not None:
-                break
-            yield from self._haunt_roll(seat, card, room)
 
     def _turn_actions(self, seat: str) -> list[Action]:
         e = self.ex[seat]
