@@ -44,7 +44,7 @@ def bench(seconds: float) -> dict[str, Any]:
     prefixes = {c.name: _reveal_prefix(c, transcripts.read(golden_file("betrayal", c)).steps) for c in cases}
     per: dict[str, dict[str, Any]] = {}
     actions = 0
-    timed = 0.0
+    timed_seconds = 0.0
     passes = 0
     start = time.perf_counter()
     while passes == 0 or time.perf_counter() - start < seconds:
@@ -55,26 +55,19 @@ def bench(seconds: float) -> dict[str, Any]:
                 "random_games": 0, "random_actions": 0, "random_seconds": 0.0, "endings": {}})
             header = TranscriptHeader("betrayal", case.players, case.seed, dict(case.options))
             state = new_game(spec, case.players, case.options)
-            began = time.perf_counter()
-            steps = len(play(state, seeded_table(case.seed, PolicyController(policy, case.seed)), header).transcript.steps)
-            took = time.perf_counter() - began
-            row["policy_games"] += 1
-            row["policy_actions"] += steps
-            row["policy_seconds"] += took
-            actions += steps
-            timed += took
-            state = new_game(spec, case.players, case.options)
             for step in prefixes[case.name]:
                 state.apply(step.action)
-            seed = case.seed + 1000 * passes
-            began = time.perf_counter()
-            steps = len(play(state, seeded_table(seed), header).transcript.steps)
-            took = time.perf_counter() - began
-            row["random_games"] += 1
-            row["random_actions"] += steps
-            row["random_seconds"] += took
-            actions += steps
-            timed += took
+            runs = (("policy", new_game(spec, case.players, case.options), seeded_table(case.seed, PolicyController(policy, case.seed))),
+                    ("random", state, seeded_table(case.seed + 1000 * passes)))
+            for kind, game, table in runs:
+                began = time.perf_counter()
+                steps = len(play(game, table, header).transcript.steps)
+                took = time.perf_counter() - began
+                row[f"{kind}_games"] += 1
+                row[f"{kind}_actions"] += steps
+                row[f"{kind}_seconds"] += took
+                actions += steps
+                timed_seconds += took
             outcome = state.outcome()
             ending = outcome.result if outcome is not None else "unfinished"
             row["endings"][ending] = row["endings"].get(ending, 0) + 1
@@ -90,7 +83,7 @@ def bench(seconds: float) -> dict[str, Any]:
     return {
         "seconds": round(time.perf_counter() - start, 3),
         "passes": passes,
-        "actions_per_second": round(actions / timed, 1),
+        "actions_per_second": round(actions / timed_seconds, 1),
         "per_haunt": haunts,
     }
 
