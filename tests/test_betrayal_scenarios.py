@@ -217,6 +217,19 @@ def test_a_haunt_position_runs_the_haunts_setup_then_states_its_monsters() -> No
     assert info.value.problems[0][0] == ("monsters", 0, "kind") and "no monster 'mummy'" in info.value.problems[0][1]
 
 
+def test_a_monster_in_a_barrier_room_stands_on_a_stated_side() -> None:
+    haunt = {"number": 1, "traitor": "P1", "revealer": "P1", "room": "entrance-hall"}
+    chasm = {"chasm": {"floor": "basement", "at": [1, 0], "rotation": 0}}
+    built = build_position(SPEC, 3, {}, {"rooms": chasm, "haunt": haunt, "monsters": [{"kind": "mummy", "room": "chasm", "side": "west"}]})
+    assert isinstance(built, HauntState) and built.mon[0].part == 1  # the Chasm's sides, in tile order: east (0), west (1)
+    with pytest.raises(PositionError) as info:
+        build_position(SPEC, 3, {}, {"rooms": chasm, "haunt": haunt,
+                                     "monsters": [{"kind": "mummy", "room": "chasm", "side": "north"}, {"kind": "mummy", "room": "foyer", "part": 1}]})
+    problems = dict(info.value.problems)
+    assert problems[("monsters", 0, "side")] == "Chasm has no 'north' side here (sides: east, west)"
+    assert problems[("monsters", 1, "part")] == "part is the index of a side of Foyer (0 to 0)"
+
+
 def test_a_state_mid_process_is_described_at_its_last_turn_decision() -> None:
     state = new_game(SPEC, 3, {})
     table = seeded_table(2)
