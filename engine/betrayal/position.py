@@ -971,7 +971,7 @@ class _Builder:
         st._gen.close()
         st._gen = self.haunt_program(str(seat), fresh, ready)
         st._events = []
-        st._req = next(st._gen)
+        st._req = next(st._gen, None)  # None: the program ended at once (a problem, or the game is won)
         # The haunt's own setup may ask for decisions (a placement, trait points): a position
         # takes the first offered, then states what it wants over the result.
         while not ready["done"] and st._req is not None:
