@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
@@ -87,7 +86,7 @@ class SpecFile:
     display: str
     kind: str
     data: dict[str, Any]
-    positions: dict[PathKey, tuple[int, int]] = field(repr=False)
+    positions: Mapping[PathKey, tuple[int, int]] = field(repr=False)
     text: str = field(repr=False, default="")
 
     def where(self, path: Iterable[str | int] = ()) -> Where:
@@ -125,100 +124,20 @@ def _dotted(path: PathKey) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# YAML with positions
+# YAML with positions (the input layer, hauntcheck.engine.inputs, does the reading)
 
 
-class _Builder:
-    """Turns a composed YAML node tree into plain data, recording each node's position and
-    refusing duplicate keys (which a plain safe_load would silently drop)."""
+def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Mapping[PathKey, tuple[int, int]], str]:
+    """Read one YAML document safely, keeping positions. Raises SpecErrors on any bad input."""
+    from hauntcheck.engine import inputs
 
-    def __init__(self, loader: yaml.SafeLoader, display: str) -> None:
-        self.loader = loader
-        self.display = display
-        self.positions: dict[PathKey, tuple[int, int]] = {}
-        self.errors: list[SpecError] = []
-
-    def build(self, node: yaml.Node, path: PathKey) -> Any:
-        self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-        expected = _PLAIN_TAGS.get(type(node))
-        if expected is not None and node.tag != expected:
-            # The safe loader would refuse this tag on a scalar; refuse it on collections too
-            # rather than silently reading the tagged value as plain data.
-            where = Where(self.display, node.start_mark.line + 1, node.start_mark.column + 1)
-            self.errors.append(SpecError(where, f"the tag {node.tag!r} is not allowed: specs hold plain data only"))
-            return None
-        if isinstance(node, yaml.MappingNode):
-            self.loader.flatten_mapping(node)
-            out: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                key = self.loader.construct_object(key_node, deep=True)
-                where = Where(self.display, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-                if not isinstance(key, str | int):
-                    self.errors.append(SpecError(where, f"a key must be a plain word, not {key!r}"))
-                    continue
-                key = str(key)
-                if key in out:
-                    first = self.positions.get((*path, key), (0, 0))
-                    self.errors.append(
-                        SpecError(
-                            where,
-                            f"duplicate key {key!r}",
-                            ((Where(self.display, *first), "first given here"),),
-                        )
-                    )
-                    continue
-                out[key] = self.build(value_node, (*path, key))
-            return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
-        return self.loader.construct_object(node, deep=True)
+    return inputs.read_yaml(path, display)
 
 
-_PLAIN_TAGS: dict[type, str] = {
-    yaml.MappingNode: "tag:yaml.org,2002:map",
-    yaml.SequenceNode: "tag:yaml.org,2002:seq",
-}
+def parse_yaml(text: str, display: str) -> tuple[Any, Mapping[PathKey, tuple[int, int]]]:
+    from hauntcheck.engine import inputs
 
-
-def read_yaml(path: Path, display: str | None = None) -> tuple[Any, dict[PathKey, tuple[int, int]], str]:
-    """Read one YAML document safely, keeping positions. Raises SpecErrors on syntax errors."""
-    shown = display or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecErrors([SpecError(Where(shown), "no such file")]) from None
-    except UnicodeDecodeError as exc:
-        raise SpecErrors([SpecError(Where(shown), f"not UTF-8 text ({exc.reason})")]) from None
-    except OSError as exc:
-        raise SpecErrors([SpecError(Where(shown), f"cannot read: {exc.strerror}")]) from None
-    return (*parse_yaml(text, shown), text)
-
-
-def parse_yaml(text: str, display: str) -> tuple[Any, dict[PathKey, tuple[int, int]]]:
-    loader = yaml.SafeLoader(text)
-    loader.name = display
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            raise SpecErrors([SpecError(Where(display, 1, 1), "the file is empty")])
-        builder = _Builder(loader, display)
-        data = builder.build(node, ())
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        problem = exc.problem or "not valid YAML"
-        if exc.context:
-            started = exc.context_mark
-            at = f" at {started.line + 1}:{started.column + 1}" if started and started is not mark else ""
-            problem = f"{problem} ({exc.context}{at})"
-        raise SpecErrors([SpecError(Where(display, line, col), f"YAML syntax: {problem}")]) from None
-    except yaml.YAMLError as exc:
-        raise SpecErrors([SpecError(Where(display), f"YAML: {exc}")]) from None
-    finally:
-        loader.dispose()
-    if builder.errors:
-        raise SpecErrors(builder.errors)
-    return data, builder.positions
+    return inputs.parse_yaml(text, display)
 
 
 # --------------------------------------------------------------------------------------------

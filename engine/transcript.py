@@ -9,13 +9,13 @@ recorded actions to a fresh game (never the seed) and checks every recorded cons
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hauntcheck.engine.core import Action, GameState, IllegalAction, Outcome
-from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml
+from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml, read_yaml
 
 FORMAT = "hauntcheck-transcript"
 FORMAT_VERSION = 1
@@ -57,7 +57,7 @@ class Transcript:
     steps: list[Step]
     end: dict[str, Any]
     source: str = "<memory>"
-    step_lines: dict[int, int] = field(default_factory=dict)
+    step_lines: Mapping[int, int] = field(default_factory=dict)
 
     def rules_applied(self) -> set[str]:
         return {rule for step in self.steps for rule in step.rules()}
@@ -125,6 +125,11 @@ def write(transcript: Transcript, path: Path) -> None:
 def loads(text: str, source: str) -> Transcript:
     """Parse a transcript; every structural problem is reported with file:line:col."""
     data, positions = parse_yaml(text, source)
+    return from_data(data, positions, source)
+
+
+def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, int]], source: str) -> Transcript:
+    """A transcript from its parsed YAML; every structural problem is reported with file:line:col."""
     errors: list[SpecError] = []
 
     def where(path: tuple[str | int, ...]) -> Where:
@@ -164,7 +169,6 @@ def loads(text: str, source: str) -> Transcript:
     need(("end",), end, dict, "end")
     raw_steps = data.get("steps")
     steps: list[Step] = []
-    step_lines: dict[int, int] = {}
     if isinstance(raw_steps, list) or need(("steps",), raw_steps, list, "steps"):
         assert isinstance(raw_steps, list)
         for i, raw in enumerate(raw_steps):
@@ -189,7 +193,6 @@ def loads(text: str, source: str) -> Transcript:
             if raw["n"] != len(steps) + 1:
                 errors.append(SpecError(where((*path, "n")), f"steps must be numbered in order: expected {len(steps) + 1}, got {raw['n']}"))
             steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events]))
-            step_lines[raw["n"]] = where(path).line
     if errors:
         raise SpecErrors(errors)
     header = TranscriptHeader(
@@ -203,7 +206,31 @@ def loads(text: str, source: str) -> Transcript:
         roster={str(k): str(v) for k, v in roster.items()},
         stop=data.get("stop"),
     )
-    return Transcript(header, steps, dict(end), source, step_lines)
+    return Transcript(header, steps, dict(end), source, StepLines(positions, len(steps)))
+
+
+class StepLines(Mapping[int, int]):
+    """The line of each step (by its number), and of the ``end`` entry as step ``len + 1``,
+    looked up in the document's positions only when a replay must point at one."""
+
+    def __init__(self, positions: Mapping[tuple[str | int, ...], tuple[int, int]], count: int) -> None:
+        self.positions = positions
+        self.count = count
+
+    def __getitem__(self, n: int) -> int:
+        if 1 <= n <= self.count:
+            return self.positions[("steps", n - 1)][0]
+        if n == self.count + 1:
+            for path in (("end",), ("steps",)):
+                if path in self.positions:
+                    return self.positions[path][0]
+        raise KeyError(n)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(1, self.count + 2))
+
+    def __len__(self) -> int:
+        return self.count + 1
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -216,19 +243,18 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 def is_transcript(path: Path) -> bool:
     """Whether a YAML file is a transcript (its header names the transcript format), as opposed
     to a scenario kept in the same folder."""
-    with path.open(encoding="utf-8") as handle:
-        head = handle.read(400)
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(400).decode("utf-8", errors="replace")
+    except OSError:
+        return False  # the scenario loader reports why the file cannot be read
     return f"\nformat: {FORMAT}\n" in head or head.startswith(f"format: {FORMAT}\n")
 
 
-def read(path: Path) -> Transcript:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecErrors([SpecError(Where(str(path)), f"cannot read: {exc.strerror or exc}")]) from None
-    except UnicodeDecodeError:
-        raise SpecErrors([SpecError(Where(str(path)), "not UTF-8 text")]) from None
-    return loads(text, str(path))
+def read(path: Path, display: str | None = None) -> Transcript:
+    shown = display or str(path)
+    data, positions, _text = read_yaml(path, shown)
+    return from_data(data, positions, shown)
 
 
 # --------------------------------------------------------------------------------------------
