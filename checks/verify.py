@@ -138,7 +138,9 @@ def family_golden(ctx: GameContext) -> FamilyResult:
 
 
 def replay_transcript(log: transcripts.Transcript, definition: GameDef, spec: GameSpec, strict: bool = True) -> transcripts.ReplayResult:
-    state = definition.new_game(spec, log.header.players, log.header.options)
+    from hauntcheck.engine.setup import start_from_header
+
+    state = start_from_header(log, definition, spec)
     return transcripts.replay(log, state, strict=strict, spec_hash=spec.content_hash())
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from hauntcheck.engine import setup
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.core import CHANCE, GameState
 from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game, rule_id_errors
@@ -204,13 +205,11 @@ def _option_value(text: str) -> Any:
 
 
 def start_game(definition: GameDef, players: int, options: Mapping[str, Any]) -> tuple[GameState, TranscriptHeader]:
-    if not definition.min_players <= players <= definition.max_players:
-        raise UsageError(f"{definition.id} is for {definition.min_players}-{definition.max_players} players, not {players}")
     spec = game_spec(definition.id)
     try:
-        state = definition.new_game(spec, players, options)
-    except ValueError as exc:  # a game refuses an option value with ValueError naming the option
-        raise UsageError(str(exc)) from None
+        state = setup.start(definition, spec, players, options)
+    except setup.SetupError as exc:
+        raise UsageError(exc.message) from None
     header = TranscriptHeader(
         game=definition.id,
         players=players,
@@ -303,7 +302,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     failed = 0
     for name in args.files:
         log = transcripts.read(Path(name))
-        definition = get_game(log.header.game)
+        definition = setup.game_of(log)
         spec = game_spec(definition.id)
         result = replay_transcript(log, definition, spec, strict=not args.lenient)
         for note in result.notes:
@@ -481,15 +480,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     import yaml
 
     log = transcripts.read(Path(args.transcript))
-    definition = get_game(log.header.game)
+    definition = setup.game_of(log)
     if definition.describe_position is None:
         raise UsageError(f"{definition.id} cannot describe positions yet")
     if not 1 <= args.at <= len(log.steps):
         raise UsageError(f"--at must be a step from 1 to {len(log.steps)}")
     spec = game_spec(definition.id)
-    state = definition.new_game(spec, log.header.players, log.header.options)
+    state = setup.start_from_header(log, definition, spec)
     stopped = {"terminal": False, "stopped": "report"}
-    prefix = transcripts.Transcript(log.header, log.steps[: args.at - 1], stopped, log.source, log.step_lines)
+    prefix = transcripts.Transcript(log.header, log.steps[: args.at - 1], stopped, log.source, log.step_lines, log.positions)
     replayed = transcripts.replay(prefix, state, strict=False)
     if not replayed.ok and replayed.divergence is not None:
         print(replayed.divergence.render(args.transcript), file=sys.stderr)
