@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import resource
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ import yaml
 from hypothesis import strategies as st
 
 from hauntcheck.engine.cli import main
+from hauntcheck.engine.inputs import FAST_LOADER, plain_copy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,7 +131,7 @@ def mutated_text(draw: st.DrawFn, data: bytes) -> tuple[str, bytes]:
         if not keyed:
             return kind, data
         i = draw(st.sampled_from(keyed))
-        return kind, b"\n".join(lines[: i + 1] + [lines[i]] + lines[i + 1:])
+        return kind, b"\n".join([*lines[: i + 1], lines[i], *lines[i + 1:]])
     # huge: a long file of many copies of one entry, beyond the size limit or near it
     return kind, data + b"\n# padding\n" + b"#" * draw(st.sampled_from([10, 1_000_000]))
 
@@ -160,8 +163,7 @@ def _header_values() -> dict[str, st.SearchStrategy[Any]]:
 
 @st.composite
 def tampered_transcript(draw: st.DrawFn, name: str) -> Tamper:
-    text = original(name).decode()
-    data = yaml.safe_load(text)
+    data = plain_copy(_parsed(name))
     steps = data["steps"]
     kind = draw(st.sampled_from(["remove-step", "duplicate-step", "swap-steps", "change-action", "reorder-args", "header",
                                  "roster", "hash", "end-key", "events", "offered", "truncate-steps", "many-steps"]))
@@ -211,7 +213,7 @@ def tampered_transcript(draw: st.DrawFn, name: str) -> Tamper:
         must_fail = bool(roster) or change != "remove"
     elif kind == "hash":
         data["spec"]["hash"] = "sha256:" + draw(st.text("0123456789abcdef", min_size=16, max_size=16))
-        must_fail = data["spec"]["hash"] != yaml.safe_load(text)["spec"]["hash"]
+        must_fail = data["spec"]["hash"] != _parsed(name)["spec"]["hash"]
     elif kind == "end-key":
         data["end"][draw(st.sampled_from(["extra", "note", "scores"]))] = draw(st.sampled_from([1, "x", None]))
     elif kind == "events":
@@ -231,8 +233,15 @@ def _renumber(steps: list[dict[str, Any]]) -> None:
         step["n"] = i + 1
 
 
+@cache
+def _parsed(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.load(original(name), Loader=FAST_LOADER)
+    return data
+
+
 def _dump(data: dict[str, Any]) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=200)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=200)
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,7 +263,12 @@ def run_cli(argv: list[str]) -> Run:
     started = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = main(argv)
-    return Run(status, out.getvalue(), err.getvalue(), time.perf_counter() - started)
+    run = Run(status, out.getvalue(), err.getvalue(), time.perf_counter() - started)
+    log = os.environ.get("HAUNTCHECK_FUZZ_LOG")
+    if log:  # a long run's tally: one line per mutant (command, exit status, seconds, peak memory)
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"{argv[0]}\t{status}\t{run.seconds:.4f}\t{rss_bytes()}\n")
+    return run
 
 
 LOCATED = r":\d+:\d+: error: "
