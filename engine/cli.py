@@ -22,10 +22,10 @@ from rich.table import Table as RichTable
 from hauntcheck.engine import setup
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.core import CHANCE, GameState
-from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game, rule_id_errors
+from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game
 from hauntcheck.engine.picture import INSTALL_HINT
 from hauntcheck.engine.play import Controller, FirstLegal, PolicyController, play, seeded_table
-from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, SpecErrors, SpecFile, citation_errors, load_file
+from hauntcheck.engine.spec import SPEC_ROOT, SpecErrors
 from hauntcheck.engine.transcript import Step, TranscriptHeader
 
 EXAMPLES = """\
@@ -106,66 +106,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    errors: list[SpecError] = []
-    for name in args.files:
-        path = Path(name)
-        try:
-            spec_file = load_file(path, name)
-        except SpecErrors as exc:
-            errors.extend(exc.errors)
-            continue
-        errors.extend(lint_in_context(spec_file, path))
+    from hauntcheck.engine.lint import lint
+
+    result = lint(args.files)
+    errors = result.errors
     for error in sorted(errors, key=lambda e: (e.where.file, e.where.line, e.where.column)):
         print(error, file=sys.stderr)
+    for note in result.notes:
+        print(note)
     if errors:
         print(f"{len(errors)} error(s) in {len({e.where.file for e in errors})} file(s)", file=sys.stderr)
         return 2
     print(f"{len(args.files)} file(s) OK")
     return 0
-
-
-def lint_in_context(spec_file: SpecFile, path: Path) -> list[SpecError]:
-    """Checks of one valid file against the bundled specs: citations name listed sources, rule
-    ids are unique, and the game's cross-references hold with this file in place."""
-    sources = load_file(SPEC_ROOT / "sources.yaml", "spec/sources.yaml")
-    game = _game_of(spec_file.data, path)
-    alone = GameSpec(game or "unknown", SPEC_ROOT, {spec_file.display: spec_file}, sources)
-    errors = citation_errors(alone)
-    if spec_file.kind == "rules":
-        errors.extend(rule_id_errors(alone))
-    if game is not None and game in available_games():
-        definition = get_game(game)
-        merged = _with_file(game_spec(game), spec_file, path)
-        errors.extend(e for e in definition.cross_check(merged) if e.where.file == spec_file.display)
-        if spec_file.kind == "haunt" and game == "betrayal":
-            from hauntcheck.checks.solver import lint_haunt
-
-            errors.extend(lint_haunt(spec_file, merged))
-    return errors
-
-
-def _game_of(data: Mapping[str, Any], path: Path) -> str | None:
-    from hauntcheck.engine.games import GAME_MODULES
-
-    if isinstance(data.get("game"), str) and data["game"] in GAME_MODULES:
-        return str(data["game"])
-    for parent in path.resolve().parents:
-        if parent.name in GAME_MODULES:
-            return parent.name
-    return None
-
-
-def _with_file(bundled: GameSpec, spec_file: SpecFile, path: Path) -> GameSpec:
-    """The bundled spec with ``spec_file`` added (or replacing the bundled file of that name)."""
-    files = dict(bundled.files)
-    key = f"{bundled.game}/{path.name}"
-    for name, existing in bundled.files.items():
-        if existing.path.resolve() == path.resolve():
-            key = name
-    if spec_file.kind == "rules":  # a game has one rules file: a linted one stands in for it
-        key = next((n for n, f in bundled.files.items() if f.kind == "rules"), key)
-    files[key] = spec_file
-    return GameSpec(bundled.game, bundled.root, files, bundled.sources)
 
 
 # --------------------------------------------------------------------------------------------
@@ -244,6 +197,17 @@ def record(definition: GameDef, players: int, seed: int, options: Mapping[str, A
     return result.transcript
 
 
+def _check_writable(path: Path) -> None:
+    """Refuse an output file that cannot be written before any work is done."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"--out {path}: no such folder {folder}; create it first")
+    if path.is_dir():
+        raise UsageError(f"--out {path}: is a folder, not a file")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise UsageError(f"--out {path}: not writable")
+
+
 def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     definition = get_game(args.game)
     options = parse_game_options(definition, extra)
@@ -262,6 +226,8 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         for event in step.events:
             out.print(f"        [dim]{event}[/dim]")
 
+    if args.out:
+        _check_writable(Path(args.out))
     seed, controller = args.seed, args.controller
     if definition.seed_search is not None:
         try:
@@ -285,7 +251,10 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         out.print(f"[bold]stopped[/bold]: {end.get('stopped')}")
     out.print(f"{len(log.steps)} steps; roster: {', '.join(f'{k}={v}' for k, v in log.header.roster.items())}")
     if args.out:
-        transcripts.write(log, Path(args.out))
+        try:
+            transcripts.write(log, Path(args.out))
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot write: {exc.strerror or exc}") from None
         out.print(f"transcript written to {args.out}")
     if end.get("stopped") == "step-limit":
         return 1
@@ -343,6 +312,8 @@ def cmd_golden(args: argparse.Namespace) -> int:
         if case_name and not cases:
             raise UsageError(f"{game} has no golden case {case_name!r}")
         selected.extend((definition, c) for c in cases)
+    if args.update:
+        _refuse_installed_package(selected)
     stale = 0
     for definition, case in selected:
         path = golden_file(definition.id, case)
@@ -362,6 +333,22 @@ def cmd_golden(args: argparse.Namespace) -> int:
             stale += 1
             print(f"{label}: {'differs from' if current else 'missing:'} {path}; run `hauntcheck golden --update {label}`")
     return 1 if stale else 0
+
+
+def _refuse_installed_package(selected: Sequence[tuple[GameDef, GoldenCase]]) -> None:
+    """Golden transcripts belong to a clone of hauntcheck (reviewed as diffs and committed); an
+    installed package's copies are not the place to write them."""
+    from hauntcheck.checks.verify import golden_file
+
+    clone = SPEC_ROOT.parent / "pyproject.toml"
+    for definition, case in selected[:1]:
+        target = golden_file(definition.id, case)
+        if not clone.is_file() or not os.access(target.parent if target.parent.is_dir() else SPEC_ROOT.parent, os.W_OK):
+            raise UsageError(
+                f"golden --update writes into the source tree, but hauntcheck is installed as a package here "
+                f"({SPEC_ROOT.parent}); work from a clone instead: git clone the project, then "
+                "`python3 -m venv .venv && .venv/bin/pip install -e .` and run `.venv/bin/hauntcheck golden --update` there"
+            )
 
 
 # --------------------------------------------------------------------------------------------

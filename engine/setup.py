@@ -51,7 +51,7 @@ def start(definition: GameDef, spec: GameSpec, players: int, options: Mapping[st
     try:
         return definition.new_game(spec, players, options)
     except (ValueError, LookupError, TypeError) as exc:  # a game refuses an option value naming the option
-        raise SetupError("options", str(exc).strip("'\"")) from None
+        raise SetupError("options", reason(exc)) from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -96,3 +96,8 @@ def start_from_header(log: Transcript, definition: GameDef, spec: GameSpec) -> G
     if errors:
         raise SpecErrors(errors)
     return state
+
+
+def reason(exc: Exception) -> str:
+    """An exception's message (a KeyError's str() is its key quoted)."""
+    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)

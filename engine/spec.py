@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -177,29 +177,50 @@ def _explain(error: ValidationError) -> tuple[PathKey, str]:
         extra = sorted(k for k in error.instance if k not in properties)
         first = extra[0] if extra else ""
         listing = ", ".join(allowed) if allowed else "none"
-        return (*path, first), f"unknown key {first!r}; expected one of: {listing}"
+        return (*path, first), f"unknown key {first!r}{did_you_mean(first, allowed)}; expected one of: {listing}"
     if validator == "required" and isinstance(error.instance, dict):
         missing = [k for k in error.validator_value if k not in error.instance]  # type: ignore[union-attr]
         return path, f"missing required key {missing[0]!r}" if missing else error.message
+    shown = short(error.instance)
     if validator == "const":
-        return path, f"expected {error.validator_value!r}, got {error.instance!r}"
+        return path, f"{shown} is not allowed here; expected {error.validator_value!r}"
     if validator == "enum":
         allowed_values: Any = error.validator_value
         options = ", ".join(repr(v) for v in allowed_values)
-        return path, f"{error.instance!r} is not allowed; expected one of: {options}"
+        hint = did_you_mean(error.instance, [str(v) for v in allowed_values]) if isinstance(error.instance, str) else ""
+        return path, f"{shown} is not allowed{hint}; expected one of: {options}"
     if validator == "pattern":
         form = schema.get("description") or f"text matching {error.validator_value!r}"
-        return path, f"{error.instance!r} is not of the expected form: {form}"
+        return path, f"{shown} is not of the expected form: {form}"
     if validator == "minItems":
         items: Any = error.instance
         return path, f"expected at least {error.validator_value} item(s), got {len(items)}"
     if validator == "type":
-        return path, f"expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
+        return path, f"expected {error.validator_value}, got {type(error.instance).__name__} {shown}"
     if validator in ("oneOf", "anyOf") and error.context:
-        # Report the alternative that got furthest: the deepest sub-error.
-        best = max(error.context, key=lambda e: (len(e.absolute_path), -len(e.message)))
-        return _explain(best)
-    return path, error.message
+        # Blame the alternative jsonschema ranks as most relevant (the branch the value was meant for).
+        # Drop the branches written for another shape of value (a list where a mapping was given).
+        same_shape = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+        return _explain(best_match(same_shape or error.context))
+    if validator in ("oneOf", "anyOf"):
+        return path, f"{shown} matches more than one of the allowed forms" if validator == "oneOf" else f"{shown} matches no allowed form"
+    return path, error.message if len(error.message) <= 200 else error.message[:200] + " ..."
+
+
+def short(value: Any, width: int = 60) -> str:
+    """A value as shown in an error: its repr, cut to one short line."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 4] + " ..."
+
+
+def did_you_mean(word: Any, choices: Iterable[str]) -> str:
+    """ ``; did you mean 'x'?`` for the closest known word, or nothing."""
+    import difflib
+
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def schema_errors(spec: SpecFile, schema_dir: Path = SCHEMA_DIR) -> list[SpecError]:
@@ -224,6 +245,16 @@ def schema_errors(spec: SpecFile, schema_dir: Path = SCHEMA_DIR) -> list[SpecErr
 
 def load_file(path: Path, display: str | None = None, schema_dir: Path = SCHEMA_DIR) -> SpecFile:
     """Load and validate one spec file. Raises SpecErrors listing every problem found."""
+    spec, errors = read_spec_file(path, display, schema_dir)
+    if errors:
+        raise SpecErrors(errors)
+    return spec
+
+
+def read_spec_file(path: Path, display: str | None = None, schema_dir: Path = SCHEMA_DIR) -> tuple[SpecFile, list[SpecError]]:
+    """A spec file and its schema errors, so that later checks can still run over what is
+    there (lint reports every error of a file at once). Raises SpecErrors when the file is not a
+    readable spec file at all."""
     shown = display or str(path)
     data, positions, text = read_yaml(path, shown)
     if not isinstance(data, dict):
@@ -253,10 +284,7 @@ def load_file(path: Path, display: str | None = None, schema_dir: Path = SCHEMA_
     if header:
         # The header check already said what is missing; do not say it twice.
         found = [e for e in found if "spec_version" not in e.message and "'kind'" not in e.message]
-    errors = header + found
-    if errors:
-        raise SpecErrors(errors)
-    return spec
+    return spec, header + found
 
 
 @dataclass
@@ -333,6 +361,11 @@ def citation_errors(spec: GameSpec) -> list[SpecError]:
     errors = []
     for file in spec.files.values():
         for path, source in _citations(file.data, ()):
+            lines = _dig(file.data, (*path, "lines"))
+            if (isinstance(lines, list) and len(lines) == 2 and all(isinstance(n, int) for n in lines)
+                    and lines[0] > lines[1]):
+                message = f"citation line range {lines[0]}-{lines[1]} is reversed; write [{lines[1]}, {lines[0]}]"
+                errors.append(file.error((*path, "lines"), message))
             if source not in listed:
                 errors.append(
                     SpecError(
@@ -342,6 +375,15 @@ def citation_errors(spec: GameSpec) -> list[SpecError]:
                     )
                 )
     return errors
+
+
+def _dig(node: Any, path: PathKey) -> Any:
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
 
 
 def _citations(node: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:

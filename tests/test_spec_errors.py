@@ -22,6 +22,7 @@ PINNED: dict[str, list[str]] = {
         '  tests/fixtures/bad-specs/duplicate-key.yaml:6:11: note: first given here',
     ],
     'duplicate-rule-id.yaml': [
+        "tests/fixtures/bad-specs/duplicate-rule-id.yaml:5:3: error: the engine cites rule 'door.ace-way-out' (haunted.py:887) and 70 more, which this rules file does not define",
         "tests/fixtures/bad-specs/duplicate-rule-id.yaml:8:9: error: duplicate rule id 'setup.deal'",
         '  tests/fixtures/bad-specs/duplicate-rule-id.yaml:5:9: note: first defined here',
         "tests/fixtures/bad-specs/duplicate-rule-id.yaml:11:11: error: 'see' names rule 'setup.shuffle', which is not defined",
@@ -48,12 +49,13 @@ PINNED: dict[str, list[str]] = {
     ],
     'unknown-key.yaml': [
         "tests/fixtures/bad-specs/unknown-key.yaml:5:5: error: missing required key 'says'",
-        "tests/fixtures/bad-specs/unknown-key.yaml:6:11: error: unknown key 'sayz'; expected one of: cite, id, judgement, says, see, unverified, variant",
+        "tests/fixtures/bad-specs/unknown-key.yaml:6:11: error: unknown key 'sayz' (did you mean 'says'?); expected one of: cite, id, judgement, says, see, unverified, variant",
     ],
     'unknown-kind.yaml': [
         "tests/fixtures/bad-specs/unknown-kind.yaml:2:7: error: unknown kind 'ghosts'; expected one of: ",
     ],
     'unlisted-source.yaml': [
+        "tests/fixtures/bad-specs/unlisted-source.yaml:5:3: error: the engine cites rule 'door.ace-way-out' (haunted.py:887) and 70 more, which this rules file does not define",
         "tests/fixtures/bad-specs/unlisted-source.yaml:7:20: error: citation names 'my-house-rules.txt', which is not a source listed in sources.yaml",
         '  spec/sources.yaml:8:3: note: sources are listed here',
     ],
