@@ -16,7 +16,7 @@ modification time and size).
 
 Limits (environment variables, read at each call): ``HAUNTCHECK_MAX_BYTES`` (default 16 MB),
 ``HAUNTCHECK_MAX_DEPTH`` (nesting levels, default 64) and ``HAUNTCHECK_MAX_VALUES`` (values in one
-document after aliases are expanded, default 1,000,000). See docs/hardening.md.
+document after aliases are expanded, default 250,000). See docs/hardening.md.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class Limits:
 
     max_bytes: int = 16_000_000
     max_depth: int = 64
-    max_values: int = 1_000_000
+    max_values: int = 250_000
 
     @classmethod
     def from_environment(cls) -> Limits:
