@@ -1,18 +1,20 @@
 """The ``hauntcheck`` command line.
 
 Exit status: 0 all good, 1 a check or replay failed, 2 the input was wrong (a spec, transcript or
-option a user gave); a user's mistake never prints a traceback.
+option a user gave), 3 hauntcheck itself failed on the input (reported in one line; set
+HAUNTCHECK_TRACEBACK=1 for the traceback); a user's mistake never prints a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +199,46 @@ def record(definition: GameDef, players: int, seed: int, options: Mapping[str, A
     return result.transcript
 
 
+class OutOfTime(Exception):
+    """A bounded search ran out of its time budget."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise OutOfTime in the block after ``seconds`` of wall-clock time (where the platform has
+    interval timers and this is the main thread; elsewhere the block runs unbounded)."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _seconds_from_environment(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not value > 0:
+        raise UsageError(f"{name} must be a positive number of seconds, got {raw!r}")
+    return value
+
+
 def _check_writable(path: Path) -> None:
     """Refuse an output file that cannot be written before any work is done."""
     folder = path.parent
@@ -230,8 +272,13 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         _check_writable(Path(args.out))
     seed, controller = args.seed, args.controller
     if definition.seed_search is not None:
+        budget = _seconds_from_environment("HAUNTCHECK_SEED_SEARCH_SECONDS", 120.0)
         try:
-            found = definition.seed_search(args.players, args.seed, options)
+            with time_limit(budget):
+                found = definition.seed_search(args.players, args.seed, options)
+        except OutOfTime:
+            raise UsageError(f"no seed from {args.seed} gave the game asked for within {budget:g} seconds; try another --seed "
+                             "(or set HAUNTCHECK_SEED_SEARCH_SECONDS to search longer)") from None
         except (LookupError, ValueError) as exc:
             raise UsageError(str(exc)) from None
         if found is not None:
@@ -643,6 +690,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The interpreter flushes stdout at exit: point it at nothing so that flush cannot fail.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except RecursionError:
+        print("hauntcheck: error: the input is nested too deeply to process", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        # A game's hook or the engine failed on this input (a haunt mutant's hook that calls
+        # next() on nothing): say so in one line rather than with a traceback.
+        if os.environ.get("HAUNTCHECK_TRACEBACK"):
+            raise
+        print(f"hauntcheck: internal error in `{args.command}`: {type(exc).__name__}: {exc}\n"
+              "  the engine (or a haunt's hook) failed on this input; please report it with the input attached "
+              "(set HAUNTCHECK_TRACEBACK=1 to see the traceback)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -212,7 +212,11 @@ class _Builder:
         found = self.constructed.get(id(node), self)
         if found is not self:
             return found
-        value = self.loader.construct_object(node, deep=True)
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except ValueError as exc:  # an integer of more digits than Python converts (4,300)
+            self.errors.append(SpecError(self.at(node), f"{str(node.value)[:20]}... is not a usable value: {str(exc).split(':')[0]}"))
+            value = None
         if isinstance(value, str) and _CONTROL.search(value):
             char = _CONTROL.search(value).group()  # type: ignore[union-attr]
             self.errors.append(SpecError(self.at(node), f"control character U+{ord(char):04X} in a value (written as an escape)"))

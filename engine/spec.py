@@ -197,6 +197,10 @@ def _explain(error: ValidationError) -> tuple[PathKey, str]:
         return path, f"expected at least {error.validator_value} item(s), got {len(items)}"
     if validator == "type":
         return path, f"expected {error.validator_value}, got {type(error.instance).__name__} {shown}"
+    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = {"minimum": "less than the minimum of", "maximum": "more than the maximum of",
+                 "exclusiveMinimum": "not more than", "exclusiveMaximum": "not less than"}[str(validator)]
+        return path, f"{shown} is {bound} {error.validator_value}"
     if validator in ("oneOf", "anyOf") and error.context:
         # Blame the alternative jsonschema ranks as most relevant (the branch the value was meant for).
         # Drop the branches written for another shape of value (a list where a mapping was given).
