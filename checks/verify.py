@@ -138,7 +138,9 @@ def family_golden(ctx: GameContext) -> FamilyResult:
 
 
 def replay_transcript(log: transcripts.Transcript, definition: GameDef, spec: GameSpec, strict: bool = True) -> transcripts.ReplayResult:
-    state = definition.new_game(spec, log.header.players, log.header.options)
+    from hauntcheck.engine.setup import start_from_header
+
+    state = start_from_header(log, definition, spec)
     return transcripts.replay(log, state, strict=strict, spec_hash=spec.content_hash())
 
 
@@ -190,6 +192,8 @@ def engine_rule_references(game: str) -> dict[str, str]:
         return {}
     origin = Path(spec.origin)
     files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
+    # Named from the folder above the game's module, so a package's files read as ``haunted/doors.py``.
+    top = origin.parent.parent if origin.name == "__init__.py" else origin.parent
     found: dict[str, str] = {}
     for file in files:
         tree = ast.parse(file.read_text(encoding="utf-8"))
@@ -201,7 +205,7 @@ def engine_rule_references(game: str) -> dict[str, str]:
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
             ):
-                found.setdefault(node.args[0].value, f"{file.name}:{node.lineno}")
+                found.setdefault(node.args[0].value, f"{file.relative_to(top).as_posix()}:{node.lineno}")
     return found
 
 

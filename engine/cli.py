@@ -1,30 +1,33 @@
 """The ``hauntcheck`` command line.
 
 Exit status: 0 all good, 1 a check or replay failed, 2 the input was wrong (a spec, transcript or
-option a user gave); a user's mistake never prints a traceback.
+option a user gave), 3 hauntcheck itself failed on the input (reported in one line; set
+HAUNTCHECK_TRACEBACK=1 for the traceback); a user's mistake never prints a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from hauntcheck.engine import setup
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.core import CHANCE, GameState
-from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game, rule_id_errors
+from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game
 from hauntcheck.engine.picture import INSTALL_HINT
 from hauntcheck.engine.play import Controller, FirstLegal, PolicyController, play, seeded_table
-from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, SpecErrors, SpecFile, citation_errors, load_file
+from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecErrors
 from hauntcheck.engine.transcript import Step, TranscriptHeader
 
 EXAMPLES = """\
@@ -105,22 +108,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    errors: list[SpecError] = []
-    unplayable: list[str] = []
-    for name in args.files:
-        path = Path(name)
-        try:
-            spec_file = load_file(path, name)
-        except SpecErrors as exc:
-            errors.extend(exc.errors)
-            continue
-        errors.extend(lint_in_context(spec_file, path))
-        if spec_file.kind == "haunt" and _game_of(spec_file.data, path) == "betrayal":
-            from hauntcheck.engine.betrayal.haunt.playable import gaps
+    from hauntcheck.engine.lint import lint
 
-            unplayable += [gap.at(spec_file.where) for gap in gaps(spec_file.data)]
+    result = lint(args.files)
+    errors, unplayable = result.errors, result.unplayable
     for error in sorted(errors, key=lambda e: (e.where.file, e.where.line, e.where.column)):
         print(error, file=sys.stderr)
+    for note in result.notes:
+        print(note)
     if errors:
         print(f"{len(errors)} error(s) in {len({e.where.file for e in errors})} file(s)", file=sys.stderr)
         return 2
@@ -132,50 +127,6 @@ def cmd_lint(args: argparse.Namespace) -> int:
         return 1
     print(f"{len(args.files)} file(s) OK")
     return 0
-
-
-def lint_in_context(spec_file: SpecFile, path: Path) -> list[SpecError]:
-    """Checks of one valid file against the bundled specs: citations name listed sources, rule
-    ids are unique, and the game's cross-references hold with this file in place."""
-    sources = load_file(SPEC_ROOT / "sources.yaml", "spec/sources.yaml")
-    game = _game_of(spec_file.data, path)
-    alone = GameSpec(game or "unknown", SPEC_ROOT, {spec_file.display: spec_file}, sources)
-    errors = citation_errors(alone)
-    if spec_file.kind == "rules":
-        errors.extend(rule_id_errors(alone))
-    if game is not None and game in available_games():
-        definition = get_game(game)
-        merged = _with_file(game_spec(game), spec_file, path)
-        errors.extend(e for e in definition.cross_check(merged) if e.where.file == spec_file.display)
-        if spec_file.kind == "haunt" and game == "betrayal":
-            from hauntcheck.checks.solver import lint_haunt
-
-            errors.extend(lint_haunt(spec_file, merged))
-    return errors
-
-
-def _game_of(data: Mapping[str, Any], path: Path) -> str | None:
-    from hauntcheck.engine.games import GAME_MODULES
-
-    if isinstance(data.get("game"), str) and data["game"] in GAME_MODULES:
-        return str(data["game"])
-    for parent in path.resolve().parents:
-        if parent.name in GAME_MODULES:
-            return parent.name
-    return None
-
-
-def _with_file(bundled: GameSpec, spec_file: SpecFile, path: Path) -> GameSpec:
-    """The bundled spec with ``spec_file`` added (or replacing the bundled file of that name)."""
-    files = dict(bundled.files)
-    key = f"{bundled.game}/{path.name}"
-    for name, existing in bundled.files.items():
-        if existing.path.resolve() == path.resolve():
-            key = name
-    if spec_file.kind == "rules":  # a game has one rules file: a linted one stands in for it
-        key = next((n for n, f in bundled.files.items() if f.kind == "rules"), key)
-    files[key] = spec_file
-    return GameSpec(bundled.game, bundled.root, files, bundled.sources)
 
 
 # --------------------------------------------------------------------------------------------
@@ -216,13 +167,11 @@ def _option_value(text: str) -> Any:
 
 def start_game(definition: GameDef, players: int, options: Mapping[str, Any],
                spec: GameSpec | None = None) -> tuple[GameState, TranscriptHeader]:
-    if not definition.min_players <= players <= definition.max_players:
-        raise UsageError(f"{definition.id} is for {definition.min_players}-{definition.max_players} players, not {players}")
     spec = spec if spec is not None else game_spec(definition.id)
     try:
-        state = definition.new_game(spec, players, options)
-    except ValueError as exc:  # a game refuses an option value with ValueError naming the option
-        raise UsageError(str(exc)) from None
+        state = setup.start(definition, spec, players, options)
+    except setup.SetupError as exc:
+        raise UsageError(exc.message) from None
     header = TranscriptHeader(
         game=definition.id,
         players=players,
@@ -258,6 +207,57 @@ def record(definition: GameDef, players: int, seed: int, options: Mapping[str, A
     return result.transcript
 
 
+class OutOfTime(Exception):
+    """A bounded search ran out of its time budget."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise OutOfTime in the block after ``seconds`` of wall-clock time (where the platform has
+    interval timers and this is the main thread; elsewhere the block runs unbounded)."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _seconds_from_environment(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not value > 0:
+        raise UsageError(f"{name} must be a positive number of seconds, got {raw!r}")
+    return value
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse an output file that cannot be written before any work is done."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"--out {path}: no such folder {folder}; create it first")
+    if path.is_dir():
+        raise UsageError(f"--out {path}: is a folder, not a file")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise UsageError(f"--out {path}: not writable")
+
+
 def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     definition = get_game(args.game)
     options = parse_game_options(definition, extra)
@@ -276,10 +276,13 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         for event in step.events:
             out.print(f"        [dim]{event}[/dim]")
 
+    if args.out:
+        _check_writable(Path(args.out))
     seed, controller = args.seed, args.controller or "random"
     spec: GameSpec | None = None
     if args.haunt_file or args.from_reveal:
         from hauntcheck.engine.betrayal.designer import haunt_file_options
+        from hauntcheck.engine.lint import lint_in_context
 
         spec, options = haunt_file_options(definition, args, options, lint_in_context)
         controller = args.controller or "policy"
@@ -289,8 +292,13 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         assert spec is not None
         log = record_from_reveal(definition, args, spec, options, controller, show, out.print)
     elif definition.seed_search is not None and spec is None:
+        budget = _seconds_from_environment("HAUNTCHECK_SEED_SEARCH_SECONDS", 120.0)
         try:
-            found = definition.seed_search(args.players, args.seed, options)
+            with time_limit(budget):
+                found = definition.seed_search(args.players, args.seed, options)
+        except OutOfTime:
+            raise UsageError(f"no seed from {args.seed} gave the game asked for within {budget:g} seconds; try another --seed "
+                             "(or set HAUNTCHECK_SEED_SEARCH_SECONDS to search longer)") from None
         except (LookupError, ValueError) as exc:
             raise UsageError(str(exc)) from None
         if found is not None:
@@ -311,7 +319,10 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         out.print(f"[bold]stopped[/bold]: {end.get('stopped')}")
     out.print(f"{len(log.steps)} steps; roster: {', '.join(f'{k}={v}' for k, v in log.header.roster.items())}")
     if args.out:
-        transcripts.write(log, Path(args.out))
+        try:
+            transcripts.write(log, Path(args.out))
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot write: {exc.strerror or exc}") from None
         out.print(f"transcript written to {args.out}")
     if end.get("stopped") == "step-limit":
         return 1
@@ -328,7 +339,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     failed = 0
     for name in args.files:
         log = transcripts.read(Path(name))
-        definition = get_game(log.header.game)
+        definition = setup.game_of(log)
         spec = game_spec(definition.id)
         result = replay_transcript(log, definition, spec, strict=not args.lenient)
         for note in result.notes:
@@ -369,6 +380,8 @@ def cmd_golden(args: argparse.Namespace) -> int:
         if case_name and not cases:
             raise UsageError(f"{game} has no golden case {case_name!r}")
         selected.extend((definition, c) for c in cases)
+    if args.update:
+        _refuse_installed_package(selected)
     stale = 0
     for definition, case in selected:
         path = golden_file(definition.id, case)
@@ -388,6 +401,22 @@ def cmd_golden(args: argparse.Namespace) -> int:
             stale += 1
             print(f"{label}: {'differs from' if current else 'missing:'} {path}; run `hauntcheck golden --update {label}`")
     return 1 if stale else 0
+
+
+def _refuse_installed_package(selected: Sequence[tuple[GameDef, GoldenCase]]) -> None:
+    """Golden transcripts belong to a clone of hauntcheck (reviewed as diffs and committed); an
+    installed package's copies are not the place to write them."""
+    from hauntcheck.checks.verify import golden_file
+
+    clone = SPEC_ROOT.parent / "pyproject.toml"
+    for definition, case in selected[:1]:
+        target = golden_file(definition.id, case)
+        if not clone.is_file() or not os.access(target.parent if target.parent.is_dir() else SPEC_ROOT.parent, os.W_OK):
+            raise UsageError(
+                f"golden --update writes into the source tree, but hauntcheck is installed as a package here "
+                f"({SPEC_ROOT.parent}); work from a clone instead: git clone the project, then "
+                "`python3 -m venv .venv && .venv/bin/pip install -e .` and run `.venv/bin/hauntcheck golden --update` there"
+            )
 
 
 # --------------------------------------------------------------------------------------------
@@ -510,15 +539,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     import yaml
 
     log = transcripts.read(Path(args.transcript))
-    definition = get_game(log.header.game)
+    definition = setup.game_of(log)
     if definition.describe_position is None:
         raise UsageError(f"{definition.id} cannot describe positions yet")
     if not 1 <= args.at <= len(log.steps):
         raise UsageError(f"--at must be a step from 1 to {len(log.steps)}")
     spec = game_spec(definition.id)
-    state = definition.new_game(spec, log.header.players, log.header.options)
+    state = setup.start_from_header(log, definition, spec)
     stopped = {"terminal": False, "stopped": "report"}
-    prefix = transcripts.Transcript(log.header, log.steps[: args.at - 1], stopped, log.source, log.step_lines)
+    prefix = transcripts.Transcript(log.header, log.steps[: args.at - 1], stopped, log.source, log.step_lines, log.positions)
     replayed = transcripts.replay(prefix, state, strict=False)
     if not replayed.ok and replayed.divergence is not None:
         print(replayed.divergence.render(args.transcript), file=sys.stderr)
@@ -690,6 +719,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The interpreter flushes stdout at exit: point it at nothing so that flush cannot fail.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except RecursionError:
+        print("hauntcheck: error: the input is nested too deeply to process", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        # A game's hook or the engine failed on this input (a haunt mutant's hook that calls
+        # next() on nothing): say so in one line rather than with a traceback.
+        if os.environ.get("HAUNTCHECK_TRACEBACK"):
+            raise
+        print(f"hauntcheck: internal error in `{args.command}`: {type(exc).__name__}: {exc}\n"
+              "  the engine (or a haunt's hook) failed on this input; please report it with the input attached "
+              "(set HAUNTCHECK_TRACEBACK=1 to see the traceback)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -144,7 +144,11 @@ def rule_id_errors(spec: GameSpec) -> list[SpecError]:
     file = spec.one("rules")
     first: dict[str, int] = {}
     errors = []
-    for index, rule in enumerate(file.data["rules"]):
+    # Over a file the schema refused (lint still checks it), entries of the wrong shape are skipped.
+    listed = file.data.get("rules")
+    entries = list(enumerate(listed)) if isinstance(listed, list) else []
+    rules = [(i, r) for i, r in entries if isinstance(r, dict) and isinstance(r.get("id"), str)]
+    for index, rule in rules:
         if rule["id"] in first:
             errors.append(
                 SpecError(
@@ -155,8 +159,9 @@ def rule_id_errors(spec: GameSpec) -> list[SpecError]:
             )
         else:
             first[rule["id"]] = index
-    for index, rule in enumerate(file.data["rules"]):
-        for j, other in enumerate(rule.get("see", [])):
-            if other not in first:
+    for index, rule in rules:
+        see = rule.get("see", [])
+        for j, other in enumerate(see if isinstance(see, list) else []):
+            if isinstance(other, str) and other not in first:
                 errors.append(file.error(("rules", index, "see", j), f"'see' names rule {other!r}, which is not defined"))
     return errors

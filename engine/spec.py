@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -87,7 +86,7 @@ class SpecFile:
     display: str
     kind: str
     data: dict[str, Any]
-    positions: dict[PathKey, tuple[int, int]] = field(repr=False)
+    positions: Mapping[PathKey, tuple[int, int]] = field(repr=False)
     text: str = field(repr=False, default="")
 
     def where(self, path: Iterable[str | int] = ()) -> Where:
@@ -125,100 +124,20 @@ def _dotted(path: PathKey) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# YAML with positions
+# YAML with positions (the input layer, hauntcheck.engine.inputs, does the reading)
 
 
-class _Builder:
-    """Turns a composed YAML node tree into plain data, recording each node's position and
-    refusing duplicate keys (which a plain safe_load would silently drop)."""
+def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Mapping[PathKey, tuple[int, int]], str]:
+    """Read one YAML document safely, keeping positions. Raises SpecErrors on any bad input."""
+    from hauntcheck.engine import inputs
 
-    def __init__(self, loader: yaml.SafeLoader, display: str) -> None:
-        self.loader = loader
-        self.display = display
-        self.positions: dict[PathKey, tuple[int, int]] = {}
-        self.errors: list[SpecError] = []
-
-    def build(self, node: yaml.Node, path: PathKey) -> Any:
-        self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-        expected = _PLAIN_TAGS.get(type(node))
-        if expected is not None and node.tag != expected:
-            # The safe loader would refuse this tag on a scalar; refuse it on collections too
-            # rather than silently reading the tagged value as plain data.
-            where = Where(self.display, node.start_mark.line + 1, node.start_mark.column + 1)
-            self.errors.append(SpecError(where, f"the tag {node.tag!r} is not allowed: specs hold plain data only"))
-            return None
-        if isinstance(node, yaml.MappingNode):
-            self.loader.flatten_mapping(node)
-            out: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                key = self.loader.construct_object(key_node, deep=True)
-                where = Where(self.display, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-                if not isinstance(key, str | int):
-                    self.errors.append(SpecError(where, f"a key must be a plain word, not {key!r}"))
-                    continue
-                key = str(key)
-                if key in out:
-                    first = self.positions.get((*path, key), (0, 0))
-                    self.errors.append(
-                        SpecError(
-                            where,
-                            f"duplicate key {key!r}",
-                            ((Where(self.display, *first), "first given here"),),
-                        )
-                    )
-                    continue
-                out[key] = self.build(value_node, (*path, key))
-            return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
-        return self.loader.construct_object(node, deep=True)
+    return inputs.read_yaml(path, display)
 
 
-_PLAIN_TAGS: dict[type, str] = {
-    yaml.MappingNode: "tag:yaml.org,2002:map",
-    yaml.SequenceNode: "tag:yaml.org,2002:seq",
-}
+def parse_yaml(text: str, display: str) -> tuple[Any, Mapping[PathKey, tuple[int, int]]]:
+    from hauntcheck.engine import inputs
 
-
-def read_yaml(path: Path, display: str | None = None) -> tuple[Any, dict[PathKey, tuple[int, int]], str]:
-    """Read one YAML document safely, keeping positions. Raises SpecErrors on syntax errors."""
-    shown = display or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecErrors([SpecError(Where(shown), "no such file")]) from None
-    except UnicodeDecodeError as exc:
-        raise SpecErrors([SpecError(Where(shown), f"not UTF-8 text ({exc.reason})")]) from None
-    except OSError as exc:
-        raise SpecErrors([SpecError(Where(shown), f"cannot read: {exc.strerror}")]) from None
-    return (*parse_yaml(text, shown), text)
-
-
-def parse_yaml(text: str, display: str) -> tuple[Any, dict[PathKey, tuple[int, int]]]:
-    loader = yaml.SafeLoader(text)
-    loader.name = display
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            raise SpecErrors([SpecError(Where(display, 1, 1), "the file is empty")])
-        builder = _Builder(loader, display)
-        data = builder.build(node, ())
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        problem = exc.problem or "not valid YAML"
-        if exc.context:
-            started = exc.context_mark
-            at = f" at {started.line + 1}:{started.column + 1}" if started and started is not mark else ""
-            problem = f"{problem} ({exc.context}{at})"
-        raise SpecErrors([SpecError(Where(display, line, col), f"YAML syntax: {problem}")]) from None
-    except yaml.YAMLError as exc:
-        raise SpecErrors([SpecError(Where(display), f"YAML: {exc}")]) from None
-    finally:
-        loader.dispose()
-    if builder.errors:
-        raise SpecErrors(builder.errors)
-    return data, builder.positions
+    return inputs.parse_yaml(text, display)
 
 
 # --------------------------------------------------------------------------------------------
@@ -258,29 +177,54 @@ def _explain(error: ValidationError) -> tuple[PathKey, str]:
         extra = sorted(k for k in error.instance if k not in properties)
         first = extra[0] if extra else ""
         listing = ", ".join(allowed) if allowed else "none"
-        return (*path, first), f"unknown key {first!r}; expected one of: {listing}"
+        return (*path, first), f"unknown key {first!r}{did_you_mean(first, allowed)}; expected one of: {listing}"
     if validator == "required" and isinstance(error.instance, dict):
         missing = [k for k in error.validator_value if k not in error.instance]  # type: ignore[union-attr]
         return path, f"missing required key {missing[0]!r}" if missing else error.message
+    shown = short(error.instance)
     if validator == "const":
-        return path, f"expected {error.validator_value!r}, got {error.instance!r}"
+        return path, f"{shown} is not allowed here; expected {error.validator_value!r}"
     if validator == "enum":
         allowed_values: Any = error.validator_value
         options = ", ".join(repr(v) for v in allowed_values)
-        return path, f"{error.instance!r} is not allowed; expected one of: {options}"
+        hint = did_you_mean(error.instance, [str(v) for v in allowed_values]) if isinstance(error.instance, str) else ""
+        return path, f"{shown} is not allowed{hint}; expected one of: {options}"
     if validator == "pattern":
         form = schema.get("description") or f"text matching {error.validator_value!r}"
-        return path, f"{error.instance!r} is not of the expected form: {form}"
+        return path, f"{shown} is not of the expected form: {form}"
     if validator == "minItems":
         items: Any = error.instance
         return path, f"expected at least {error.validator_value} item(s), got {len(items)}"
     if validator == "type":
-        return path, f"expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
+        return path, f"expected {error.validator_value}, got {type(error.instance).__name__} {shown}"
+    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = {"minimum": "less than the minimum of", "maximum": "more than the maximum of",
+                 "exclusiveMinimum": "not more than", "exclusiveMaximum": "not less than"}[str(validator)]
+        return path, f"{shown} is {bound} {error.validator_value}"
     if validator in ("oneOf", "anyOf") and error.context:
-        # Report the alternative that got furthest: the deepest sub-error.
-        best = max(error.context, key=lambda e: (len(e.absolute_path), -len(e.message)))
-        return _explain(best)
-    return path, error.message
+        # Blame the alternative jsonschema ranks as most relevant (the branch the value was meant for).
+        # Drop the branches written for another shape of value (a list where a mapping was given).
+        same_shape = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+        return _explain(best_match(same_shape or error.context))
+    if validator in ("oneOf", "anyOf"):
+        return path, f"{shown} matches more than one of the allowed forms" if validator == "oneOf" else f"{shown} matches no allowed form"
+    return path, error.message if len(error.message) <= 200 else error.message[:200] + " ..."
+
+
+def short(value: Any, width: int = 60) -> str:
+    """A value as shown in an error: its repr, cut to one short line."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 4] + " ..."
+
+
+def did_you_mean(word: Any, choices: Iterable[str]) -> str:
+    """ ``; did you mean 'x'?`` for the closest known word, or nothing."""
+    import difflib
+
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def schema_errors(spec: SpecFile, schema_dir: Path = SCHEMA_DIR) -> list[SpecError]:
@@ -305,6 +249,16 @@ def schema_errors(spec: SpecFile, schema_dir: Path = SCHEMA_DIR) -> list[SpecErr
 
 def load_file(path: Path, display: str | None = None, schema_dir: Path = SCHEMA_DIR) -> SpecFile:
     """Load and validate one spec file. Raises SpecErrors listing every problem found."""
+    spec, errors = read_spec_file(path, display, schema_dir)
+    if errors:
+        raise SpecErrors(errors)
+    return spec
+
+
+def read_spec_file(path: Path, display: str | None = None, schema_dir: Path = SCHEMA_DIR) -> tuple[SpecFile, list[SpecError]]:
+    """A spec file and its schema errors, so that later checks can still run over what is
+    there (lint reports every error of a file at once). Raises SpecErrors when the file is not a
+    readable spec file at all."""
     shown = display or str(path)
     data, positions, text = read_yaml(path, shown)
     if not isinstance(data, dict):
@@ -334,10 +288,7 @@ def load_file(path: Path, display: str | None = None, schema_dir: Path = SCHEMA_
     if header:
         # The header check already said what is missing; do not say it twice.
         found = [e for e in found if "spec_version" not in e.message and "'kind'" not in e.message]
-    errors = header + found
-    if errors:
-        raise SpecErrors(errors)
-    return spec
+    return spec, header + found
 
 
 @dataclass
@@ -417,6 +368,11 @@ def citation_errors(spec: GameSpec) -> list[SpecError]:
         own = file.data.get("sources") if isinstance(file.data, dict) and file.kind == "haunt" else None
         mine = {str(e.get("id")) for e in own if isinstance(e, dict)} if isinstance(own, list) else set()
         for path, source in _citations(file.data, ()):
+            lines = _dig(file.data, (*path, "lines"))
+            if (isinstance(lines, list) and len(lines) == 2 and all(isinstance(n, int) for n in lines)
+                    and lines[0] > lines[1]):
+                message = f"citation line range {lines[0]}-{lines[1]} is reversed; write [{lines[1]}, {lines[0]}]"
+                errors.append(file.error((*path, "lines"), message))
             if source not in listed and source not in mine:
                 errors.append(
                     SpecError(
@@ -426,6 +382,15 @@ def citation_errors(spec: GameSpec) -> list[SpecError]:
                     )
                 )
     return errors
+
+
+def _dig(node: Any, path: PathKey) -> Any:
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
 
 
 def _citations(node: Any, path: PathKey) -> Iterator[tuple[PathKey, str]]:

@@ -9,13 +9,13 @@ recorded actions to a fresh game (never the seed) and checks every recorded cons
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hauntcheck.engine.core import Action, GameState, IllegalAction, Outcome
-from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml
+from hauntcheck.engine.core import Action, Choices, GameState, IllegalAction, Outcome
+from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml, read_yaml
 
 FORMAT = "hauntcheck-transcript"
 FORMAT_VERSION = 1
@@ -57,7 +57,15 @@ class Transcript:
     steps: list[Step]
     end: dict[str, Any]
     source: str = "<memory>"
-    step_lines: dict[int, int] = field(default_factory=dict)
+    step_lines: Mapping[int, int] = field(default_factory=dict)
+    positions: Mapping[tuple[str | int, ...], tuple[int, int]] = field(default_factory=dict, repr=False)
+
+    def where(self, path: tuple[str | int, ...]) -> Where:
+        """The position of a header field (or its nearest ancestor) in the transcript's file."""
+        while path not in self.positions and path:
+            path = path[:-1]
+        line, col = self.positions.get(path, (1, 1))
+        return Where(self.source, line, col)
 
     def rules_applied(self) -> set[str]:
         return {rule for step in self.steps for rule in step.rules()}
@@ -125,6 +133,11 @@ def write(transcript: Transcript, path: Path) -> None:
 def loads(text: str, source: str) -> Transcript:
     """Parse a transcript; every structural problem is reported with file:line:col."""
     data, positions = parse_yaml(text, source)
+    return from_data(data, positions, source)
+
+
+def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, int]], source: str) -> Transcript:
+    """A transcript from its parsed YAML; every structural problem is reported with file:line:col."""
     errors: list[SpecError] = []
 
     def where(path: tuple[str | int, ...]) -> Where:
@@ -155,16 +168,35 @@ def loads(text: str, source: str) -> Transcript:
     need(("game",), data.get("game"), str, "game")
     need(("players",), data.get("players"), int, "players")
     spec = data.get("spec") or {}
-    need(("spec",), spec, dict, "spec")
+    if need(("spec",), spec, dict, "spec"):
+        for key in sorted(set(spec) - {"version", "hash"}):
+            errors.append(SpecError(where(("spec", key)), f"unknown key {key!r} in spec; expected: hash, version"))
+        need(("spec", "version"), spec.get("version", SPEC_LANGUAGE), int, "spec version")
+        need(("spec", "hash"), spec.get("hash", ""), str, "spec hash")
+    else:
+        spec = {}
+    if data.get("seed") is not None:
+        need(("seed",), data.get("seed"), int, "seed")
+    need(("controller",), data.get("controller", "scripted"), str, "controller")
+    if data.get("stop") is not None:
+        need(("stop",), data.get("stop"), str, "stop")
     options = data.get("options") or {}
-    need(("options",), options, dict, "options")
+    options = {str(k): v for k, v in options.items()} if need(("options",), options, dict, "options") else {}
     roster = data.get("roster") or {}
-    need(("roster",), roster, dict, "roster")
+    if need(("roster",), roster, dict, "roster"):
+        for seat, who in roster.items():
+            need(("roster", seat), who, str, f"roster seat {seat}")
+    else:
+        roster = {}
     end = data.get("end") or {}
-    need(("end",), end, dict, "end")
+    if need(("end",), end, dict, "end"):
+        extra_end = sorted(set(end) - {"terminal", "stopped", "result", "winners", "detail"})
+        for key in extra_end:
+            errors.append(SpecError(where(("end", key)), f"unknown key {key!r} in end"))
+    else:
+        end = {}
     raw_steps = data.get("steps")
     steps: list[Step] = []
-    step_lines: dict[int, int] = {}
     if isinstance(raw_steps, list) or need(("steps",), raw_steps, list, "steps"):
         assert isinstance(raw_steps, list)
         for i, raw in enumerate(raw_steps):
@@ -189,7 +221,6 @@ def loads(text: str, source: str) -> Transcript:
             if raw["n"] != len(steps) + 1:
                 errors.append(SpecError(where((*path, "n")), f"steps must be numbered in order: expected {len(steps) + 1}, got {raw['n']}"))
             steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events]))
-            step_lines[raw["n"]] = where(path).line
     if errors:
         raise SpecErrors(errors)
     header = TranscriptHeader(
@@ -203,7 +234,31 @@ def loads(text: str, source: str) -> Transcript:
         roster={str(k): str(v) for k, v in roster.items()},
         stop=data.get("stop"),
     )
-    return Transcript(header, steps, dict(end), source, step_lines)
+    return Transcript(header, steps, dict(end), source, StepLines(positions, len(steps)), positions)
+
+
+class StepLines(Mapping[int, int]):
+    """The line of each step (by its number), and of the ``end`` entry as step ``len + 1``,
+    looked up in the document's positions only when a replay must point at one."""
+
+    def __init__(self, positions: Mapping[tuple[str | int, ...], tuple[int, int]], count: int) -> None:
+        self.positions = positions
+        self.count = count
+
+    def __getitem__(self, n: int) -> int:
+        if 1 <= n <= self.count:
+            return self.positions[("steps", n - 1)][0]
+        if n == self.count + 1:
+            for path in (("end",), ("steps",)):
+                if path in self.positions:
+                    return self.positions[path][0]
+        raise KeyError(n)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(1, self.count + 2))
+
+    def __len__(self) -> int:
+        return self.count + 1
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -216,19 +271,18 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 def is_transcript(path: Path) -> bool:
     """Whether a YAML file is a transcript (its header names the transcript format), as opposed
     to a scenario kept in the same folder."""
-    with path.open(encoding="utf-8") as handle:
-        head = handle.read(400)
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(400).decode("utf-8", errors="replace")
+    except OSError:
+        return False  # the scenario loader reports why the file cannot be read
     return f"\nformat: {FORMAT}\n" in head or head.startswith(f"format: {FORMAT}\n")
 
 
-def read(path: Path) -> Transcript:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecErrors([SpecError(Where(str(path)), f"cannot read: {exc.strerror or exc}")]) from None
-    except UnicodeDecodeError:
-        raise SpecErrors([SpecError(Where(str(path)), "not UTF-8 text")]) from None
-    return loads(text, str(path))
+def read(path: Path, display: str | None = None) -> Transcript:
+    shown = display or str(path)
+    data, positions, _text = read_yaml(path, shown)
+    return from_data(data, positions, shown)
 
 
 # --------------------------------------------------------------------------------------------
@@ -246,7 +300,8 @@ class Divergence:
     actual: list[str]
 
     def render(self, source: str) -> str:
-        out = [f"{source}:{self.line}: step {self.step}: {self.what}"]
+        at = f"step {self.step}" if self.step else "header"
+        out = [f"{source}:{self.line}: {at}: {self.what}"]
         width = max([len("expected (log)")] + [len(x) for x in self.expected])
         out.append(f"  {'expected (log)':<{width}} | actual (engine)")
         for i in range(max(len(self.expected), len(self.actual))):
@@ -273,9 +328,14 @@ class ReplayResult:
 def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spec_hash: str = "") -> ReplayResult:
     """Re-apply the logged actions to ``state`` (a fresh game built from the header) and check
     each step's actor, offered count and events, then the ending."""
-    notes = []
-    if spec_hash and transcript.header.spec_hash and spec_hash != transcript.header.spec_hash:
-        notes.append(f"the spec changed since this transcript was recorded ({transcript.header.spec_hash} -> {spec_hash})")
+    notes: list[str] = []
+    if spec_hash and spec_hash != transcript.header.spec_hash:
+        changed = f"the spec changed since this transcript was recorded ({transcript.header.spec_hash or 'no hash'} -> {spec_hash})"
+        if strict:
+            line = transcript.where(("spec", "hash")).line
+            return ReplayResult(transcript, 0, Divergence(0, line, changed + "; replay it with --lenient, or record it again",
+                                                          [transcript.header.spec_hash], [spec_hash]), notes, state)
+        notes.append(changed)
 
     def diverge(n: int, what: str, expected: Sequence[str], actual: Sequence[str]) -> ReplayResult:
         line = transcript.step_lines.get(n, 0)
@@ -292,14 +352,24 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
         if actor != step.actor or legal.size() != step.offered:
             return diverge(step.n, "a different decision point",
                            [f"actor {step.actor}", f"offered {step.offered}"], [f"actor {actor}", f"offered {legal.size()}"])
+        action = step.action if step.action in legal else _legal_by_name(step.action, legal)
+        if action is None:
+            return diverge(step.n, "the recorded action is not one of the legal actions offered here",
+                           [str(step.action)], [f"{legal.size()} offered: {legal.describe()}"])
         try:
-            events = [str(e) for e in state.apply(step.action)]
+            events = [str(e) for e in state.apply(action)]
         except IllegalAction as exc:
             return diverge(step.n, "the recorded action is illegal here", [str(step.action)], [exc.reason])
         if events != step.events:
             return diverge(step.n, f"different consequences of {step.action}", step.events, events)
     end = transcript.end
     n_end = len(transcript.steps) + 1
+    recorded_roster = transcript.header.roster
+    if strict and recorded_roster and recorded_roster != state.roster():
+        return ReplayResult(transcript, len(transcript.steps),
+                            Divergence(0, transcript.where(("roster",)).line, "a different roster than the header's",
+                                       [f"{k}={v}" for k, v in recorded_roster.items()],
+                                       [f"{k}={v}" for k, v in state.roster().items()]), notes, state)
     outcome = state.outcome()
     if outcome is not None:
         actual = {"terminal": True, **outcome.to_data()}
@@ -307,6 +377,10 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
             return diverge(n_end, "a different ending", [_flow(end)], [_flow(actual)])
     else:
         stopped = end.get("stopped")
+        extra = sorted(set(end) - {"terminal", "stopped"})
+        if extra:
+            return diverge(n_end, f"an unfinished game's ending has only 'terminal' and 'stopped', not {', '.join(extra)}",
+                           [_flow(end)], [f"{state.to_move()} to move"])
         if end.get("terminal"):
             return diverge(n_end, "the log ends before the game does", [_flow(end)], [f"{state.to_move()} to move"])
         if strict and not (isinstance(stopped, str) and state.reached(stopped)):
@@ -314,3 +388,19 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
             return diverge(n_end, "a prompt the log does not answer",
                            [f"stopped: {stopped}"], [f"{state.to_move()} must decide ({legal.describe()})"])
     return ReplayResult(transcript, len(transcript.steps), None, notes, state)
+
+
+#: How many legal actions replay looks through to match a recorded action's arguments by name.
+MATCH_LIMIT = 100_000
+
+
+def _legal_by_name(action: Action, legal: Choices) -> Action | None:
+    """The legal action with the same kind and the same arguments by name, whatever their order
+    (a YAML tool that sorts keys reorders them); None if there is none."""
+    wanted = sorted(action.args)
+    for index, candidate in enumerate(legal):
+        if index >= MATCH_LIMIT:
+            break
+        if candidate.kind == action.kind and len(candidate.args) == len(action.args) and sorted(candidate.args) == wanted:
+            return candidate
+    return None

@@ -102,7 +102,7 @@ def test_golden_transcripts_are_up_to_date(capsys: pytest.CaptureFixture[str]) -
         (["play", "chess", "--players", "2"], "unknown game 'chess'"),
         (["play", "haunted", "--players", "9"], "haunted is for 1-6 players, not 9"),
         (["play", "haunted", "--players", "3", "--colour", "red"], "haunted has no option --colour"),
-        (["replay", "no-such-file.yaml"], "no-such-file.yaml: error: cannot read"),
+        (["replay", "no-such-file.yaml"], "no-such-file.yaml: error: no such file"),
         (["dispute", FALL, "--svg", "no-such-folder/fall.svg"], "cannot write no-such-folder/fall.svg: No such file or directory"),
         (["dispute", FALL, "--png", "no-such-folder/fall.png"], "cannot write no-such-folder/fall.png: No such file or directory"),
     ],

@@ -376,6 +376,7 @@ _KEY_KINDS: dict[str, str] = {
     "anyone_holds": "CARD",
     "room_of_holder": "CARD",
     "unaffected_by_cards": "CARD",
+    "custody_of": "CARD_OR_TOKEN",
     "holding": "CARD_OR_TOKEN",
     "item": "CARD_OR_TOKEN",
     "item_destroyed": "CARD_OR_TOKEN",

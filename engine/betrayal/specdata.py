@@ -397,9 +397,22 @@ def custom_hooks(files: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     return out
 
 
+#: The mappings inside each node the cross-check looks ids up in, walked once per cross-check
+#: (the check asks for many keys of the same files: one walk each would be as many passes).
+_WALKED: dict[int, tuple[Any, list[Mapping[str, Any]]]] = {}
+
+
+def _mappings(node: Any) -> list[Mapping[str, Any]]:
+    found = _WALKED.get(id(node))
+    if found is None or found[0] is not node:
+        found = (node, list(walk(node)))
+        _WALKED[id(node)] = found
+    return found[1]
+
+
 def _ids_at(node: Any, key: str) -> Iterator[str]:
     """Ids stored under ``key`` anywhere in ``node`` (a single id or a list of ids)."""
-    for m in walk(node):
+    for m in _mappings(node):
         value = m.get(key)
         if isinstance(value, str):
             yield value
@@ -433,6 +446,8 @@ def cross_check(files: Mapping[str, object]) -> list[str]:
         problems += _cross_check(by_kind)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         problems.append(f"cross-check stopped on malformed data: {exc!r}")
+    finally:
+        _WALKED.clear()
     return problems
 
 

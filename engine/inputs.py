@@ -1,0 +1,358 @@
+"""The one input layer: every YAML file a command reads (spec, haunt, scenario, transcript) comes
+through here.
+
+It reads the bytes within a size limit, names binary and non-UTF-8 input as such (with the line and
+column the byte offset gives), refuses control characters, and parses the YAML safely within a
+nesting-depth limit and a limit on the number of values (which bounds what aliases can expand to,
+so a "billion laughs" document is refused in time proportional to the limit). Duplicate keys and
+tags other than plain data are refused. Every refusal is a :class:`SpecErrors` naming the file,
+line and column.
+
+Speed: the text is scanned and composed by libyaml (``yaml.CSafeLoader``) when it is installed,
+falling back to the pure-Python ``SafeLoader``. Source positions (line:col of every value) are only
+worked out when something asks for one, usually to locate an error: :class:`Positions` composes
+the text a second time on first use. A file is parsed once per process (a cache keyed by path,
+modification time and size).
+
+Limits (environment variables, read at each call): ``HAUNTCHECK_MAX_BYTES`` (default 16 MB),
+``HAUNTCHECK_MAX_DEPTH`` (nesting levels, default 64) and ``HAUNTCHECK_MAX_VALUES`` (values in one
+document after aliases are expanded, default 250,000). See docs/hardening.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from hauntcheck.engine.spec import PathKey, SpecError, SpecErrors, Where
+
+#: The loader that scans and composes: libyaml's when available (about ten times faster).
+FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # type: ignore[assignment]
+
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+# C0 controls other than tab, line feed and carriage return, DEL, and the C1 controls: YAML
+# does not allow them raw, and in a value they garble terminals and reports.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds on one input file; each is configurable through its environment variable."""
+
+    max_bytes: int = 16_000_000
+    max_depth: int = 64
+    max_values: int = 250_000
+
+    @classmethod
+    def from_environment(cls) -> Limits:
+        defaults = cls()
+        return cls(
+            _env_int("HAUNTCHECK_MAX_BYTES", defaults.max_bytes),
+            _env_int("HAUNTCHECK_MAX_DEPTH", defaults.max_depth),
+            _env_int("HAUNTCHECK_MAX_VALUES", defaults.max_values),
+        )
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SpecErrors([SpecError(Where(f"${name}"), f"{name} must be a positive whole number, got {raw!r}")]) from None
+    if value < 1:
+        raise SpecErrors([SpecError(Where(f"${name}"), f"{name} must be a positive whole number, got {raw!r}")])
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Text
+
+
+def where_in_bytes(data: bytes, offset: int, display: str) -> Where:
+    """The 1-based line and column (in characters) of a byte offset."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line = data.count(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
+    return Where(display, line, column)
+
+
+def where_in_text(text: str, offset: int, display: str) -> Where:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return Where(display, text.count("\n", 0, offset) + 1, offset - line_start + 1)
+
+
+def decode(data: bytes, display: str) -> str:
+    """Bytes as YAML text: UTF-8 (a leading BOM is allowed), no NUL, no control characters."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise SpecErrors([SpecError(Where(display, 1, 1), "UTF-16 text; save the file as UTF-8")])
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise SpecErrors([SpecError(where_in_bytes(data, nul, display), "binary data, not YAML text (a NUL byte)")])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecErrors(
+            [SpecError(where_in_bytes(data, exc.start, display), f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})")]
+        ) from None
+    text = text.removeprefix("\ufeff")
+    check_text(text, display)
+    return text
+
+
+def check_text(text: str, display: str) -> None:
+    """Refuse raw control characters, at their line and column."""
+    found = _CONTROL.search(text)
+    if found is not None:
+        char = found.group()
+        raise SpecErrors(
+            [SpecError(where_in_text(text, found.start(), display), f"control character U+{ord(char):04X} is not allowed in YAML text")]
+        )
+
+
+def read_text(path: Path, display: str | None = None, limits: Limits | None = None) -> str:
+    """Read one input file as text, within the size limit."""
+    shown = display or str(path)
+    bounds = limits or Limits.from_environment()
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise SpecErrors([SpecError(Where(shown), "is a folder, not a file")])
+        if size > bounds.max_bytes:
+            raise SpecErrors(
+                [SpecError(Where(shown), f"the file has {size:,} bytes, more than the limit of {bounds.max_bytes:,} "
+                                         "(set HAUNTCHECK_MAX_BYTES to raise it)")]
+            )
+        with path.open("rb") as handle:
+            data = handle.read(bounds.max_bytes + 1)
+    except FileNotFoundError:
+        raise SpecErrors([SpecError(Where(shown), "no such file")]) from None
+    except OSError as exc:
+        raise SpecErrors([SpecError(Where(shown), f"cannot read: {exc.strerror or exc}")]) from None
+    if len(data) > bounds.max_bytes:  # it grew, or is a device or pipe whose size stat cannot tell
+        message = f"more than the limit of {bounds.max_bytes:,} bytes (set HAUNTCHECK_MAX_BYTES to raise it)"
+        raise SpecErrors([SpecError(Where(shown), message)])
+    return decode(data, shown)
+
+
+# --------------------------------------------------------------------------------------------
+# YAML
+
+
+class _TooBig(Exception):
+    def __init__(self, node: yaml.Node, message: str) -> None:
+        super().__init__(message)
+        self.node = node
+        self.message = message
+
+
+class _Builder:
+    """Turns a composed YAML node tree into plain data, refusing duplicate keys (which a plain
+    safe_load would silently drop), tags other than plain data, and documents past the limits.
+    With ``positions`` it also records each value's line and column by path."""
+
+    def __init__(self, loader: yaml.SafeLoader, display: str, limits: Limits, positions: dict[PathKey, tuple[int, int]] | None) -> None:
+        self.loader = loader
+        self.display = display
+        self.limits = limits
+        self.positions = positions
+        self.errors: list[SpecError] = []
+        self.values = 0
+        self.constructed: dict[int, Any] = {}
+
+    def at(self, node: yaml.Node) -> Where:
+        return Where(self.display, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def build(self, node: yaml.Node, path: PathKey, depth: int = 1) -> Any:
+        self.values += 1
+        if self.values > self.limits.max_values:
+            raise _TooBig(node, f"the document holds more than {self.limits.max_values:,} values (aliases counted as "
+                                "often as they are used); set HAUNTCHECK_MAX_VALUES to raise the limit")
+        if depth > self.limits.max_depth:
+            raise _TooBig(node, f"nested more than {self.limits.max_depth} levels deep (set HAUNTCHECK_MAX_DEPTH to raise the limit)")
+        if self.positions is not None:
+            self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+        if isinstance(node, yaml.MappingNode):
+            if node.tag != _MAP_TAG:
+                return self._bad_tag(node)
+            self.loader.flatten_mapping(node)
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                key = self.scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+                if not isinstance(key, str | int) or isinstance(key, bool):
+                    shown = key if key is not None else "a " + ("list" if isinstance(key_node, yaml.SequenceNode) else "mapping")
+                    if isinstance(key_node, yaml.ScalarNode) and key is None:
+                        shown = "null"
+                    self.errors.append(SpecError(self.at(key_node), f"a key must be a plain word, not {shown!r}"))
+                    continue
+                key = str(key)
+                if key in out:
+                    first = self.positions.get((*path, key), (0, 0)) if self.positions is not None else None
+                    related = ((Where(self.display, *first), "first given here"),) if first else ()
+                    self.errors.append(SpecError(self.at(key_node), f"duplicate key {key!r}", related))
+                    continue
+                out[key] = self.build(value_node, (*path, key), depth + 1)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ_TAG:
+                return self._bad_tag(node)
+            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        return self.scalar(node)
+
+    def scalar(self, node: yaml.Node) -> Any:
+        # A scalar's value never changes, so an aliased one is shared rather than rebuilt.
+        found = self.constructed.get(id(node), self)
+        if found is not self:
+            return found
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except ValueError as exc:  # an integer of more digits than Python converts (4,300)
+            self.errors.append(SpecError(self.at(node), f"{str(node.value)[:20]}... is not a usable value: {str(exc).split(':')[0]}"))
+            value = None
+        if isinstance(value, str) and _CONTROL.search(value):
+            char = _CONTROL.search(value).group()  # type: ignore[union-attr]
+            self.errors.append(SpecError(self.at(node), f"control character U+{ord(char):04X} in a value (written as an escape)"))
+        self.constructed[id(node)] = value
+        return value
+
+    def _bad_tag(self, node: yaml.Node) -> None:
+        # The safe loader would refuse this tag on a scalar; refuse it on collections too rather
+        # than silently reading the tagged value as plain data.
+        self.errors.append(SpecError(self.at(node), f"the tag {node.tag!r} is not allowed: specs hold plain data only"))
+        return None
+
+
+def _compose(text: str, display: str, loader_class: type[yaml.SafeLoader]) -> tuple[yaml.SafeLoader, yaml.Node]:
+    loader = loader_class(text)
+    loader.name = display  # type: ignore[attr-defined]
+    try:
+        node = loader.get_single_node()
+    except BaseException:
+        loader.dispose()
+        raise
+    if node is None:
+        loader.dispose()
+        raise SpecErrors([SpecError(Where(display, 1, 1), "the file is empty")])
+    return loader, node
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, display: str) -> SpecErrors:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+    problem = exc.problem or "not valid YAML"
+    if problem == "exceeded maximum nesting depth":
+        problem = "nested more than 1000 levels deep"
+    if exc.context:
+        started = exc.context_mark
+        at = f" at {started.line + 1}:{started.column + 1}" if started and started is not mark else ""
+        context = exc.context.strip()
+        problem = f"{problem} ({context}{at})"
+    return SpecErrors([SpecError(Where(display, line, col), f"YAML syntax: {problem}")])
+
+
+def _parse(text: str, display: str, limits: Limits, positions: dict[PathKey, tuple[int, int]] | None,
+           loader_class: type[yaml.SafeLoader] = FAST_LOADER) -> Any:
+    try:
+        loader, node = _compose(text, display, loader_class)
+        try:
+            builder = _Builder(loader, display, limits, positions)
+            data = builder.build(node, ())
+        finally:
+            loader.dispose()
+    except _TooBig as exc:
+        raise SpecErrors([SpecError(Where(display, exc.node.start_mark.line + 1, exc.node.start_mark.column + 1), exc.message)]) from None
+    except yaml.MarkedYAMLError as exc:
+        raise _syntax_error(exc, display) from None
+    except yaml.YAMLError as exc:
+        raise SpecErrors([SpecError(Where(display), f"YAML: {exc}")]) from None
+    except RecursionError:
+        # Only the pure-Python composer recurses per nesting level; libyaml stops at 1000.
+        message = f"nested too deeply to read (more than {limits.max_depth} levels allowed)"
+        raise SpecErrors([SpecError(Where(display, 1, 1), message)]) from None
+    if builder.errors:
+        if positions is None:
+            # Locate a duplicate key's first occurrence too: build again with positions.
+            _parse(text, display, limits, {}, loader_class)
+        raise SpecErrors(builder.errors)
+    return data
+
+
+class Positions(Mapping[PathKey, tuple[int, int]]):
+    """The line and column of every value of a document by path, worked out on first use (most
+    documents are read without ever needing one)."""
+
+    def __init__(self, text: str, display: str, limits: Limits) -> None:
+        self._text = text
+        self._display = display
+        self._limits = limits
+        self._table: dict[PathKey, tuple[int, int]] | None = None
+
+    def _positions(self) -> dict[PathKey, tuple[int, int]]:
+        if self._table is None:
+            table: dict[PathKey, tuple[int, int]] = {}
+            _parse(self._text, self._display, self._limits, table)
+            self._table = table
+        return self._table
+
+    def __getitem__(self, key: PathKey) -> tuple[int, int]:
+        return self._positions()[key]
+
+    def __iter__(self) -> Iterator[PathKey]:
+        return iter(self._positions())
+
+    def __len__(self) -> int:
+        return len(self._positions())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._positions()
+
+
+def parse_yaml(text: str, display: str, limits: Limits | None = None) -> tuple[Any, Positions]:
+    """Parse one YAML document of plain data; positions are worked out when first asked for.
+    Raises SpecErrors (file:line:col) for anything that is not a valid, bounded document."""
+    bounds = limits or Limits.from_environment()
+    check_text(text, display)
+    data = _parse(text, display, bounds, None)
+    return data, Positions(text, display, bounds)
+
+
+_CACHE: dict[tuple[str, str, int, int, Limits], tuple[Any, Positions, str]] = {}
+
+
+def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Positions, str]:
+    """Read and parse one YAML file (see :func:`parse_yaml`); each file is parsed once per
+    process while its modification time and size stay the same. The data is a fresh copy for
+    each caller, who may change it."""
+    shown = display or str(path)
+    bounds = Limits.from_environment()
+    try:
+        stat = path.stat()
+        key: tuple[str, str, int, int, Limits] | None = (str(path.resolve()), shown, stat.st_mtime_ns, stat.st_size, bounds)
+    except OSError:
+        key = None
+    cached = _CACHE.get(key) if key is not None else None
+    if cached is None:
+        text = read_text(path, shown, bounds)
+        data, positions = parse_yaml(text, shown, bounds)
+        cached = (data, positions, text)
+        if key is not None:
+            _CACHE[key] = cached
+    data, positions, text = cached
+    return plain_copy(data), positions, text
+
+
+def plain_copy(data: Any) -> Any:
+    """A copy of plain data (mappings, lists, scalars), several times faster than deepcopy."""
+    if isinstance(data, dict):
+        return {key: plain_copy(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [plain_copy(value) for value in data]
+    return data
