@@ -12,14 +12,18 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from hauntcheck import __version__
+from hauntcheck.checks.output import FORMATS, Check, Location, Problem, Run, display_path, render
 from hauntcheck.engine import transcript as transcripts
+from hauntcheck.engine.config import ConfigError, ProjectConfig
+from hauntcheck.engine.config import load as load_config
 from hauntcheck.engine.core import CHANCE, GameState
 from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game, rule_id_errors
 from hauntcheck.engine.picture import INSTALL_HINT
@@ -29,15 +33,15 @@ from hauntcheck.engine.transcript import Step, TranscriptHeader
 
 EXAMPLES = """\
 examples:
-  hauntcheck verify                       run every check over the bundled specs
-  hauntcheck verify --json > report.json  the same, as JSON for CI
-  hauntcheck lint my-haunt.yaml           check one spec file as a designer would
-  hauntcheck play haunted --players 3 --seed 7 --out game.yaml
-  hauntcheck replay game.yaml             re-apply a transcript and check every step
-  hauntcheck golden --update haunted      regenerate the golden transcripts of a game
-  hauntcheck dispute case.yaml --svg b.svg  run a dispute scenario and draw the position
-  hauntcheck dispute case.yaml --png b.png  ... drawn as PNG (pip install 'hauntcheck[png]')
-  hauntcheck report game.yaml --at 40     turn step 40 of a game into a scenario skeleton
+  hauntcheck verify                         run every check over the bundled specs
+  hauntcheck verify haunted --format junit  the checks of one game as JUnit XML (also json, github, sarif)
+  hauntcheck lint spec/betrayal/haunts      check spec files or folders as a designer would
+  hauntcheck play haunted --players 3 --seed 7 --out game.yaml --quiet
+  hauntcheck replay game.yaml               re-apply a transcript and check every step
+  hauntcheck golden haunted                 check the golden transcripts of a game are up to date
+  hauntcheck dispute scenarios/betrayal/disputes/front-door-is-locked.yaml --svg b.svg
+  hauntcheck report game.yaml --at 40       turn step 40 of a game into a scenario skeleton
+  hauntcheck COMMAND --help                 the options and examples of one command
 """
 
 
@@ -56,15 +60,31 @@ def _console(stream: Any = None) -> Console:
 def cmd_verify(args: argparse.Namespace) -> int:
     from hauntcheck.checks import verify
 
-    games = args.game or None
+    config = project_config()
+    games = [*args.games, *(args.game or [])] or config.games or None
     for game in games or []:
         get_game(game)
+    families = args.family or config.families
+    spec_root = _folder(args.spec, "--spec") or config.spec or SPEC_ROOT
+    scenario_root = _folder(args.scenarios, "--scenarios") or config.scenarios or verify.SCENARIO_ROOT
+    fmt = output_format(args, config)
+    try:
+        only = verify.resolve_families(families) if families else None
+    except verify.UnknownFamily as exc:
+        raise UsageError(str(exc)) from None
+    if games is None and spec_root != SPEC_ROOT:
+        games = [g for g in available_games() if (spec_root / g).is_dir()]
+        if not games:
+            raise UsageError(f"--spec {spec_root}: no folder named after a game ({', '.join(available_games())})")
     err = _console(sys.stderr)
-    progress = None if args.json or not err.is_terminal else (lambda msg: err.print(f"[dim]... {msg}[/dim]"))
-    report = verify.run(games, set(args.family) if args.family else None, progress)
-    if args.json:
-        print(json.dumps(report.to_data(), indent=2, sort_keys=True))
-        return 0 if report.ok else 1
+    progress = None if fmt != "text" or not err.is_terminal else (lambda msg: err.print(f"[dim]... {msg}[/dim]"))
+    report = verify.run(games, only, progress, spec_root, scenario_root)
+    run = report.to_run()
+    if not run.checks:
+        raise UsageError(f"nothing to check: no family of {', '.join(sorted(only or []))} applies to {', '.join(games or [])}")
+    if fmt != "text":
+        print(render(run, fmt), end="")
+        return 0 if run.ok else 1
     out = _console()
     table = RichTable(title="hauntcheck verify")
     for column in ("game", "family", "checked", "failed", "seconds"):
@@ -95,9 +115,55 @@ def cmd_verify(args: argparse.Namespace) -> int:
         out.print(f"[red]FAIL[/red] {r.game} {r.family}: {f.message}")
         if f.counterexample:
             out.print(f"  counterexample: {f.counterexample}")
-    verdict = "[green]all checks passed[/green]" if report.ok else f"[red]{len(failures)} failure(s)[/red]"
+    if not run.checked:
+        verdict = "[red]nothing was checked[/red] (not a pass)"
+    else:
+        verdict = "[green]all checks passed[/green]" if run.ok else f"[red]{len(failures)} failure(s)[/red]"
     out.print(f"{verdict} in {report.seconds:.1f}s")
-    return 0 if report.ok else 1
+    return 0 if run.ok else 1
+
+
+def project_config() -> ProjectConfig:
+    try:
+        return load_config()
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def output_format(args: argparse.Namespace, config: ProjectConfig | None = None) -> str:
+    """The format asked for: --format, else --json, else the project's, else text."""
+    if getattr(args, "format", None):
+        return str(args.format)
+    if getattr(args, "json", False):
+        return "json"
+    config = config or project_config()
+    return config.format or "text"
+
+
+def _folder(name: str | None, option: str) -> Path | None:
+    if name is None:
+        return None
+    path = Path(name)
+    if not path.is_dir():
+        raise UsageError(f"{option} {name}: no such folder")
+    return path.resolve()
+
+
+def _inputs(names: Sequence[str], keep: Callable[[Path], bool], what: str) -> list[tuple[Path, str]]:
+    from hauntcheck.checks.runs import NothingToCheck, expand
+
+    try:
+        return expand(names, keep, what)
+    except NothingToCheck as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _finish(command: str, checks: list[Check], fmt: str, started: float) -> int:
+    """Print a non-text run and give the exit status (0 only when something was checked and passed)."""
+    run = Run(command, checks, time.perf_counter() - started)
+    if fmt != "text":
+        print(render(run, fmt), end="")
+    return 0 if run.ok else 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -105,22 +171,30 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from hauntcheck.checks.runs import lint_checks
+
+    fmt = output_format(args)
+    files = _inputs(args.files, lambda p: True, "YAML files")
+    if fmt != "text":
+        return _finish("lint", lint_checks(files, lint_one), fmt, time.perf_counter())
     errors: list[SpecError] = []
-    for name in args.files:
-        path = Path(name)
+    for path, name in files:
         try:
-            spec_file = load_file(path, name)
+            errors.extend(lint_one(path, name))
         except SpecErrors as exc:
             errors.extend(exc.errors)
-            continue
-        errors.extend(lint_in_context(spec_file, path))
     for error in sorted(errors, key=lambda e: (e.where.file, e.where.line, e.where.column)):
         print(error, file=sys.stderr)
     if errors:
         print(f"{len(errors)} error(s) in {len({e.where.file for e in errors})} file(s)", file=sys.stderr)
         return 2
-    print(f"{len(args.files)} file(s) OK")
+    print(f"{len(files)} file(s) OK")
     return 0
+
+
+def lint_one(path: Path, name: str) -> list[SpecError]:
+    """Every problem of one spec file (raises SpecErrors when it does not load)."""
+    return lint_in_context(load_file(path, name), path)
 
 
 def lint_in_context(spec_file: SpecFile, path: Path) -> list[SpecError]:
@@ -298,23 +372,13 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from hauntcheck.checks.verify import replay_transcript
+    from hauntcheck.checks.runs import replay_checks
 
-    failed = 0
-    for name in args.files:
-        log = transcripts.read(Path(name))
-        definition = get_game(log.header.game)
-        spec = game_spec(definition.id)
-        result = replay_transcript(log, definition, spec, strict=not args.lenient)
-        for note in result.notes:
-            print(f"{name}: note: {note}")
-        if result.ok:
-            print(f"{name}: OK, {result.steps_checked} steps replayed ({log.end.get('result') or log.end.get('stopped')})")
-        else:
-            failed += 1
-            assert result.divergence is not None
-            print(result.divergence.render(name))
-    return 1 if failed else 0
+    started = time.perf_counter()
+    fmt = output_format(args)
+    files = _inputs(args.files, transcripts.is_transcript, "transcripts")
+    checks = replay_checks(files, args.lenient, print if fmt == "text" else None)
+    return _finish("replay", checks, fmt, started)
 
 
 # --------------------------------------------------------------------------------------------
@@ -344,25 +408,45 @@ def cmd_golden(args: argparse.Namespace) -> int:
         if case_name and not cases:
             raise UsageError(f"{game} has no golden case {case_name!r}")
         selected.extend((definition, c) for c in cases)
-    stale = 0
+    fmt = output_format(args)
+    say = print if fmt == "text" else None
+    run_started = time.perf_counter()
+    checks: list[Check] = []
     for definition, case in selected:
         path = golden_file(definition.id, case)
+        shown = display_path(path)
         started = time.perf_counter()
         text = make_golden(definition, case)
         took = time.perf_counter() - started
         current = path.read_text(encoding="utf-8") if path.is_file() else None
         label = f"{definition.id}/{case.name}"
+        check = Check(f"golden:{label}", label, definition.id, 1, seconds=took)
+        checks.append(check)
         if current == text:
-            print(f"{label}: up to date ({took:.1f}s)")
+            if say:
+                say(f"{label}: up to date ({took:.1f}s)")
             continue
         if args.update:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-            print(f"{label}: {'rewritten' if current else 'written'} -> {path}")
+            if say:
+                say(f"{label}: {'rewritten' if current else 'written'} -> {path}")
         else:
-            stale += 1
-            print(f"{label}: {'differs from' if current else 'missing:'} {path}; run `hauntcheck golden --update {label}`")
-    return 1 if stale else 0
+            line = _first_difference(current, text) if current else 0
+            what = "differs from what the engine plays now" if current else "is missing"
+            check.problems.append(Problem("golden.stale", f"the golden transcript {what}; run `hauntcheck golden --update {label}`",
+                                          Location(shown, line, 1 if line else 0), counterexample=label))
+            if say:
+                say(f"{label}: {'differs from' if current else 'missing:'} {path}; run `hauntcheck golden --update {label}`")
+    return _finish("golden", checks, fmt, run_started)
+
+
+def _first_difference(old: str, new: str) -> int:
+    """The 1-based line where two texts first differ."""
+    for n, (a, b) in enumerate(zip(old.splitlines(), new.splitlines(), strict=False), start=1):
+        if a != b:
+            return n
+    return min(len(old.splitlines()), len(new.splitlines())) + 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -409,21 +493,22 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 def cmd_dispute(args: argparse.Namespace) -> int:
     from hauntcheck.engine import picture
-    from hauntcheck.engine.scenario import ScenarioRun, explain, load_scenario
+    from hauntcheck.engine.scenario import ScenarioResult, ScenarioRun
 
     if args.png:
         try:
             picture.require_pillow()
         except picture.PictureError as exc:
             raise UsageError(f"--png: {exc}") from None
-    failed = 0
-    files = [load_scenario(Path(name), name) for name in args.files]
-    for index, file in enumerate(files):
-        run = ScenarioRun(file)
-        result = run.run()
-        explain(result, run.rules, print)
-        if not result.ok:
-            failed += 1
+    from hauntcheck.checks.runs import dispute_checks
+
+    started = time.perf_counter()
+    fmt = output_format(args)
+    files = _inputs(args.files, lambda p: not transcripts.is_transcript(p), "dispute scenarios")
+
+    say = print if fmt == "text" else (lambda text: print(text, file=sys.stderr))
+
+    def pictures(index: int, run: ScenarioRun, result: ScenarioResult) -> None:
         if args.svg or args.png:
             draw = run.definition.draw_svg
             if draw is None:
@@ -433,7 +518,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
             if args.svg:
                 target = _numbered(args.svg, index, len(files))
                 _write_picture(target, svg.encode())
-                print(f"  picture: {target}")
+                say(f"  picture: {target}")
             if args.png:
                 target = _numbered(args.png, index, len(files))
                 try:
@@ -441,9 +526,13 @@ def cmd_dispute(args: argparse.Namespace) -> int:
                 except picture.PictureError as exc:
                     raise UsageError(f"--png: {exc}") from None
                 _write_picture(target, png)
-                print(f"  picture: {target}")
-    print(f"{len(files) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+                say(f"  picture: {target}")
+
+    checks = dispute_checks(files, print if fmt == "text" else None, pictures)
+    if fmt == "text":
+        failed = sum(1 for c in checks if not c.ok)
+        print(f"{len(checks) - failed} passed, {failed} failed")
+    return _finish("dispute", checks, fmt, started)
 
 
 def _write_picture(target: Path, data: bytes) -> None:
@@ -569,25 +658,39 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"hauntcheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     fmt = argparse.RawDescriptionHelpFormatter
 
-    p = sub.add_parser("verify", help="run every check over the bundled specs", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck verify\n  hauntcheck verify --game haunted --json")
-    p.add_argument("--game", action="append", help="only this game (repeatable)")
-    p.add_argument("--family", action="append", help="only this family of checks (repeatable)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    def add_format(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--format", choices=FORMATS, help="output format (default text, or [tool.hauntcheck] format in pyproject.toml): "
+                       "json (spec/schema/results.schema.json), junit XML, github annotations, sarif 2.1.0")
+
+    p = sub.add_parser("verify", help="run every check over the bundled specs (or a project's own)", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck verify\n  hauntcheck verify haunted --format junit > verify.xml\n"
+                              "  hauntcheck verify betrayal --family spec --family golden-replay --format github\n"
+                              "  hauntcheck verify --spec my-spec --scenarios my-scenarios\n"
+                              "defaults may be set in pyproject.toml under [tool.hauntcheck] (games, families, spec, scenarios, format)")
+    p.add_argument("games", nargs="*", metavar="GAME", help=f"only these games ({', '.join(available_games())})")
+    p.add_argument("--game", action="append", help="only this game (repeatable; the same as GAME)")
+    p.add_argument("--family", action="append", help="only this family of checks, by name or id (repeatable)")
+    p.add_argument("--spec", metavar="DIR", help="a spec folder with one subfolder per game (default: the bundled specs)")
+    p.add_argument("--scenarios", metavar="DIR", help="a folder of transcripts and scenarios, one subfolder per game")
+    add_format(p)
+    p.add_argument("--json", action="store_true", help="the same as --format json")
     p.add_argument("--all-marks", action="store_true", help="list judgement and sample marks too, not just unverified ones")
 
     p = sub.add_parser("lint", help="check spec files: schema, cross-references, game checks", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck lint spec/betrayal/rooms.yaml\n  hauntcheck lint my-haunt.yaml")
-    p.add_argument("files", nargs="+", metavar="FILE")
+                       epilog="examples:\n  hauntcheck lint spec/betrayal/rooms.yaml\n"
+                              "  hauntcheck lint spec/betrayal/haunts --format sarif")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
+    add_format(p)
 
     p = sub.add_parser("play", help="play a game with seeded decisions and print its log", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck play haunted --players 3 --seed 7\n"
                               "  hauntcheck play betrayal --players 4 --seed 7 --stop reveal --out game.yaml\n"
-                              "game options are given as --NAME VALUE (see docs/cli.md)")
-    p.add_argument("game", metavar="GAME")
+                              "  hauntcheck play haunted --players 1 --variant solo\n\n" + games_help())
+    p.add_argument("game", metavar="GAME", help=f"one of: {', '.join(available_games())}")
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", metavar="FILE", help="write the transcript here")
@@ -598,14 +701,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="re-apply transcripts and check every recorded consequence", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck replay game.yaml\n  hauntcheck replay --lenient partial.yaml")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
     p.add_argument("--lenient", action="store_true", help="do not fail on unanswered prompts or leftover steps")
+    add_format(p)
 
     p = sub.add_parser("golden", help="check or regenerate golden transcripts", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck golden            check all are up to date\n"
-                              "  hauntcheck golden --update haunted\n  hauntcheck golden --update haunted/solo")
+                              "  hauntcheck golden haunted/solo-seed-140\n  hauntcheck golden betrayal/03-frog-leg-stew --format junit")
     p.add_argument("names", nargs="*", metavar="GAME[/CASE]")
     p.add_argument("--update", action="store_true", help="rewrite the transcripts that differ")
+    add_format(p)
 
     p = sub.add_parser("coverage", help="which rules the scenarios, golden transcripts and playouts exercise", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck coverage\n  hauntcheck coverage betrayal --rules\n  hauntcheck coverage --json\n"
@@ -618,9 +723,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("dispute", help="run dispute scenarios and explain each verdict rule by rule", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck dispute scenarios/betrayal/disputes/coal-chute.yaml\n"
-                              "  hauntcheck dispute my-case.yaml --svg board.svg --png board.png")
-    p.add_argument("files", nargs="+", metavar="FILE")
+                       epilog="examples:\n  hauntcheck dispute scenarios/betrayal/disputes/coal-chute-slides-to-basement-landing.yaml\n"
+                              "  hauntcheck dispute scenarios/betrayal/disputes --format junit\n"
+                              "  hauntcheck dispute scenarios/betrayal/disputes/front-door-is-locked.yaml --svg board.svg --png board.png")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
+    add_format(p)
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
     p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
 
@@ -632,9 +739,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def games_help() -> str:
+    """The games, their player counts, options and milestones, for `play -h`."""
+    lines = ["games:"]
+    for game in available_games():
+        try:
+            definition = get_game(game)
+        except Exception as exc:  # a broken game module must not break --help for the others
+            lines.append(f"  {game}: cannot be loaded ({type(exc).__name__})")
+            continue
+        lines.append(f"  {game} ({definition.title}): {definition.min_players}-{definition.max_players} players")
+        for option in definition.options:
+            default = "" if option.default is None else f" (default {option.default})"
+            lines.append(f"      --{option.name.replace('_', '-')} VALUE  {option.help}{default}")
+        if definition.milestones:
+            lines.append(f"      --stop: {', '.join(definition.milestones)}")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
+    if args.command is None:
+        # A bare `hauntcheck` lists the commands (a usage mistake: exit 2).
+        parser.print_help(sys.stderr)
+        return 2
     try:
         if args.command == "play":
             return cmd_play(args, extra)
