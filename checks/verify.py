@@ -115,8 +115,9 @@ def family_xref(ctx: GameContext) -> FamilyResult:
 
 
 def golden_file(game: str, case: GoldenCase) -> Path:
-    """Where a golden case's transcript lives."""
-    return SCENARIO_ROOT / game / case.folder / f"{case.name}.yaml"
+    """Where a golden case's transcript lives (under the game's own scenario folder, if it has one)."""
+    root = get_game(game).scenario_root or SCENARIO_ROOT
+    return root / game / case.folder / f"{case.name}.yaml"
 
 
 def golden_files(definition: GameDef) -> list[Path]:
@@ -132,7 +133,7 @@ def family_golden(ctx: GameContext) -> FamilyResult:
     if ctx.spec is None or ctx.definition is None:
         result.skipped = "spec or engine did not load"
         return result
-    bundled = ctx.scenario_root == SCENARIO_ROOT
+    bundled = ctx.scenario_root == (ctx.definition.scenario_root or SCENARIO_ROOT)
     for case in ctx.definition.golden if bundled else ():
         if not golden_file(ctx.game, case).is_file():
             result.failures.append(
@@ -204,9 +205,9 @@ def engine_rule_references(game: str) -> dict[str, str]:
     """Rule ids named as string literals in the game's engine source, as the first argument of
     the calls in RULE_CALLS (``rules.event("move.speed", ...)``, ``self.emit(...)``), with the
     first place each is named (``file:line``)."""
-    from hauntcheck.engine.games import GAME_MODULES
+    from hauntcheck.engine.games import game_modules
 
-    module_name = GAME_MODULES[game]
+    module_name = game_modules()[game].partition(":")[0]
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.origin is None:
         return {}
@@ -236,12 +237,17 @@ def _callee(func: ast.expr) -> str:
 
 
 def load_context(game: str, root: Path = SPEC_ROOT, scenario_root: Path = SCENARIO_ROOT) -> GameContext:
+    """A game's context; an outside game's own folders stand in for the bundled defaults."""
     problems: list[str] = []
     definition: GameDef | None = None
     try:
         definition = get_game(game)
     except Exception as exc:  # a broken game module is a failed check, not a crash of the report
         problems.append(f"the {game} engine module failed to load: {type(exc).__name__}: {exc}")
+    if definition is not None and root == SPEC_ROOT and definition.spec_root is not None:
+        root = definition.spec_root
+    if definition is not None and scenario_root == SCENARIO_ROOT and definition.scenario_root is not None:
+        scenario_root = definition.scenario_root
     try:
         spec = game_spec(game, root)
     except SpecErrors as exc:

@@ -218,12 +218,13 @@ def lint_in_context(spec_file: SpecFile, path: Path) -> list[SpecError]:
 
 
 def _game_of(data: Mapping[str, Any], path: Path) -> str | None:
-    from hauntcheck.engine.games import GAME_MODULES
+    from hauntcheck.engine.games import game_modules
 
-    if isinstance(data.get("game"), str) and data["game"] in GAME_MODULES:
+    games = game_modules()
+    if isinstance(data.get("game"), str) and data["game"] in games:
         return str(data["game"])
     for parent in path.resolve().parents:
-        if parent.name in GAME_MODULES:
+        if parent.name in games:
             return parent.name
     return None
 
