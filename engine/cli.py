@@ -35,8 +35,8 @@ EXAMPLES = """\
 examples:
   hauntcheck verify                         run every check over the bundled specs
   hauntcheck verify haunted --format junit  the checks of one game as JUnit XML (also json, github, sarif)
-  hauntcheck lint spec/betrayal/haunts      check spec files or folders as a designer would
-  hauntcheck play haunted --players 3 --seed 7 --out game.yaml --quiet
+  hauntcheck lint spec/betrayal/haunts/03-frog-leg-stew.yaml   check spec files (or folders) as a designer would
+  hauntcheck play betrayal --players 4 --seed 7 --stop reveal --out game.yaml --quiet
   hauntcheck replay game.yaml               re-apply a transcript and check every step
   hauntcheck golden haunted                 check the golden transcripts of a game are up to date
   hauntcheck dispute scenarios/betrayal/disputes/front-door-is-locked.yaml --svg b.svg
@@ -669,8 +669,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="run every check over the bundled specs (or a project's own)", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck verify\n  hauntcheck verify haunted --format junit > verify.xml\n"
-                              "  hauntcheck verify betrayal --family spec --family golden-replay --format github\n"
-                              "  hauntcheck verify --spec my-spec --scenarios my-scenarios\n"
+                              "  hauntcheck verify betrayal --family spec --family cross-references --format github\n"
+                              "  hauntcheck verify haunted --spec spec --scenarios scenarios   (a project's own folders)\n"
                               "defaults may be set in pyproject.toml under [tool.hauntcheck] (games, families, spec, scenarios, format)")
     p.add_argument("games", nargs="*", metavar="GAME", help=f"only these games ({', '.join(available_games())})")
     p.add_argument("--game", action="append", help="only this game (repeatable; the same as GAME)")
@@ -701,7 +701,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the summary")
 
     p = sub.add_parser("replay", help="re-apply transcripts and check every recorded consequence", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck replay game.yaml\n  hauntcheck replay --lenient partial.yaml")
+                       epilog="examples:\n  hauntcheck replay game.yaml\n  hauntcheck replay --lenient game.yaml\n"
+                              "  hauntcheck replay scenarios/haunted/golden --format junit")
     p.add_argument("files", nargs="+", metavar="FILE|DIR")
     p.add_argument("--lenient", action="store_true", help="do not fail on unanswered prompts or leftover steps")
     add_format(p)
