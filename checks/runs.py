@@ -123,3 +123,31 @@ def lint_checks(files: Iterable[tuple[Path, str]], lint_one: Callable[[Path, str
         check.seconds = time.perf_counter() - started
         checks.append(check)
     return checks
+
+
+def upgrade(log: transcripts.Transcript) -> transcripts.Transcript:
+    """A transcript as format version 2: replayed against the engine (it must replay clean, prose
+    and all), each step's events recorded with their structured parts."""
+    from hauntcheck.checks.verify import replay_transcript
+    from hauntcheck.engine.core import IllegalAction
+    from hauntcheck.engine.games import game_spec, get_game
+
+    definition = get_game(log.header.game)
+    spec = game_spec(definition.id)
+    checked = replay_transcript(log, definition, spec, strict=False)
+    if not checked.ok and checked.divergence is not None:
+        raise UpgradeError(checked.divergence.render(log.source))
+    state = definition.new_game(spec, log.header.players, log.header.options)
+    for step in log.steps:
+        try:
+            events = state.apply(step.action)
+        except IllegalAction as exc:  # replay_transcript has just applied the same actions
+            raise UpgradeError(f"{log.source}: step {step.n}: {exc}") from None
+        step.events = [str(e) for e in events]
+        step.structured = [e.to_data() for e in events]
+    log.version = 2
+    return log
+
+
+class UpgradeError(ValueError):
+    """A transcript that does not replay, so it cannot be upgraded (the message shows where)."""

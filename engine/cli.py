@@ -361,7 +361,7 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         out.print(f"[bold]stopped[/bold]: {end.get('stopped')}")
     out.print(f"{len(log.steps)} steps; roster: {', '.join(f'{k}={v}' for k, v in log.header.roster.items())}")
     if args.out:
-        transcripts.write(log, Path(args.out))
+        transcripts.write(log, Path(args.out), args.transcript_version)
         out.print(f"transcript written to {args.out}")
     if end.get("stopped") == "step-limit":
         return 1
@@ -380,6 +380,44 @@ def cmd_replay(args: argparse.Namespace) -> int:
     files = _inputs(args.files, transcripts.is_transcript, "transcripts")
     checks = replay_checks(files, args.lenient, print if fmt == "text" else None)
     return _finish("replay", checks, fmt, started)
+
+
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    from hauntcheck.checks.runs import UpgradeError, upgrade
+
+    files = _inputs(args.files, transcripts.is_transcript, "transcripts")
+    if args.out and len(files) != 1:
+        raise UsageError("--out takes one transcript")
+    for path, name in files:
+        log = transcripts.read(path)
+        if log.version >= 2:
+            print(f"{name}: already version {log.version}")
+            continue
+        try:
+            upgraded = upgrade(log)
+        except UpgradeError as exc:
+            print(f"{exc}\n{name}: not upgraded: it does not replay", file=sys.stderr)
+            return 1
+        target = Path(args.out) if args.out else path
+        transcripts.write(upgraded, target, 2)
+        print(f"{name}: upgraded to version 2 -> {target}")
+    return 0
+
+
+def cmd_conform(args: argparse.Namespace) -> int:
+    from hauntcheck.checks.conform import EngineError, conform
+
+    started = time.perf_counter()
+    fmt = output_format(args)
+    for game in args.game or []:
+        get_game(game)
+    try:
+        checks = conform(args.engine, args.game or available_games(), args.only, args.timeout, print if fmt == "text" else None)
+    except EngineError as exc:
+        raise UsageError(str(exc)) from None
+    if not checks:
+        raise UsageError(f"nothing to check: no transcript or scenario matches {args.only!r}")
+    return _finish("conform", checks, fmt, started)
 
 
 # --------------------------------------------------------------------------------------------
@@ -699,6 +737,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stop", metavar="MILESTONE", help="stop at a milestone (e.g. reveal)")
     p.add_argument("--max-steps", type=int, default=200_000)
     p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.add_argument("--transcript-version", type=int, choices=[1, 2], default=transcripts.DEFAULT_VERSION,
+                   help="the transcript format --out writes: 1 (events as prose) or 2 (structured events, prose as comments)")
 
     p = sub.add_parser("replay", help="re-apply transcripts and check every recorded consequence", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck replay game.yaml\n  hauntcheck replay --lenient game.yaml\n"
@@ -732,6 +772,21 @@ def build_parser() -> argparse.ArgumentParser:
     add_format(p)
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
     p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
+
+    p = sub.add_parser("upgrade", help="convert version 1 transcripts to format version 2 (structured events)", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck upgrade game.yaml\n  hauntcheck upgrade game.yaml --out game-v2.yaml")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
+    p.add_argument("--out", metavar="FILE", help="write here instead of in place (one transcript only)")
+
+    p = sub.add_parser("conform", help="replay the golden transcripts and dispute scenarios against another engine", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck conform --engine \"python examples/reference_adapter.py\" --game haunted\n"
+                              "  hauntcheck conform --engine \"python examples/reference_adapter.py\" --format junit > conform.xml\n"
+                              "the protocol: docs/conformance-protocol.md")
+    p.add_argument("--engine", required=True, metavar="CMD", help="the command that starts the engine (JSON lines on stdin/stdout)")
+    p.add_argument("--game", action="append", help="only this game (repeatable)")
+    p.add_argument("--only", metavar="PATTERN", help="only transcripts and scenarios whose path matches this shell pattern")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one answer of the engine (default 60)")
+    add_format(p)
 
     p = sub.add_parser("report", help="turn the position at a step of a transcript into a scenario skeleton", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck report game.yaml --at 120 --out dispute.yaml")
@@ -772,7 +827,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
-                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage}
+                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "upgrade": cmd_upgrade,
+                    "conform": cmd_conform}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

@@ -2,8 +2,14 @@
 
 A transcript has a header (format, game, spec version and content hash, players, roster, seed,
 options, controller) and one entry per decision: who decided, the action, how many legal actions
-were offered, and the events that followed, each ``rule-id: what happened``. Replaying applies the
-recorded actions to a fresh game (never the seed) and checks every recorded consequence.
+were offered, and the events that followed. Replaying applies the recorded actions to a fresh game
+(never the seed) and checks every recorded consequence.
+
+Format version 1 writes each event as prose, ``rule-id: what happened``, and replay compares the
+prose. Version 2 writes each event's structured part, ``{rule: id, args: {...}}``, with the prose
+kept as a YAML comment for people, and replay compares the structured part: what another engine
+of the same game must agree on (``hauntcheck conform``). Both versions are read and replayed;
+``hauntcheck upgrade`` turns version 1 files into version 2.
 """
 
 from __future__ import annotations
@@ -18,7 +24,10 @@ from hauntcheck.engine.core import Action, GameState, IllegalAction, Outcome
 from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml
 
 FORMAT = "hauntcheck-transcript"
-FORMAT_VERSION = 1
+#: The newest format version this hauntcheck reads and writes.
+FORMAT_VERSION = 2
+#: The version written unless another is asked for (the golden transcripts are version 1).
+DEFAULT_VERSION = 1
 
 
 @dataclass
@@ -41,13 +50,24 @@ class Step:
     actor: str
     action: Action
     offered: int
+    #: The events as prose, ``rule-id: what happened`` (a version 2 file read back: the prose of
+    #: its comments, when present).
     events: list[str]
+    #: The events' structured parts (``{"rule": ..., "args": {...}}``); None for a step read from
+    #: a version 1 file, whose structured parts are the rule ids of its prose.
+    structured: list[dict[str, Any]] | None = None
+
+    def event_data(self) -> list[dict[str, Any]]:
+        """The structured part of each event."""
+        if self.structured is not None:
+            return self.structured
+        return [{"rule": event.partition(": ")[0]} for event in self.events]
 
     def rules(self) -> list[str]:
         """The rule ids that produced this step's events, in first-seen order."""
         seen: dict[str, None] = {}
-        for event in self.events:
-            seen.setdefault(event.partition(": ")[0], None)
+        for event in self.event_data():
+            seen.setdefault(str(event["rule"]), None)
         return list(seen)
 
 
@@ -58,6 +78,8 @@ class Transcript:
     end: dict[str, Any]
     source: str = "<memory>"
     step_lines: dict[int, int] = field(default_factory=dict)
+    #: The format version the transcript was read from (or is to be compared as).
+    version: int = DEFAULT_VERSION
 
     def rules_applied(self) -> set[str]:
         return {rule for step in self.steps for rule in step.rules()}
@@ -84,12 +106,16 @@ def _flow_mapping(data: Mapping[str, Any]) -> str:
     return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in data.items()) + "}"
 
 
-def dumps(transcript: Transcript) -> str:
+def dumps(transcript: Transcript, version: int = DEFAULT_VERSION) -> str:
+    """The transcript as YAML in format ``version`` (1: prose events; 2: structured events with
+    the prose as comments)."""
+    if version not in (1, 2):
+        raise ValueError(f"transcript format version {version}; versions: 1, 2")
     h = transcript.header
     lines = [
         f"# hauntcheck transcript of {h.title or h.game}. Produced by the engine; do not edit by hand.",
         f"format: {FORMAT}",
-        f"version: {FORMAT_VERSION}",
+        f"version: {version}",
         f"game: {h.game}",
         f"spec: {{version: {h.spec_version}, hash: {_flow(h.spec_hash)}}}",
         f"players: {h.players}",
@@ -106,16 +132,22 @@ def dumps(transcript: Transcript) -> str:
         lines.append(f"  actor: {step.actor}")
         lines.append(f"  action: {_flow_mapping(step.action.to_data())}")
         lines.append(f"  offered: {step.offered}")
-        if step.events:
+        if step.events or step.structured:
             lines.append("  events:")
-            lines.extend(f"  - {_flow(event)}" for event in step.events)
+            if version == 1:
+                lines.extend(f"  - {_flow(event)}" for event in step.events)
+            else:
+                prose = [event.partition(": ")[2] for event in step.events]
+                for index, data in enumerate(step.event_data()):
+                    comment = prose[index] if index < len(prose) else ""
+                    lines.append(f"  - {_flow_mapping(data)}" + (f"  # {comment}" if comment else ""))
     lines.append(f"end: {_flow_mapping(transcript.end)}")
     return "\n".join(lines) + "\n"
 
 
-def write(transcript: Transcript, path: Path) -> None:
+def write(transcript: Transcript, path: Path, version: int = DEFAULT_VERSION) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(transcript), encoding="utf-8")
+    path.write_text(dumps(transcript, version), encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------------
@@ -175,10 +207,13 @@ def loads(text: str, source: str) -> Transcript:
             for key in sorted(extra):
                 errors.append(SpecError(where((*path, key)), f"unknown key {key!r} in a step"))
             ok = need((*path, "n"), raw.get("n"), int, "n")
+            structured: list[dict[str, Any]] | None = None
             ok &= need((*path, "actor"), raw.get("actor"), str, "actor")
             ok &= need((*path, "offered"), raw.get("offered"), int, "offered")
             events = raw.get("events", [])
             ok &= need((*path, "events"), events, list, "events")
+            if ok and version >= 2:
+                structured, events = _structured_events(events, text, positions, (*path, "events"), where, errors)
             try:
                 action = Action.from_data(raw.get("action"))
             except (ValueError, TypeError) as exc:
@@ -188,7 +223,7 @@ def loads(text: str, source: str) -> Transcript:
                 continue
             if raw["n"] != len(steps) + 1:
                 errors.append(SpecError(where((*path, "n")), f"steps must be numbered in order: expected {len(steps) + 1}, got {raw['n']}"))
-            steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events]))
+            steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events], structured))
             step_lines[raw["n"]] = where(path).line
     if errors:
         raise SpecErrors(errors)
@@ -203,7 +238,26 @@ def loads(text: str, source: str) -> Transcript:
         roster={str(k): str(v) for k, v in roster.items()},
         stop=data.get("stop"),
     )
-    return Transcript(header, steps, dict(end), source, step_lines)
+    return Transcript(header, steps, dict(end), source, step_lines, version)
+
+
+def _structured_events(raw: list[Any], text: str, positions: Mapping[tuple[str | int, ...], tuple[int, int]],
+                       path: tuple[str | int, ...], where: Any, errors: list[SpecError]) -> tuple[list[dict[str, Any]], list[str]]:
+    """A version 2 step's events: the structured parts, checked, and the prose of their comments."""
+    lines = text.splitlines()
+    structured: list[dict[str, Any]] = []
+    prose: list[str] = []
+    for index, event in enumerate(raw):
+        at = (*path, index)
+        if not isinstance(event, dict) or not isinstance(event.get("rule"), str) or set(event) - {"rule", "args"} \
+                or not isinstance(event.get("args", {}), dict):
+            errors.append(SpecError(where(at), f"a version 2 event is {{rule: id, args: {{...}}}}, got {event!r}"))
+            continue
+        structured.append({"rule": event["rule"], **({"args": event["args"]} if event.get("args") else {})})
+        line = positions.get(at, (0, 0))[0]
+        comment = lines[line - 1].partition("  # ")[2] if 0 < line <= len(lines) else ""
+        prose.append(f"{event['rule']}: {comment}")
+    return structured, prose
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -270,9 +324,19 @@ class ReplayResult:
         return self.divergence is None
 
 
-def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spec_hash: str = "") -> ReplayResult:
+def event_line(data: Mapping[str, Any]) -> str:
+    """A structured event as one line: ``rule-id {args}``."""
+    args = data.get("args")
+    return f"{data['rule']} {_flow_mapping(args)}" if args else str(data["rule"])
+
+
+def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spec_hash: str = "",
+           structured: bool | None = None) -> ReplayResult:
     """Re-apply the logged actions to ``state`` (a fresh game built from the header) and check
-    each step's actor, offered count and events, then the ending."""
+    each step's actor, offered count and events, then the ending. Events are compared as prose
+    for a version 1 transcript, by their structured parts for version 2 (or when ``structured``
+    asks: the rule ids of a version 1 file, which is what another engine can be held to)."""
+    by_structure = transcript.version >= 2 if structured is None else structured
     notes = []
     if spec_hash and transcript.header.spec_hash and spec_hash != transcript.header.spec_hash:
         notes.append(f"the spec changed since this transcript was recorded ({transcript.header.spec_hash} -> {spec_hash})")
@@ -293,9 +357,17 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
             return diverge(step.n, "a different decision point",
                            [f"actor {step.actor}", f"offered {step.offered}"], [f"actor {actor}", f"offered {legal.size()}"])
         try:
-            events = [str(e) for e in state.apply(step.action)]
+            applied = state.apply(step.action)
         except IllegalAction as exc:
             return diverge(step.n, "the recorded action is illegal here", [str(step.action)], [exc.reason])
+        if by_structure:
+            expected = step.event_data()
+            got = [e.to_data() if step.structured is not None else {"rule": e.rule} for e in applied]
+            if got != expected:
+                return diverge(step.n, f"different consequences of {step.action}", [event_line(d) for d in expected],
+                               [event_line(d) for d in got])
+            continue
+        events = [str(e) for e in applied]
         if events != step.events:
             return diverge(step.n, f"different consequences of {step.action}", step.events, events)
     end = transcript.end
