@@ -80,3 +80,41 @@ def test_version_2_transcripts_replay_by_structure_and_upgrade_converts(tmp_path
     assert [s.events for s in old.steps] == [s.events for s in new.steps]
     assert [s.event_data() for s in old.steps] == [s.event_data() for s in new.steps]
     assert main(["replay", str(upgraded)]) == 0
+
+
+PROTOCOL_DOC = (REPO / "docs" / "conformance-protocol.md").read_text()
+
+
+def test_the_documented_action_vocabulary_covers_the_corpus() -> None:
+    import re
+
+    documented: dict[tuple[str, str, bool], set[str]] = {}
+    game = ""
+    for line in PROTOCOL_DOC.splitlines():
+        if line.startswith("### "):
+            game = line[4:].strip()
+        row = re.match(r"^\| `([\w-]+)` \| (.*) \| (chance|a player) \|$", line)
+        if row and game:
+            documented[(game, row[1], row[3] == "chance")] = set(re.findall(r"`([\w-]+)`", row[2]))
+    used = 0
+    for path in sorted((REPO / "scenarios").rglob("*.yaml")):
+        text = path.read_text()
+        if "\nformat: hauntcheck-transcript\n" not in text:
+            continue
+        name = re.search(r"^game: (\S+)$", text, re.MULTILINE)
+        assert name is not None
+        for actor, kind, rest in re.findall(r'^  actor: (\S+)\n  action: \{kind: "([^"]+)"(.*)\}$', text, re.MULTILINE):
+            key = (name[1], kind, actor == "chance")
+            assert key in documented, f"{path.name}: action {kind} of {name[1]} is not in docs/conformance-protocol.md"
+            assert set(re.findall(r", ([\w-]+): ", rest)) <= documented[key], (path.name, kind)
+            used += 1
+    assert used > 10_000
+
+
+def test_the_documented_splitmix64_vectors_are_the_generators() -> None:
+    from hauntcheck.engine.core import Rng
+
+    rng = Rng(0)
+    assert "seed 0: `next64()` gives " + ", ".join(f"`0x{rng.next64():016x}`" for _ in range(3)) in PROTOCOL_DOC
+    rng = Rng(42)
+    assert "seed 42: `below(6)` ten times gives `" + ", ".join(str(rng.below(6)) for _ in range(10)) + "`" in PROTOCOL_DOC
