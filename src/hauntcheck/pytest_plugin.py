@@ -115,4 +115,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not config.getoption("hauntcheck"):
         return
     collector = HauntcheckCollector.from_parent(session, name="hauntcheck")
-    items.extend(collector.collect())
+    collected = list(collector.collect())
+    # Reported as collected, so that the terminal's counts ("collected N items") include them.
+    config.hook.pytest_collectreport(report=pytest.CollectReport(collector.nodeid, "passed", None, collected))
+    items.extend(collected)
