@@ -238,14 +238,15 @@ def corpus(game: str) -> Iterator[tuple[str, Path]]:
         yield "scenario", path
 
 
-def first_rule(expected: list[str], actual: list[str]) -> str | None:
-    """The rule at the first line where two event lists differ (``rule-id {args}`` lines)."""
+def first_difference(expected: list[str], actual: list[str]) -> tuple[str | None, str | None]:
+    """The rules at the first line where two event lists differ (``rule-id {args}`` lines): the
+    transcript's and the engine's (None where one list has ended)."""
     for index in range(max(len(expected), len(actual))):
         left = expected[index] if index < len(expected) else None
         right = actual[index] if index < len(actual) else None
         if left != right:
-            return (left or right or "").split(" ", 1)[0] or None
-    return None
+            return (left.split(" ", 1)[0] if left else None), (right.split(" ", 1)[0] if right else None)
+    return None, None
 
 
 def conform(command: str, games: list[str], only: str | None = None, timeout: float = 60.0,
@@ -277,19 +278,27 @@ def conform(command: str, games: list[str], only: str | None = None, timeout: fl
                     check.checked = max(result.steps_checked, 1)
                     if result.divergence is not None:
                         d = result.divergence
-                        rule = first_rule(d.expected, d.actual) if d.what.startswith("different consequences") else None
+                        consequences = d.what.startswith("different consequences")
+                        ours, theirs = first_difference(d.expected, d.actual) if consequences else (None, None)
+                        # The engine's rule is named when it applied one where the transcript has
+                        # another (or none); else the transcript's rule the engine left out; else,
+                        # for another decision point, the last rule of the step that made it.
+                        rule = theirs or ours
                         if rule is None and d.step > 1 and d.step - 2 < len(log.steps):
-                            rules = log.steps[d.step - 2].rules()  # the decision point the previous step made
+                            rules = log.steps[d.step - 2].rules()
                             rule = rules[-1] if rules else None
                         named = f"first disagreement on rule {rule}" if rule else "first disagreement"
+                        if ours and theirs and ours != theirs:
+                            named += f" (the engine applies {theirs} where the transcript has {ours})"
                         body = d.render(shown).split(": ", 1)[1]
                         check.problems.append(Problem("conform.golden", f"{named}: {body}", Location(shown, d.line, 0), rule, shown))
                 else:
                     outcome = ScenarioRun(load_scenario(path, shown), remote, spec).run()
-                    applied = ",".join(outcome.rules_applied) or None
+                    # A scenario is about the rules it lists: those are named.
+                    about = ",".join(str(r) for r in load_scenario(path, shown).data.get("rules", [])) or None
                     for failure in outcome.failures:
                         location, message = split_location(failure, Location(shown))
-                        check.problems.append(Problem("conform.scenario", message, location, applied, shown))
+                        check.problems.append(Problem("conform.scenario", message, location, about, shown))
                 engine.drop_all()
                 check.seconds = time.perf_counter() - started
                 checks.append(check)
