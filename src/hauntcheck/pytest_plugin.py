@@ -117,5 +117,6 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     collector = HauntcheckCollector.from_parent(session, name="hauntcheck")
     collected = list(collector.collect())
     # Reported as collected, so that the terminal's counts ("collected N items") include them.
-    config.hook.pytest_collectreport(report=pytest.CollectReport(collector.nodeid, "passed", None, collected))
+    reported: list[pytest.Item | pytest.Collector] = [*collected]
+    config.hook.pytest_collectreport(report=pytest.CollectReport(collector.nodeid, "passed", None, reported))
     items.extend(collected)
