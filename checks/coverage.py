@@ -2,7 +2,7 @@
 their records are given) the Hypothesis state machines' runs apply.
 
 A rule that nothing exercises is a rule whose encoding nobody has checked; the report lists them.
-The state machines (``tests/test_machines.py``) write, per game and player count, how many of
+The state machines (``hauntcheck.testing``, run by ``tests/test_machines.py``) write, per game and player count, how many of
 their runs applied each rule (``rules-<game>-<n>p.json`` beside their failure transcripts);
 ``measure(..., machine_runs=DIR)`` adds those counts as the ``machines`` source.
 """

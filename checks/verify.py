@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import re
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hauntcheck.checks.output import Check, Location, Problem, Run, display_path, slug, split_location
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.games import GameDef, GoldenCase, available_games, game_spec, get_game, rule_id_errors, rulebook
-from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, Mark, SpecErrors
+from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, Mark, SpecError, SpecErrors
 
 SCENARIO_ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -30,6 +32,15 @@ class Failure:
 
     message: str
     counterexample: str | None = None
+    #: Where the problem is, when known apart from the message (else read from its start).
+    where: Location | None = None
+
+    @classmethod
+    def of(cls, error: SpecError, counterexample: str | None = None) -> Failure:
+        """A spec error as a failure, its position kept as a structured location."""
+        text = error.message + "".join(f"\n  {where}: note: {note}" for where, note in error.related)
+        where = Location(display_path(error.where.file), error.where.line, error.where.column)
+        return cls(text, counterexample, where)
 
 
 @dataclass
@@ -57,6 +68,8 @@ class GameContext:
     definition: GameDef | None
     spec: GameSpec | None
     spec_errors: list[str]
+    #: The folder holding the game's transcripts and scenarios (``<scenarios>/<game>``).
+    scenario_root: Path = SCENARIO_ROOT
 
 
 Family = Callable[[GameContext], FamilyResult]
@@ -77,7 +90,7 @@ def family_rules(ctx: GameContext) -> FamilyResult:
     if ctx.spec is None or ctx.definition is None:
         result.skipped = "spec or engine did not load"
         return result
-    result.failures = [Failure(str(e)) for e in rule_id_errors(ctx.spec)]
+    result.failures = [Failure.of(e) for e in rule_id_errors(ctx.spec)]
     book = rulebook(ctx.spec)
     used = engine_rule_references(ctx.game)
     for rule_id, where in sorted(used.items()):
@@ -95,15 +108,16 @@ def family_xref(ctx: GameContext) -> FamilyResult:
         result.skipped = "spec or engine did not load"
         return result
     errors = ctx.definition.cross_check(ctx.spec)
-    result.failures = [Failure(str(e)) for e in errors]
+    result.failures = [Failure.of(e) for e in errors]
     result.checked = len(ctx.spec.files)
     result.notes.extend(ctx.definition.notices(ctx.spec))
     return result
 
 
 def golden_file(game: str, case: GoldenCase) -> Path:
-    """Where a golden case's transcript lives."""
-    return SCENARIO_ROOT / game / case.folder / f"{case.name}.yaml"
+    """Where a golden case's transcript lives (under the game's own scenario folder, if it has one)."""
+    root = get_game(game).scenario_root or SCENARIO_ROOT
+    return root / game / case.folder / f"{case.name}.yaml"
 
 
 def golden_files(definition: GameDef) -> list[Path]:
@@ -119,22 +133,30 @@ def family_golden(ctx: GameContext) -> FamilyResult:
     if ctx.spec is None or ctx.definition is None:
         result.skipped = "spec or engine did not load"
         return result
-    for case in ctx.definition.golden:
+    bundled = ctx.scenario_root == (ctx.definition.scenario_root or SCENARIO_ROOT)
+    for case in ctx.definition.golden if bundled else ():
         if not golden_file(ctx.game, case).is_file():
             result.failures.append(
                 Failure(f"golden case {case.name!r} has no transcript; make it with `hauntcheck golden --update {ctx.game}/{case.name}`")
             )
-    for path in golden_files(ctx.definition):
+    paths = golden_files(ctx.definition) if bundled else transcript_files(ctx.scenario_root / ctx.game)
+    for path in paths:
         result.checked += 1
         try:
             log = transcripts.read(path)
         except SpecErrors as exc:
-            result.failures.append(Failure(str(exc)))
+            result.failures.extend(Failure.of(e) for e in exc.errors)
             continue
         replayed = replay_transcript(log, ctx.definition, ctx.spec)
         if not replayed.ok and replayed.divergence is not None:
-            result.failures.append(Failure(replayed.divergence.render(str(path)), counterexample=str(path)))
+            shown = display_path(path)
+            result.failures.append(Failure(replayed.divergence.render(shown), counterexample=shown))
     return result
+
+
+def transcript_files(folder: Path) -> list[Path]:
+    """Every transcript under a folder (scenarios kept beside them are left out)."""
+    return [p for p in sorted(folder.rglob("*.yaml")) if transcripts.is_transcript(p)] if folder.is_dir() else []
 
 
 def replay_transcript(log: transcripts.Transcript, definition: GameDef, spec: GameSpec, strict: bool = True) -> transcripts.ReplayResult:
@@ -152,15 +174,16 @@ def family_scenarios(ctx: GameContext) -> FamilyResult:
     if ctx.spec is None or ctx.definition is None:
         result.skipped = "spec or engine did not load"
         return result
-    folder = SCENARIO_ROOT / ctx.game
+    folder = ctx.scenario_root / ctx.game
     for path in scenario_files(folder) if folder.is_dir() else []:
         result.checked += 1
+        shown = display_path(path)
         try:
-            outcome = ScenarioRun(load_scenario(path, str(path.relative_to(SCENARIO_ROOT.parent))), ctx.definition, ctx.spec).run()
+            outcome = ScenarioRun(load_scenario(path, shown), ctx.definition, ctx.spec).run()
         except SpecErrors as exc:
-            result.failures.append(Failure(str(exc)))
+            result.failures.extend(Failure.of(e) for e in exc.errors)
             continue
-        result.failures.extend(Failure(f, counterexample=str(path)) for f in outcome.failures)
+        result.failures.extend(Failure(f, counterexample=shown) for f in outcome.failures)
     return result
 
 
@@ -184,16 +207,14 @@ def engine_rule_references(game: str) -> dict[str, str]:
     """Rule ids named as string literals in the game's engine source, as the first argument of
     the calls in RULE_CALLS (``rules.event("move.speed", ...)``, ``self.emit(...)``), with the
     first place each is named (``file:line``)."""
-    from hauntcheck.engine.games import GAME_MODULES
+    from hauntcheck.engine.games import game_modules
 
-    module_name = GAME_MODULES[game]
+    module_name = game_modules()[game].partition(":")[0]
     spec = importlib.util.find_spec(module_name)
     if spec is None or spec.origin is None:
         return {}
     origin = Path(spec.origin)
     files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
-    # Named from the folder above the game's module, so a package's files read as ``haunted/doors.py``.
-    top = origin.parent.parent if origin.name == "__init__.py" else origin.parent
     found: dict[str, str] = {}
     for file in files:
         tree = ast.parse(file.read_text(encoding="utf-8"))
@@ -205,7 +226,7 @@ def engine_rule_references(game: str) -> dict[str, str]:
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
             ):
-                found.setdefault(node.args[0].value, f"{file.relative_to(top).as_posix()}:{node.lineno}")
+                found.setdefault(node.args[0].value, f"{display_path(file)}:{node.lineno}:{node.col_offset + 1}")
     return found
 
 
@@ -217,18 +238,23 @@ def _callee(func: ast.expr) -> str:
     return ""
 
 
-def load_context(game: str, root: Path = SPEC_ROOT) -> GameContext:
+def load_context(game: str, root: Path = SPEC_ROOT, scenario_root: Path = SCENARIO_ROOT) -> GameContext:
+    """A game's context; an outside game's own folders stand in for the bundled defaults."""
     problems: list[str] = []
     definition: GameDef | None = None
     try:
         definition = get_game(game)
     except Exception as exc:  # a broken game module is a failed check, not a crash of the report
         problems.append(f"the {game} engine module failed to load: {type(exc).__name__}: {exc}")
+    if definition is not None and root == SPEC_ROOT and definition.spec_root is not None:
+        root = definition.spec_root
+    if definition is not None and scenario_root == SCENARIO_ROOT and definition.scenario_root is not None:
+        scenario_root = definition.scenario_root
     try:
         spec = game_spec(game, root)
     except SpecErrors as exc:
-        return GameContext(game, definition, None, problems + [str(e) for e in exc.errors])
-    return GameContext(game, definition, spec, problems)
+        return GameContext(game, definition, None, problems + [str(e) for e in exc.errors], scenario_root)
+    return GameContext(game, definition, spec, problems, scenario_root)
 
 
 @dataclass
@@ -242,29 +268,40 @@ class Report:
     def ok(self) -> bool:
         return all(r.ok for r in self.results)
 
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "seconds": round(self.seconds, 3),
-            "results": [
-                {
-                    "game": r.game,
-                    "family": r.family,
-                    "checked": r.checked,
-                    "failed": len(r.failures),
-                    "seconds": round(r.seconds, 3),
-                    "skipped": r.skipped,
-                    "failures": [{"message": f.message, "counterexample": f.counterexample} for f in r.failures],
-                    "notes": r.notes,
-                }
-                for r in self.results
-            ],
-            "counts": self.counts,
-            "marks": {
-                game: [{"where": str(m.where), "kind": m.kind, "path": m.path, "note": m.note} for m in marks]
-                for game, marks in self.marks.items()
-            },
+    def to_run(self) -> Run:
+        """The report in the common result model (one check per game and family)."""
+        checks = []
+        for r in self.results:
+            family_id = slug(r.family)
+            fallback = Location(f"spec/{r.game}")
+            problems = [failure_problem(f, family_id, fallback) for f in r.failures]
+            checks.append(Check(f"{r.game}/{family_id}", f"{r.game} {r.family}", r.game, r.checked, problems, r.seconds, r.skipped,
+                                list(r.notes), {"game": r.game, "family": r.family}))
+        marks = {
+            game: [{"where": str(m.where), "location": Location(display_path(m.where.file), m.where.line, m.where.column).to_data(),
+                    "kind": m.kind, "path": m.path, "note": m.note} for m in marks]
+            for game, marks in self.marks.items()
         }
+        return Run("verify", checks, self.seconds, {"counts": self.counts, "marks": marks})
+
+
+_CHECK_TAG = re.compile(r"^\[(?P<check>[\w.-]+)\] ")
+
+
+def failure_problem(failure: Failure, family_id: str, fallback: Location) -> Problem:
+    """A family's failure as a problem: the check id is the family's, refined by a ``[check]``
+    tag at the start of the message (the solver's), and the location is the failure's own or the
+    ``file:line:col:`` the message starts with."""
+    message, check = failure.message, family_id
+    tagged = _CHECK_TAG.match(message)
+    if tagged:
+        check = f"{family_id}.{tagged['check']}"
+        message = message[tagged.end():]
+    if failure.where is not None:
+        location = failure.where
+    else:
+        location, message = split_location(message, fallback)
+    return Problem(check, message, location, counterexample=failure.counterexample)
 
 
 def families() -> Iterator[tuple[str, Family]]:
@@ -273,14 +310,41 @@ def families() -> Iterator[tuple[str, Family]]:
     yield from FAMILIES
 
 
-def run(games: list[str] | None = None, only: set[str] | None = None, progress: Callable[[str], None] | None = None) -> Report:
-    """Run every family over every game (or the ones named)."""
+class UnknownFamily(LookupError):
+    """A family name that no family has (the message lists the names)."""
+
+
+def family_names() -> list[str]:
+    return [name for name, _ in families()]
+
+
+def resolve_families(names: list[str]) -> set[str]:
+    """Family names as given (``golden replay`` or its id ``golden-replay``) as the families'
+    names; an unknown one raises UnknownFamily listing the valid names."""
+    known = family_names()
+    by_id = {slug(name): name for name in known}
+    out = set()
+    for name in names:
+        found = name if name in known else by_id.get(slug(name))
+        if found is None:
+            listing = ", ".join(f"{n!r}" + (f" ({slug(n)})" if slug(n) != n else "") for n in known)
+            raise UnknownFamily(f"unknown family {name!r}; families: {listing}")
+        out.add(found)
+    return out
+
+
+def run(games: list[str] | None = None, only: set[str] | None = None, progress: Callable[[str], None] | None = None,
+        spec_root: Path = SPEC_ROOT, scenario_root: Path = SCENARIO_ROOT) -> Report:
+    """Run every family over every game (or the ones named), over the bundled spec and scenario
+    folders or a project's own."""
     start = time.perf_counter()
     results: list[FamilyResult] = []
     marks: dict[str, list[Mark]] = {}
     counts: dict[str, dict[str, int]] = {}
+    if only:
+        only = resolve_families(sorted(only))
     for game in games or available_games():
-        ctx = load_context(game)
+        ctx = load_context(game, spec_root, scenario_root)
         if ctx.spec is not None:
             marks[game] = ctx.spec.marks()
             counts[game] = spec_counts(ctx.spec)
@@ -295,7 +359,9 @@ def run(games: list[str] | None = None, only: set[str] | None = None, progress: 
             except Exception as exc:  # a crashing check is a failure of that check, reported with where it broke
                 frame = traceback.extract_tb(exc.__traceback__)[-1]
                 place = f"{Path(frame.filename).name}:{frame.lineno}"
-                result = FamilyResult(name, game, failures=[Failure(f"the check crashed at {place}: {type(exc).__name__}: {exc}")])
+                crash = Failure(f"the check crashed at {place}: {type(exc).__name__}: {exc}",
+                                where=Location(display_path(frame.filename), frame.lineno or 0))
+                result = FamilyResult(name, game, failures=[crash])
             result.seconds = time.perf_counter() - t0
             if result.applies:
                 results.append(result)

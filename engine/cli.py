@@ -14,15 +14,19 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from hauntcheck import __version__
+from hauntcheck.checks.output import FORMATS, Check, Location, Problem, Run, display_path, render
 from hauntcheck.engine import setup
 from hauntcheck.engine import transcript as transcripts
+from hauntcheck.engine.config import ConfigError, ProjectConfig
+from hauntcheck.engine.config import load as load_config
 from hauntcheck.engine.core import CHANCE, GameState
 from hauntcheck.engine.games import GameDef, GoldenCase, UnknownGame, available_games, game_spec, get_game
 from hauntcheck.engine.picture import INSTALL_HINT
@@ -32,15 +36,15 @@ from hauntcheck.engine.transcript import Step, TranscriptHeader
 
 EXAMPLES = """\
 examples:
-  hauntcheck verify                       run every check over the bundled specs
-  hauntcheck verify --json > report.json  the same, as JSON for CI
-  hauntcheck lint my-haunt.yaml           check one spec file as a designer would
-  hauntcheck play haunted --players 3 --seed 7 --out game.yaml
-  hauntcheck replay game.yaml             re-apply a transcript and check every step
-  hauntcheck golden --update haunted      regenerate the golden transcripts of a game
-  hauntcheck dispute case.yaml --svg b.svg  run a dispute scenario and draw the position
-  hauntcheck dispute case.yaml --png b.png  ... drawn as PNG (pip install 'hauntcheck[png]')
-  hauntcheck report game.yaml --at 40     turn step 40 of a game into a scenario skeleton
+  hauntcheck verify                         run every check over the bundled specs
+  hauntcheck verify haunted --format junit  the checks of one game as JUnit XML (also json, github, sarif)
+  hauntcheck lint spec/betrayal/haunts/03-frog-leg-stew.yaml   check spec files (or folders) as a designer would
+  hauntcheck play betrayal --players 4 --seed 7 --stop reveal --out game.yaml --quiet
+  hauntcheck replay game.yaml               re-apply a transcript and check every step
+  hauntcheck golden haunted                 check the golden transcripts of a game are up to date
+  hauntcheck dispute scenarios/betrayal/disputes/front-door-is-locked.yaml --svg b.svg
+  hauntcheck report game.yaml --at 40       turn step 40 of a game into a scenario skeleton
+  hauntcheck COMMAND --help                 the options and examples of one command
 """
 
 
@@ -59,15 +63,31 @@ def _console(stream: Any = None) -> Console:
 def cmd_verify(args: argparse.Namespace) -> int:
     from hauntcheck.checks import verify
 
-    games = args.game or None
+    config = project_config()
+    games = [*args.games, *(args.game or [])] or config.games or None
     for game in games or []:
         get_game(game)
+    families = args.family or config.families
+    spec_root = _folder(args.spec, "--spec") or config.spec or SPEC_ROOT
+    scenario_root = _folder(args.scenarios, "--scenarios") or config.scenarios or verify.SCENARIO_ROOT
+    fmt = output_format(args, config)
+    try:
+        only = verify.resolve_families(families) if families else None
+    except verify.UnknownFamily as exc:
+        raise UsageError(str(exc)) from None
+    if games is None and spec_root != SPEC_ROOT:
+        games = [g for g in available_games() if (spec_root / g).is_dir()]
+        if not games:
+            raise UsageError(f"--spec {spec_root}: no folder named after a game ({', '.join(available_games())})")
     err = _console(sys.stderr)
-    progress = None if args.json or not err.is_terminal else (lambda msg: err.print(f"[dim]... {msg}[/dim]"))
-    report = verify.run(games, set(args.family) if args.family else None, progress)
-    if args.json:
-        print(json.dumps(report.to_data(), indent=2, sort_keys=True))
-        return 0 if report.ok else 1
+    progress = None if fmt != "text" or not err.is_terminal else (lambda msg: err.print(f"[dim]... {msg}[/dim]"))
+    report = verify.run(games, only, progress, spec_root, scenario_root)
+    run = report.to_run()
+    if not run.checks:
+        raise UsageError(f"nothing to check: no family of {', '.join(sorted(only or []))} applies to {', '.join(games or [])}")
+    if fmt != "text":
+        print(render(run, fmt), end="")
+        return 0 if run.ok else 1
     out = _console()
     table = RichTable(title="hauntcheck verify")
     for column in ("game", "family", "checked", "failed", "seconds"):
@@ -98,9 +118,55 @@ def cmd_verify(args: argparse.Namespace) -> int:
         out.print(f"[red]FAIL[/red] {r.game} {r.family}: {f.message}")
         if f.counterexample:
             out.print(f"  counterexample: {f.counterexample}")
-    verdict = "[green]all checks passed[/green]" if report.ok else f"[red]{len(failures)} failure(s)[/red]"
+    if not run.checked:
+        verdict = "[red]nothing was checked[/red] (not a pass)"
+    else:
+        verdict = "[green]all checks passed[/green]" if run.ok else f"[red]{len(failures)} failure(s)[/red]"
     out.print(f"{verdict} in {report.seconds:.1f}s")
-    return 0 if report.ok else 1
+    return 0 if run.ok else 1
+
+
+def project_config() -> ProjectConfig:
+    try:
+        return load_config()
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def output_format(args: argparse.Namespace, config: ProjectConfig | None = None) -> str:
+    """The format asked for: --format, else --json, else the project's, else text."""
+    if getattr(args, "format", None):
+        return str(args.format)
+    if getattr(args, "json", False):
+        return "json"
+    config = config or project_config()
+    return config.format or "text"
+
+
+def _folder(name: str | None, option: str) -> Path | None:
+    if name is None:
+        return None
+    path = Path(name)
+    if not path.is_dir():
+        raise UsageError(f"{option} {name}: no such folder")
+    return path.resolve()
+
+
+def _inputs(names: Sequence[str], keep: Callable[[Path], bool], what: str) -> list[tuple[Path, str]]:
+    from hauntcheck.checks.runs import NothingToCheck, expand
+
+    try:
+        return expand(names, keep, what)
+    except NothingToCheck as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _finish(command: str, checks: list[Check], fmt: str, started: float) -> int:
+    """Print a non-text run and give the exit status (0 only when something was checked and passed)."""
+    run = Run(command, checks, time.perf_counter() - started)
+    if fmt != "text":
+        print(render(run, fmt), end="")
+    return 0 if run.ok else 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -108,9 +174,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from hauntcheck.checks.runs import lint_checks
     from hauntcheck.engine.lint import lint
 
-    result = lint(args.files)
+    started = time.perf_counter()
+    fmt = output_format(args)
+    files = _inputs(args.files, lambda p: True, "YAML files")
+    # The files given together are one change (see engine/lint.py), whatever the format.
+    result = lint([name for _, name in files])
+    if fmt != "text":
+        return _finish("lint", lint_checks(files, result.errors), fmt, started)
     errors, unplayable = result.errors, result.unplayable
     for error in sorted(errors, key=lambda e: (e.where.file, e.where.line, e.where.column)):
         print(error, file=sys.stderr)
@@ -125,7 +198,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         print(f"valid, but the engine cannot play it yet: {len(unplayable)} missing piece(s)", file=sys.stderr)
         return 1
-    print(f"{len(args.files)} file(s) OK")
+    print(f"{len(files)} file(s) OK")
     return 0
 
 
@@ -320,7 +393,7 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     out.print(f"{len(log.steps)} steps; roster: {', '.join(f'{k}={v}' for k, v in log.header.roster.items())}")
     if args.out:
         try:
-            transcripts.write(log, Path(args.out))
+            transcripts.write(log, Path(args.out), args.transcript_version)
         except OSError as exc:
             raise UsageError(f"--out {args.out}: cannot write: {exc.strerror or exc}") from None
         out.print(f"transcript written to {args.out}")
@@ -334,23 +407,51 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from hauntcheck.checks.verify import replay_transcript
+    from hauntcheck.checks.runs import replay_checks
 
-    failed = 0
-    for name in args.files:
-        log = transcripts.read(Path(name))
-        definition = setup.game_of(log)
-        spec = game_spec(definition.id)
-        result = replay_transcript(log, definition, spec, strict=not args.lenient)
-        for note in result.notes:
-            print(f"{name}: note: {note}")
-        if result.ok:
-            print(f"{name}: OK, {result.steps_checked} steps replayed ({log.end.get('result') or log.end.get('stopped')})")
-        else:
-            failed += 1
-            assert result.divergence is not None
-            print(result.divergence.render(name))
-    return 1 if failed else 0
+    started = time.perf_counter()
+    fmt = output_format(args)
+    files = _inputs(args.files, transcripts.is_transcript, "transcripts")
+    checks = replay_checks(files, args.lenient, print if fmt == "text" else None)
+    return _finish("replay", checks, fmt, started)
+
+
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    from hauntcheck.checks.runs import UpgradeError, upgrade
+
+    files = _inputs(args.files, transcripts.is_transcript, "transcripts")
+    if args.out and len(files) != 1:
+        raise UsageError("--out takes one transcript")
+    for path, name in files:
+        log = transcripts.read(path)
+        if log.version >= 2:
+            print(f"{name}: already version {log.version}")
+            continue
+        try:
+            upgraded = upgrade(log)
+        except UpgradeError as exc:
+            print(f"{exc}\n{name}: not upgraded: it does not replay", file=sys.stderr)
+            return 1
+        target = Path(args.out) if args.out else path
+        transcripts.write(upgraded, target, 2)
+        print(f"{name}: upgraded to version 2 -> {target}")
+    return 0
+
+
+def cmd_conform(args: argparse.Namespace) -> int:
+    from hauntcheck.checks.conform import EngineError, conform
+
+    started = time.perf_counter()
+    fmt = output_format(args)
+    for game in args.game or []:
+        get_game(game)
+    try:
+        checks = conform(args.engine, args.game or available_games(), args.only, args.timeout, print if fmt == "text" else None)
+    except EngineError as exc:
+        raise UsageError(str(exc)) from None
+    if not checks:
+        raise UsageError(f"nothing to check: no transcript or scenario matches {args.only!r}")
+    return _finish("conform", checks, fmt, started)
 
 
 # --------------------------------------------------------------------------------------------
@@ -382,25 +483,45 @@ def cmd_golden(args: argparse.Namespace) -> int:
         selected.extend((definition, c) for c in cases)
     if args.update:
         _refuse_installed_package(selected)
-    stale = 0
+    fmt = output_format(args)
+    say = print if fmt == "text" else None
+    run_started = time.perf_counter()
+    checks: list[Check] = []
     for definition, case in selected:
         path = golden_file(definition.id, case)
+        shown = display_path(path)
         started = time.perf_counter()
         text = make_golden(definition, case)
         took = time.perf_counter() - started
         current = path.read_text(encoding="utf-8") if path.is_file() else None
         label = f"{definition.id}/{case.name}"
+        check = Check(f"golden:{label}", label, definition.id, 1, seconds=took)
+        checks.append(check)
         if current == text:
-            print(f"{label}: up to date ({took:.1f}s)")
+            if say:
+                say(f"{label}: up to date ({took:.1f}s)")
             continue
         if args.update:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-            print(f"{label}: {'rewritten' if current else 'written'} -> {path}")
+            if say:
+                say(f"{label}: {'rewritten' if current else 'written'} -> {path}")
         else:
-            stale += 1
-            print(f"{label}: {'differs from' if current else 'missing:'} {path}; run `hauntcheck golden --update {label}`")
-    return 1 if stale else 0
+            line = _first_difference(current, text) if current else 0
+            what = "differs from what the engine plays now" if current else "is missing"
+            check.problems.append(Problem("golden.stale", f"the golden transcript {what}; run `hauntcheck golden --update {label}`",
+                                          Location(shown, line, 1 if line else 0), counterexample=label))
+            if say:
+                say(f"{label}: {'differs from' if current else 'missing:'} {path}; run `hauntcheck golden --update {label}`")
+    return _finish("golden", checks, fmt, run_started)
+
+
+def _first_difference(old: str, new: str) -> int:
+    """The 1-based line where two texts first differ."""
+    for n, (a, b) in enumerate(zip(old.splitlines(), new.splitlines(), strict=False), start=1):
+        if a != b:
+            return n
+    return min(len(old.splitlines()), len(new.splitlines())) + 1
 
 
 def _refuse_installed_package(selected: Sequence[tuple[GameDef, GoldenCase]]) -> None:
@@ -467,21 +588,22 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 def cmd_dispute(args: argparse.Namespace) -> int:
     from hauntcheck.engine import picture
-    from hauntcheck.engine.scenario import ScenarioRun, explain, load_scenario
+    from hauntcheck.engine.scenario import ScenarioResult, ScenarioRun
 
     if args.png:
         try:
             picture.require_pillow()
         except picture.PictureError as exc:
             raise UsageError(f"--png: {exc}") from None
-    failed = 0
-    files = [load_scenario(Path(name), name) for name in args.files]
-    for index, file in enumerate(files):
-        run = ScenarioRun(file)
-        result = run.run()
-        explain(result, run.rules, print)
-        if not result.ok:
-            failed += 1
+    from hauntcheck.checks.runs import dispute_checks
+
+    started = time.perf_counter()
+    fmt = output_format(args)
+    files = _inputs(args.files, lambda p: not transcripts.is_transcript(p), "dispute scenarios")
+
+    say = print if fmt == "text" else (lambda text: print(text, file=sys.stderr))
+
+    def pictures(index: int, run: ScenarioRun, result: ScenarioResult) -> None:
         if args.svg or args.png:
             draw = run.definition.draw_svg
             if draw is None:
@@ -491,7 +613,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
             if args.svg:
                 target = _numbered(args.svg, index, len(files))
                 _write_picture(target, svg.encode())
-                print(f"  picture: {target}")
+                say(f"  picture: {target}")
             if args.png:
                 target = _numbered(args.png, index, len(files))
                 try:
@@ -499,9 +621,13 @@ def cmd_dispute(args: argparse.Namespace) -> int:
                 except picture.PictureError as exc:
                     raise UsageError(f"--png: {exc}") from None
                 _write_picture(target, png)
-                print(f"  picture: {target}")
-    print(f"{len(files) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+                say(f"  picture: {target}")
+
+    checks = dispute_checks(files, print if fmt == "text" else None, pictures)
+    if fmt == "text":
+        failed = sum(1 for c in checks if not c.ok)
+        print(f"{len(checks) - failed} passed, {failed} failed")
+    return _finish("dispute", checks, fmt, started)
 
 
 def _write_picture(target: Path, data: bytes) -> None:
@@ -627,25 +753,39 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"hauntcheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     fmt = argparse.RawDescriptionHelpFormatter
 
-    p = sub.add_parser("verify", help="run every check over the bundled specs", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck verify\n  hauntcheck verify --game haunted --json")
-    p.add_argument("--game", action="append", help="only this game (repeatable)")
-    p.add_argument("--family", action="append", help="only this family of checks (repeatable)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    def add_format(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--format", choices=FORMATS, help="output format (default text, or [tool.hauntcheck] format in pyproject.toml): "
+                       "json (spec/schema/results.schema.json), junit XML, github annotations, sarif 2.1.0")
+
+    p = sub.add_parser("verify", help="run every check over the bundled specs (or a project's own)", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck verify\n  hauntcheck verify haunted --format junit > verify.xml\n"
+                              "  hauntcheck verify betrayal --family spec --family cross-references --format github\n"
+                              "  hauntcheck verify haunted --spec spec --scenarios scenarios   (a project's own folders)\n"
+                              "defaults may be set in pyproject.toml under [tool.hauntcheck] (games, families, spec, scenarios, format)")
+    p.add_argument("games", nargs="*", metavar="GAME", help=f"only these games ({', '.join(available_games())})")
+    p.add_argument("--game", action="append", help="only this game (repeatable; the same as GAME)")
+    p.add_argument("--family", action="append", help="only this family of checks, by name or id (repeatable)")
+    p.add_argument("--spec", metavar="DIR", help="a spec folder with one subfolder per game (default: the bundled specs)")
+    p.add_argument("--scenarios", metavar="DIR", help="a folder of transcripts and scenarios, one subfolder per game")
+    add_format(p)
+    p.add_argument("--json", action="store_true", help="the same as --format json")
     p.add_argument("--all-marks", action="store_true", help="list judgement and sample marks too, not just unverified ones")
 
     p = sub.add_parser("lint", help="check spec files: schema, cross-references, game checks", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck lint spec/betrayal/rooms.yaml\n  hauntcheck lint my-haunt.yaml")
-    p.add_argument("files", nargs="+", metavar="FILE")
+                       epilog="examples:\n  hauntcheck lint spec/betrayal/rooms.yaml\n"
+                              "  hauntcheck lint spec/betrayal/haunts --format sarif")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
+    add_format(p)
 
     p = sub.add_parser("play", help="play a game with seeded decisions and print its log", formatter_class=fmt, allow_abbrev=False,
                        epilog="examples:\n  hauntcheck play haunted --players 3 --seed 7\n"
                               "  hauntcheck play betrayal --players 4 --seed 7 --stop reveal --out game.yaml\n"
-                              "game options are given as --NAME VALUE (see docs/cli.md)")
-    p.add_argument("game", metavar="GAME")
+                              "  hauntcheck play haunted --players 1 --variant solo\n\n" + games_help())
+    p.add_argument("game", metavar="GAME", help=f"one of: {', '.join(available_games())}")
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", metavar="FILE", help="write the transcript here")
@@ -657,17 +797,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stop", metavar="MILESTONE", help="stop at a milestone (e.g. reveal)")
     p.add_argument("--max-steps", type=int, default=200_000)
     p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.add_argument("--transcript-version", type=int, choices=[1, 2], default=transcripts.DEFAULT_VERSION,
+                   help="the transcript format --out writes: 1 (events as prose) or 2 (structured events, prose as comments)")
 
     p = sub.add_parser("replay", help="re-apply transcripts and check every recorded consequence", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck replay game.yaml\n  hauntcheck replay --lenient partial.yaml")
-    p.add_argument("files", nargs="+", metavar="FILE")
+                       epilog="examples:\n  hauntcheck replay game.yaml\n  hauntcheck replay --lenient game.yaml\n"
+                              "  hauntcheck replay scenarios/haunted/golden --format junit")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
     p.add_argument("--lenient", action="store_true", help="do not fail on unanswered prompts or leftover steps")
+    add_format(p)
 
     p = sub.add_parser("golden", help="check or regenerate golden transcripts", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck golden            check all are up to date\n"
-                              "  hauntcheck golden --update haunted\n  hauntcheck golden --update haunted/solo")
+                              "  hauntcheck golden haunted/solo-seed-140\n  hauntcheck golden betrayal/03-frog-leg-stew --format junit")
     p.add_argument("names", nargs="*", metavar="GAME[/CASE]")
     p.add_argument("--update", action="store_true", help="rewrite the transcripts that differ")
+    add_format(p)
 
     p = sub.add_parser("coverage", help="which rules the scenarios, golden transcripts and playouts exercise", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck coverage\n  hauntcheck coverage betrayal --rules\n  hauntcheck coverage --json\n"
@@ -680,11 +825,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("dispute", help="run dispute scenarios and explain each verdict rule by rule", formatter_class=fmt,
-                       epilog="examples:\n  hauntcheck dispute scenarios/betrayal/disputes/coal-chute.yaml\n"
-                              "  hauntcheck dispute my-case.yaml --svg board.svg --png board.png")
-    p.add_argument("files", nargs="+", metavar="FILE")
+                       epilog="examples:\n  hauntcheck dispute scenarios/betrayal/disputes/coal-chute-slides-to-basement-landing.yaml\n"
+                              "  hauntcheck dispute scenarios/betrayal/disputes --format junit\n"
+                              "  hauntcheck dispute scenarios/betrayal/disputes/front-door-is-locked.yaml --svg board.svg --png board.png")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
+    add_format(p)
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
     p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
+
+    p = sub.add_parser("upgrade", help="convert version 1 transcripts to format version 2 (structured events)", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck upgrade game.yaml\n  hauntcheck upgrade game.yaml --out game-v2.yaml")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
+    p.add_argument("--out", metavar="FILE", help="write here instead of in place (one transcript only)")
+
+    p = sub.add_parser("conform", help="replay the golden transcripts and dispute scenarios against another engine", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck conform --engine \"python examples/reference_adapter.py\" --game haunted\n"
+                              "  hauntcheck conform --engine \"python examples/reference_adapter.py\" --format junit > conform.xml\n"
+                              "the protocol: docs/conformance-protocol.md")
+    p.add_argument("--engine", required=True, metavar="CMD", help="the command that starts the engine (JSON lines on stdin/stdout)")
+    p.add_argument("--game", action="append", help="only this game (repeatable)")
+    p.add_argument("--only", metavar="PATTERN", help="only transcripts and scenarios whose path matches this shell pattern")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one answer of the engine (default 60)")
+    add_format(p)
 
     p = sub.add_parser("report", help="turn the position at a step of a transcript into a scenario skeleton", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck report game.yaml --at 120 --out dispute.yaml")
@@ -694,16 +856,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def games_help() -> str:
+    """The games, their player counts, options and milestones, for `play -h`."""
+    lines = ["games:"]
+    for game in available_games():
+        try:
+            definition = get_game(game)
+        except Exception as exc:  # a broken game module must not break --help for the others
+            lines.append(f"  {game}: cannot be loaded ({type(exc).__name__})")
+            continue
+        lines.append(f"  {game} ({definition.title}): {definition.min_players}-{definition.max_players} players")
+        for option in definition.options:
+            default = "" if option.default is None else f" (default {option.default})"
+            lines.append(f"      --{option.name.replace('_', '-')} VALUE  {option.help}{default}")
+        if definition.milestones:
+            lines.append(f"      --stop: {', '.join(definition.milestones)}")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
+    if args.command is None:
+        # A bare `hauntcheck` lists the commands (a usage mistake: exit 2).
+        parser.print_help(sys.stderr)
+        return 2
     try:
         if args.command == "play":
             return cmd_play(args, extra)
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
-                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage}
+                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "upgrade": cmd_upgrade,
+                    "conform": cmd_conform}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

@@ -91,10 +91,20 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, and the rule clause (by id) that made it happen."""
+    """Something that happened, and the rule clause (by id) that made it happen. ``args`` are the
+    event's structured arguments (who, which, how many), compared by a version 2 transcript's
+    replay and by ``hauntcheck conform``; the text is for people."""
 
     rule: str
     text: str
+    args: tuple[tuple[str, Value], ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        """The structured part: the rule id and the arguments (the prose left out)."""
+        data: dict[str, Any] = {"rule": self.rule}
+        if self.args:
+            data["args"] = {key: _thaw(value) for key, value in self.args}
+        return data
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.text}"
@@ -371,10 +381,10 @@ class RuleBook:
         except KeyError:
             raise UnknownRule(f"{self.game} has no rule {rule_id!r} in its rules.yaml") from None
 
-    def event(self, rule_id: str, text: str) -> Event:
+    def event(self, rule_id: str, text: str, **args: Any) -> Event:
         if rule_id not in self.rules:
             raise UnknownRule(f"{self.game} has no rule {rule_id!r} in its rules.yaml")
-        return Event(rule_id, text)
+        return Event(rule_id, text, tuple((k, _freeze(v)) for k, v in args.items()) if args else ())
 
 
 @dataclass(frozen=True, slots=True)

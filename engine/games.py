@@ -2,11 +2,22 @@
 
 Each game lives in its own module (``hauntcheck.engine.<module>``) that defines ``GAME``, a
 :class:`GameDef`. The registry imports a game's module only when the game is used.
+
+An outside package adds a game without editing hauntcheck through the ``hauntcheck.games``
+entry-point group: the name is the game id, the value a module defining ``GAME`` (or
+``module:ATTRIBUTE`` naming the GameDef). Its GameDef gives ``spec_root`` (a folder holding
+``<game>/`` spec files, ``schema/`` and ``sources.yaml``) and ``scenario_root`` when its spec and
+transcripts are not bundled with hauntcheck::
+
+    [project.entry-points."hauntcheck.games"]
+    my-game = "my_package.game"
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.metadata
 import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +33,8 @@ GAME_MODULES: dict[str, str] = {
     "halls-of-horror": "hauntcheck.engine.halls",
     "haunted": "hauntcheck.engine.haunted",
 }
+#: The entry-point group through which outside packages register games.
+ENTRY_POINT_GROUP = "hauntcheck.games"
 
 
 @dataclass(frozen=True)
@@ -97,37 +110,63 @@ class GameDef:
     summary: Callable[[GameState], list[str]] | None = None
     #: A picture of a state as SVG text, for `hauntcheck dispute --svg`.
     draw_svg: Callable[[GameState], str] | None = None
+    #: For a game from another package: the folder holding its ``<id>/`` spec folder (with
+    #: ``schema/`` and ``sources.yaml``), and the one holding its ``<id>/`` transcripts and
+    #: scenarios. None: hauntcheck's bundled folders.
+    spec_root: Path | None = None
+    scenario_root: Path | None = None
 
 
 class UnknownGame(LookupError):
     pass
 
 
+def game_modules() -> dict[str, str]:
+    """Game id -> where its GameDef is (``module`` defining GAME, or ``module:attribute``): the
+    bundled games, then those registered by installed packages (a bundled id is never replaced)."""
+    return dict(_registered())
+
+
+@functools.cache
+def _registered() -> tuple[tuple[str, str], ...]:
+    # Cached: the installed distributions do not change while a process runs.
+    found = dict(GAME_MODULES)
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(entry.name, entry.value)
+    return tuple(found.items())
+
+
 def available_games() -> list[str]:
     """Games whose module is present in this installation."""
     out = []
-    for game, module in GAME_MODULES.items():
-        if importlib.util.find_spec(module) is not None:
+    for game, target in game_modules().items():
+        if importlib.util.find_spec(target.partition(":")[0]) is not None:
             out.append(game)
     return out
 
 
 def get_game(game: str) -> GameDef:
-    module_name = GAME_MODULES.get(game)
-    if module_name is None:
+    target = game_modules().get(game)
+    if target is None:
         known = ", ".join(available_games())
         raise UnknownGame(f"unknown game {game!r}; known games: {known}")
+    module_name, _, attribute = target.partition(":")
     module = importlib.import_module(module_name)
-    definition: GameDef = module.GAME
+    definition = getattr(module, attribute or "GAME")
+    if not isinstance(definition, GameDef) or definition.id != game:
+        raise UnknownGame(f"{target} (registered as game {game!r}) does not define a GameDef with id {game!r}")
     return definition
 
 
 _SPEC_CACHE: dict[tuple[str, Path], GameSpec] = {}
 
 
-def game_spec(game: str, root: Path = SPEC_ROOT) -> GameSpec:
-    """The loaded spec of a game (cached per process; specs are read-only once loaded)."""
-    key = (game, root)
+def game_spec(game: str, root: Path | None = None) -> GameSpec:
+    """The loaded spec of a game (cached per process; specs are read-only once loaded), from
+    ``root`` or else the game's own spec folder (hauntcheck's bundled specs by default)."""
+    if root is None:
+        root = (get_game(game).spec_root if game in game_modules() else None) or SPEC_ROOT
+    key = (game, root.resolve())  # a relative root names another folder after a chdir
     if key not in _SPEC_CACHE:
         _SPEC_CACHE[key] = load_game(game, root)
     return _SPEC_CACHE[key]

@@ -106,20 +106,21 @@ def _lint_transcript(path: Path, name: str, notes: list[str]) -> list[SpecError]
 def _game_of(spec_file: SpecFile, path: Path) -> tuple[str | None, list[SpecError]]:
     """The game a file belongs to: its ``game`` key (an unknown one is an error), else the folder
     it sits in (``spec/<game>/...``); None for files of no game (sources.yaml)."""
-    from hauntcheck.engine.games import GAME_MODULES, available_games
+    from hauntcheck.engine.games import available_games, game_modules
 
+    games = game_modules()  # the bundled games and those registered through entry points
     named = spec_file.data.get("game")
     if named is not None:
-        if isinstance(named, str) and named in GAME_MODULES:
+        if isinstance(named, str) and named in games:
             if named not in available_games():
                 return None, [spec_file.error(("game",), f"game {named!r} is not installed here")]
             return named, []
-        known = sorted(GAME_MODULES)
+        known = sorted(games)
         hint = did_you_mean(named, known)
         return None, [spec_file.error(("game",), f"unknown game {named!r}{hint}; known games: {', '.join(known)} "
                                                  "(so none of its cross-references could be checked)")]
     for parent in path.resolve().parents:
-        if parent.name in GAME_MODULES:
+        if parent.name in games:
             return parent.name, []
     return None, []
 

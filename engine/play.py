@@ -145,7 +145,7 @@ def play(
         legal = state.legal_actions()
         action = table.for_actor(actor).choose(state, actor, legal)
         events = state.apply(action)
-        step = Step(len(steps) + 1, actor, action, legal.size(), [str(e) for e in events])
+        step = Step(len(steps) + 1, actor, action, legal.size(), [str(e) for e in events], [e.to_data() for e in events])
         steps.append(step)
         if on_step is not None:
             on_step(state, step)

@@ -163,7 +163,8 @@ def validator_for(kind: str, schema_dir: Path = SCHEMA_DIR) -> Draft202012Valida
 
 
 def known_kinds(schema_dir: Path = SCHEMA_DIR) -> list[str]:
-    return sorted(p.name.removesuffix(".schema.json") for p in schema_dir.glob("*.schema.json") if p.name != "common.schema.json")
+    not_kinds = ("common.schema.json", "results.schema.json")  # shared definitions; the results of --format json
+    return sorted(p.name.removesuffix(".schema.json") for p in schema_dir.glob("*.schema.json") if p.name not in not_kinds)
 
 
 def _explain(error: ValidationError) -> tuple[PathKey, str]:

@@ -2,8 +2,14 @@
 
 A transcript has a header (format, game, spec version and content hash, players, roster, seed,
 options, controller) and one entry per decision: who decided, the action, how many legal actions
-were offered, and the events that followed, each ``rule-id: what happened``. Replaying applies the
-recorded actions to a fresh game (never the seed) and checks every recorded consequence.
+were offered, and the events that followed. Replaying applies the recorded actions to a fresh game
+(never the seed) and checks every recorded consequence.
+
+Format version 1 writes each event as prose, ``rule-id: what happened``, and replay compares the
+prose. Version 2 writes each event's structured part, ``{rule: id, args: {...}}``, with the prose
+kept as a YAML comment for people, and replay compares the structured part: what another engine
+of the same game must agree on (``hauntcheck conform``). Both versions are read and replayed;
+``hauntcheck upgrade`` turns version 1 files into version 2.
 """
 
 from __future__ import annotations
@@ -18,7 +24,10 @@ from hauntcheck.engine.core import Action, Choices, GameState, IllegalAction, Ou
 from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml, read_yaml
 
 FORMAT = "hauntcheck-transcript"
-FORMAT_VERSION = 1
+#: The newest format version this hauntcheck reads and writes.
+FORMAT_VERSION = 2
+#: The version written unless another is asked for (the golden transcripts are version 1).
+DEFAULT_VERSION = 1
 
 
 @dataclass
@@ -41,13 +50,24 @@ class Step:
     actor: str
     action: Action
     offered: int
+    #: The events as prose, ``rule-id: what happened`` (a version 2 file read back: the prose of
+    #: its comments, when present).
     events: list[str]
+    #: The events' structured parts (``{"rule": ..., "args": {...}}``); None for a step read from
+    #: a version 1 file, whose structured parts are the rule ids of its prose.
+    structured: list[dict[str, Any]] | None = None
+
+    def event_data(self) -> list[dict[str, Any]]:
+        """The structured part of each event."""
+        if self.structured is not None:
+            return self.structured
+        return [{"rule": event.partition(": ")[0]} for event in self.events]
 
     def rules(self) -> list[str]:
         """The rule ids that produced this step's events, in first-seen order."""
         seen: dict[str, None] = {}
-        for event in self.events:
-            seen.setdefault(event.partition(": ")[0], None)
+        for event in self.event_data():
+            seen.setdefault(str(event["rule"]), None)
         return list(seen)
 
 
@@ -66,6 +86,8 @@ class Transcript:
             path = path[:-1]
         line, col = self.positions.get(path, (1, 1))
         return Where(self.source, line, col)
+    #: The format version the transcript was read from (or is to be compared as).
+    version: int = DEFAULT_VERSION
 
     def rules_applied(self) -> set[str]:
         return {rule for step in self.steps for rule in step.rules()}
@@ -92,12 +114,16 @@ def _flow_mapping(data: Mapping[str, Any]) -> str:
     return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in data.items()) + "}"
 
 
-def dumps(transcript: Transcript) -> str:
+def dumps(transcript: Transcript, version: int = DEFAULT_VERSION) -> str:
+    """The transcript as YAML in format ``version`` (1: prose events; 2: structured events with
+    the prose as comments)."""
+    if version not in (1, 2):
+        raise ValueError(f"transcript format version {version}; versions: 1, 2")
     h = transcript.header
     lines = [
         f"# hauntcheck transcript of {h.title or h.game}. Produced by the engine; do not edit by hand.",
         f"format: {FORMAT}",
-        f"version: {FORMAT_VERSION}",
+        f"version: {version}",
         f"game: {h.game}",
         f"spec: {{version: {h.spec_version}, hash: {_flow(h.spec_hash)}}}",
         f"players: {h.players}",
@@ -114,16 +140,22 @@ def dumps(transcript: Transcript) -> str:
         lines.append(f"  actor: {step.actor}")
         lines.append(f"  action: {_flow_mapping(step.action.to_data())}")
         lines.append(f"  offered: {step.offered}")
-        if step.events:
+        if step.events or step.structured:
             lines.append("  events:")
-            lines.extend(f"  - {_flow(event)}" for event in step.events)
+            if version == 1:
+                lines.extend(f"  - {_flow(event)}" for event in step.events)
+            else:
+                prose = [event.partition(": ")[2] for event in step.events]
+                for index, data in enumerate(step.event_data()):
+                    comment = prose[index] if index < len(prose) else ""
+                    lines.append(f"  - {_flow_mapping(data)}" + (f"  # {comment}" if comment else ""))
     lines.append(f"end: {_flow_mapping(transcript.end)}")
     return "\n".join(lines) + "\n"
 
 
-def write(transcript: Transcript, path: Path) -> None:
+def write(transcript: Transcript, path: Path, version: int = DEFAULT_VERSION) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(transcript), encoding="utf-8")
+    path.write_text(dumps(transcript, version), encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------------
@@ -133,11 +165,12 @@ def write(transcript: Transcript, path: Path) -> None:
 def loads(text: str, source: str) -> Transcript:
     """Parse a transcript; every structural problem is reported with file:line:col."""
     data, positions = parse_yaml(text, source)
-    return from_data(data, positions, source)
+    return from_data(data, positions, source, text)
 
 
-def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, int]], source: str) -> Transcript:
-    """A transcript from its parsed YAML; every structural problem is reported with file:line:col."""
+def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, int]], source: str, text: str = "") -> Transcript:
+    """A transcript from its parsed YAML; every structural problem is reported with file:line:col.
+    ``text`` is the file's text, where a version 2 file keeps each event's prose as a comment."""
     errors: list[SpecError] = []
 
     def where(path: tuple[str | int, ...]) -> Where:
@@ -207,10 +240,13 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
             for key in sorted(extra):
                 errors.append(SpecError(where((*path, key)), f"unknown key {key!r} in a step"))
             ok = need((*path, "n"), raw.get("n"), int, "n")
+            structured: list[dict[str, Any]] | None = None
             ok &= need((*path, "actor"), raw.get("actor"), str, "actor")
             ok &= need((*path, "offered"), raw.get("offered"), int, "offered")
             events = raw.get("events", [])
             ok &= need((*path, "events"), events, list, "events")
+            if ok and version >= 2:
+                structured, events = _structured_events(events, text, positions, (*path, "events"), where, errors)
             try:
                 action = Action.from_data(raw.get("action"))
             except (ValueError, TypeError) as exc:
@@ -220,7 +256,7 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
                 continue
             if raw["n"] != len(steps) + 1:
                 errors.append(SpecError(where((*path, "n")), f"steps must be numbered in order: expected {len(steps) + 1}, got {raw['n']}"))
-            steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events]))
+            steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events], structured))
     if errors:
         raise SpecErrors(errors)
     header = TranscriptHeader(
@@ -234,7 +270,7 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
         roster={str(k): str(v) for k, v in roster.items()},
         stop=data.get("stop"),
     )
-    return Transcript(header, steps, dict(end), source, StepLines(positions, len(steps)), positions)
+    return Transcript(header, steps, dict(end), source, StepLines(positions, len(steps)), positions, version)
 
 
 class StepLines(Mapping[int, int]):
@@ -261,6 +297,25 @@ class StepLines(Mapping[int, int]):
         return self.count + 1
 
 
+def _structured_events(raw: list[Any], text: str, positions: Mapping[tuple[str | int, ...], tuple[int, int]],
+                       path: tuple[str | int, ...], where: Any, errors: list[SpecError]) -> tuple[list[dict[str, Any]], list[str]]:
+    """A version 2 step's events: the structured parts, checked, and the prose of their comments."""
+    lines = text.splitlines()
+    structured: list[dict[str, Any]] = []
+    prose: list[str] = []
+    for index, event in enumerate(raw):
+        at = (*path, index)
+        if not isinstance(event, dict) or not isinstance(event.get("rule"), str) or set(event) - {"rule", "args"} \
+                or not isinstance(event.get("args", {}), dict):
+            errors.append(SpecError(where(at), f"a version 2 event is {{rule: id, args: {{...}}}}, got {event!r}"))
+            continue
+        structured.append({"rule": event["rule"], **({"args": event["args"]} if event.get("args") else {})})
+        line = positions.get(at, (0, 0))[0]
+        comment = lines[line - 1].partition("  # ")[2] if 0 < line <= len(lines) else ""
+        prose.append(f"{event['rule']}: {comment}")
+    return structured, prose
+
+
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     names = {int: "an integer", str: "a string", list: "a list", dict: "a mapping"}
     if isinstance(kind, tuple):
@@ -281,8 +336,8 @@ def is_transcript(path: Path) -> bool:
 
 def read(path: Path, display: str | None = None) -> Transcript:
     shown = display or str(path)
-    data, positions, _text = read_yaml(path, shown)
-    return from_data(data, positions, shown)
+    data, positions, text = read_yaml(path, shown)
+    return from_data(data, positions, shown, text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -325,9 +380,19 @@ class ReplayResult:
         return self.divergence is None
 
 
-def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spec_hash: str = "") -> ReplayResult:
+def event_line(data: Mapping[str, Any]) -> str:
+    """A structured event as one line: ``rule-id {args}``."""
+    args = data.get("args")
+    return f"{data['rule']} {_flow_mapping(args)}" if args else str(data["rule"])
+
+
+def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spec_hash: str = "",
+           structured: bool | None = None) -> ReplayResult:
     """Re-apply the logged actions to ``state`` (a fresh game built from the header) and check
-    each step's actor, offered count and events, then the ending."""
+    each step's actor, offered count and events, then the ending. Events are compared as prose
+    for a version 1 transcript, by their structured parts for version 2 (or when ``structured``
+    asks: the rule ids of a version 1 file, which is what another engine can be held to)."""
+    by_structure = transcript.version >= 2 if structured is None else structured
     notes: list[str] = []
     if spec_hash and spec_hash != transcript.header.spec_hash:
         changed = f"the spec changed since this transcript was recorded ({transcript.header.spec_hash or 'no hash'} -> {spec_hash})"
@@ -357,9 +422,17 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
             return diverge(step.n, "the recorded action is not one of the legal actions offered here",
                            [str(step.action)], [f"{legal.size()} offered: {legal.describe()}"])
         try:
-            events = [str(e) for e in state.apply(action)]
+            applied = state.apply(action)
         except IllegalAction as exc:
             return diverge(step.n, "the recorded action is illegal here", [str(step.action)], [exc.reason])
+        if by_structure:
+            expected = step.event_data()
+            got = [e.to_data() if step.structured is not None else {"rule": e.rule} for e in applied]
+            if got != expected:
+                return diverge(step.n, f"different consequences of {step.action}", [event_line(d) for d in expected],
+                               [event_line(d) for d in got])
+            continue
+        events = [str(e) for e in applied]
         if events != step.events:
             return diverge(step.n, f"different consequences of {step.action}", step.events, events)
     end = transcript.end

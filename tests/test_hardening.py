@@ -296,7 +296,7 @@ def test_lint_refuses_a_rules_file_without_a_rule_the_engine_cites(tmp_path: Pat
     target.write_text("\n  - id: ".join(kept), encoding="utf-8")
     run = run_cli(["lint", str(target)])
     assert run.status == 2
-    assert "the engine cites rule 'door.ace-way-out' (haunted/doors.py:" in run.err
+    assert "the engine cites rule 'door.ace-way-out' (engine/haunted/doors.py:" in run.err
 
 
 def test_lint_gives_schema_and_cross_reference_errors_at_once(tmp_path: Path) -> None:

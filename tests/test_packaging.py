@@ -60,3 +60,9 @@ def test_ci_runs_the_readme_commands() -> None:
     ci = (REPO / ".ci" / "run").read_text()
     for command in commands[:2]:
         assert command in ci.splitlines(), f".ci/run does not run the README command: {command}"
+
+
+def test_license_file_matches_the_metadata() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert project["license"] == {"text": "MIT"}
+    assert (REPO / "LICENSE").read_text().startswith("MIT License\n")

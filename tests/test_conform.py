@@ -1,0 +1,120 @@
+"""The conformance protocol: the reference adapter (hauntcheck's engine in a separate process)
+agrees with a representative slice of the corpus (CI runs the whole corpus with `hauntcheck conform`,
+see .ci/run); the broken adapter (one rule changed) is caught with the rule named; transcript
+format version 2 replays by its structured events, and `hauntcheck upgrade` writes it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from hauntcheck.checks.conform import conform
+from hauntcheck.engine import transcript as transcripts
+from hauntcheck.engine.cli import main
+from hauntcheck.engine.games import available_games
+
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE = f"{sys.executable} {REPO / 'examples' / 'reference_adapter.py'}"
+BROKEN = f"{sys.executable} {REPO / 'examples' / 'broken_adapter.py'}"
+
+needs_all = pytest.mark.skipif(set(available_games()) != {"betrayal", "halls-of-horror", "haunted"}, reason="needs every bundled game")
+
+
+@needs_all
+def test_the_reference_adapter_agrees_with_a_slice_of_every_game() -> None:
+    checks = conform(REFERENCE, ["haunted"])
+    checks += conform(REFERENCE, ["betrayal"], only="scenarios/betrayal/golden/reveal-[34]p-*")
+    checks += conform(REFERENCE, ["betrayal"], only="scenarios/betrayal/disputes/[a-c]*")
+    checks += conform(REFERENCE, ["halls-of-horror"], only="scenarios/halls-of-horror/examples/*")
+    assert len(checks) > 20
+    assert all(c.ok for c in checks), [p.message for c in checks for p in c.problems]
+    assert sum(c.checked for c in checks) > 1000  # steps replayed through the protocol
+
+
+@needs_all
+def test_the_broken_adapter_is_caught_and_the_rule_named(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["conform", "--engine", BROKEN, "--game", "betrayal", "--only", "scenarios/betrayal/golden/reveal-6p-seed-2-*",
+                 "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1
+    [failure] = [f for r in data["results"] for f in r["failures"]]
+    assert failure["rule"] == "haunt.revealer"
+    assert failure["message"].startswith("first disagreement on rule haunt.revealer")
+    assert failure["location"]["file"] == "scenarios/betrayal/golden/reveal-6p-seed-2-select-haunt.yaml" and failure["location"]["line"] > 0
+
+
+def test_an_engine_that_cannot_start_or_speak_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conform", "--engine", str(tmp_path / "no-such-engine"), "--game", "haunted"]) == 2
+    assert "cannot start the engine" in capsys.readouterr().err
+    chatter = tmp_path / "chatter.py"
+    chatter.write_text("import sys\nfor line in sys.stdin:\n    print('hello there', flush=True)\n")
+    assert main(["conform", "--engine", f"{sys.executable} {chatter}", "--game", "haunted"]) == 2
+    assert "a line that is not JSON" in capsys.readouterr().err
+
+
+@pytest.mark.skipif("haunted" not in available_games(), reason="haunted is not installed")
+def test_version_2_transcripts_replay_by_structure_and_upgrade_converts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    v2 = tmp_path / "v2.yaml"
+    assert main(["play", "haunted", "--players", "3", "--seed", "7", "--quiet", "--out", str(v2), "--transcript-version", "2"]) == 0
+    text = v2.read_text()
+    assert "\nversion: 2\n" in text
+    assert '  - {rule: "setup.fear"}  # P1 FEAR starts at 3 (number of players)\n' in text
+    assert main(["replay", str(v2)]) == 0
+    # The prose is a comment: changing it changes nothing; changing a rule id is a divergence.
+    v2.write_text(text.replace("# P1 FEAR starts at 3", "# P1 is very afraid"))
+    assert main(["replay", str(v2)]) == 0
+    v2.write_text(text.replace('{rule: "setup.fear"}', '{rule: "setup.stats"}', 1))
+    capsys.readouterr()
+    assert main(["replay", str(v2)]) == 1
+    out = capsys.readouterr().out
+    assert "! setup.stats" in out and "| setup.fear" in out
+    # A version 1 golden upgrades to the same structure and prose, and still replays.
+    golden = REPO / "scenarios" / "haunted" / "golden" / "two-players-seed-64.yaml"
+    upgraded = tmp_path / "upgraded.yaml"
+    assert main(["upgrade", str(golden), "--out", str(upgraded)]) == 0
+    old, new = transcripts.read(golden), transcripts.read(upgraded)
+    assert (old.version, new.version) == (1, 2)
+    assert [s.events for s in old.steps] == [s.events for s in new.steps]
+    assert [s.event_data() for s in old.steps] == [s.event_data() for s in new.steps]
+    assert main(["replay", str(upgraded)]) == 0
+
+
+PROTOCOL_DOC = (REPO / "docs" / "conformance-protocol.md").read_text()
+
+
+def test_the_documented_action_vocabulary_covers_the_corpus() -> None:
+    import re
+
+    documented: dict[tuple[str, str, bool], set[str]] = {}
+    game = ""
+    for line in PROTOCOL_DOC.splitlines():
+        if line.startswith("### "):
+            game = line[4:].strip()
+        row = re.match(r"^\| `([\w-]+)` \| (.*) \| (chance|a player) \|$", line)
+        if row and game:
+            documented[(game, row[1], row[3] == "chance")] = set(re.findall(r"`([\w-]+)`", row[2]))
+    used = 0
+    for path in sorted((REPO / "scenarios").rglob("*.yaml")):
+        text = path.read_text()
+        if "\nformat: hauntcheck-transcript\n" not in text:
+            continue
+        name = re.search(r"^game: (\S+)$", text, re.MULTILINE)
+        assert name is not None
+        for actor, kind, rest in re.findall(r'^  actor: (\S+)\n  action: \{kind: "([^"]+)"(.*)\}$', text, re.MULTILINE):
+            key = (name[1], kind, actor == "chance")
+            assert key in documented, f"{path.name}: action {kind} of {name[1]} is not in docs/conformance-protocol.md"
+            assert set(re.findall(r", ([\w-]+): ", rest)) <= documented[key], (path.name, kind)
+            used += 1
+    assert used > 10_000
+
+
+def test_the_documented_splitmix64_vectors_are_the_generators() -> None:
+    from hauntcheck.engine.core import Rng
+
+    rng = Rng(0)
+    assert "seed 0: `next64()` gives " + ", ".join(f"`0x{rng.next64():016x}`" for _ in range(3)) in PROTOCOL_DOC
+    rng = Rng(42)
+    assert "seed 42: `below(6)` ten times gives `" + ", ".join(str(rng.below(6)) for _ in range(10)) + "`" in PROTOCOL_DOC
