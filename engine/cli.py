@@ -350,7 +350,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         log = transcripts.read(Path(name))
         definition = get_game(log.header.game)
         spec = game_spec(definition.id)
-        result = replay_transcript(log, definition, spec, strict=not args.lenient)
+        if args.haunt_file and definition.id == "betrayal":
+            from hauntcheck.engine.betrayal.reveal import load_haunt_file, spec_with_haunt
+
+            spec = spec_with_haunt(spec, load_haunt_file(Path(args.haunt_file)))
+        try:
+            result = replay_transcript(log, definition, spec, strict=not args.lenient)
+        except ValueError as exc:  # the game refuses the transcript's options (a haunt it does not know)
+            hint = "; a game of a designer's haunt replays with the same --haunt-file" if "haunt" in str(exc) else ""
+            raise UsageError(f"{name}: {exc}{hint}") from None
         for note in result.notes:
             print(f"{name}: note: {note}")
         if result.ok:
@@ -654,6 +662,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n  hauntcheck replay game.yaml\n  hauntcheck replay --lenient partial.yaml")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--lenient", action="store_true", help="do not fail on unanswered prompts or leftover steps")
+    p.add_argument("--haunt-file", metavar="FILE", help="Betrayal: the designer's haunt file the games were played with")
 
     p = sub.add_parser("golden", help="check or regenerate golden transcripts", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck golden            check all are up to date\n"
