@@ -52,8 +52,9 @@ def text_problem(text: str, check: str, file: str, rule: str | None = None, coun
     return Problem(check, message, location, rule, counterexample)
 
 
-def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | None) -> list[Check]:
-    """Replay each transcript against a fresh game: one check per file."""
+def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | None, haunt_file: str | None = None) -> list[Check]:
+    """Replay each transcript against a fresh game: one check per file. A Betrayal game of a
+    designer's haunt replays with the same ``haunt_file`` it was played with."""
     from hauntcheck.checks.verify import replay_transcript
     from hauntcheck.engine import setup
     from hauntcheck.engine.games import game_spec
@@ -64,7 +65,12 @@ def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | N
         check = Check(f"replay:{name}", name, "replay")
         log = transcripts.read(path)  # a broken file is a user's mistake: SpecErrors, exit 2
         definition = setup.game_of(log)  # an unknown game is an error at its line
-        result = replay_transcript(log, definition, game_spec(definition.id), strict=not lenient)
+        spec = game_spec(definition.id)
+        if haunt_file and definition.id == "betrayal":
+            from hauntcheck.engine.betrayal.reveal import load_haunt_file, spec_with_haunt
+
+            spec = spec_with_haunt(spec, load_haunt_file(Path(haunt_file)))
+        result = replay_transcript(log, definition, spec, strict=not lenient)  # a refused header: SpecErrors at its line
         check.checked = result.steps_checked + (1 if result.ok else 0)
         check.notes = list(result.notes)
         for note in result.notes:

@@ -337,6 +337,8 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     if args.stop and args.stop not in definition.milestones:
         listing = ", ".join(definition.milestones) or "none"
         raise UsageError(f"{definition.id} has no milestone {args.stop!r}; its milestones: {listing}")
+    if args.svg and definition.draw_svg is None:
+        raise UsageError(f"{definition.id} has no pictures yet")
     out = _console()
 
     last_state: list[GameState] = []
@@ -397,8 +399,30 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         except OSError as exc:
             raise UsageError(f"--out {args.out}: cannot write: {exc.strerror or exc}") from None
         out.print(f"transcript written to {args.out}")
+    if args.svg and last_state and definition.draw_svg is not None:
+        _write_picture(Path(args.svg), definition.draw_svg(last_state[0]).encode())
+        out.print(f"picture of the last position: {args.svg}")
     if end.get("stopped") == "step-limit":
         return 1
+    return 0
+
+
+def cmd_new_haunt(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.betrayal.skeleton import skeleton, slug_of
+
+    try:
+        target = Path(args.out) if args.out else Path(f"{slug_of(args.name)}.yaml")
+        text = skeleton(args.name, str(target))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if target.exists():
+        raise UsageError(f"{target} exists already; name another file with --out")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--out {target}: cannot write: {exc.strerror or exc}") from None
+    print(f"wrote {target}; next: hauntcheck lint {target}")
     return 0
 
 
@@ -412,7 +436,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     fmt = output_format(args)
     files = _inputs(args.files, transcripts.is_transcript, "transcripts")
-    checks = replay_checks(files, args.lenient, print if fmt == "text" else None)
+    checks = replay_checks(files, args.lenient, print if fmt == "text" else None, args.haunt_file)
     return _finish("replay", checks, fmt, started)
 
 
@@ -791,6 +815,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="write the transcript here")
     p.add_argument("--controller", choices=["random", "first-legal", "policy"],
                    help="who decides (default: random; policy with --haunt N or --haunt-file)")
+    p.add_argument("--svg", metavar="FILE", help="draw the last position (the end, or --stop) as SVG")
     p.add_argument("--haunt-file", metavar="FILE", help="Betrayal: play this haunt file (from anywhere) at the game's reveal")
     p.add_argument("--from-reveal", action="store_true", help="Betrayal: with --haunt N or --haunt-file, no seed search - "
                    "the seeded exploration runs to its reveal and the haunt is played there (printed from the reveal on)")
@@ -805,6 +830,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "  hauntcheck replay scenarios/haunted/golden --format junit")
     p.add_argument("files", nargs="+", metavar="FILE|DIR")
     p.add_argument("--lenient", action="store_true", help="do not fail on unanswered prompts or leftover steps")
+    p.add_argument("--haunt-file", metavar="FILE", help="Betrayal: the designer's haunt file the games were played with")
     add_format(p)
 
     p = sub.add_parser("golden", help="check or regenerate golden transcripts", formatter_class=fmt,
@@ -848,6 +874,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one answer of the engine (default 60)")
     add_format(p)
 
+    p = sub.add_parser("new-haunt", help="write a commented haunt file to start a new haunt from", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck new-haunt \"The Hungry Cellar\"      writes the-hungry-cellar.yaml\n"
+                              "  hauntcheck new-haunt Ghouls --out drafts/ghouls.yaml")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--out", metavar="FILE", help="where to write it (default: NAME as a file name, .yaml)")
+
     p = sub.add_parser("report", help="turn the position at a step of a transcript into a scenario skeleton", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck report game.yaml --at 120 --out dispute.yaml")
     p.add_argument("transcript", metavar="TRANSCRIPT")
@@ -888,7 +920,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
                     "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "upgrade": cmd_upgrade,
-                    "conform": cmd_conform}
+                    "conform": cmd_conform, "new-haunt": cmd_new_haunt}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

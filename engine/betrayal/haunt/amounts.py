@@ -5,13 +5,10 @@ explorers (``docs/haunt-format.md``: ``amount``, ``where``, ``who``, ``target``)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal.haunt.base import HauntBase
 from hauntcheck.engine.betrayal.haunt.pieces import HERO
-
-if TYPE_CHECKING:
-    pass
 
 
 class Amounts(HauntBase):

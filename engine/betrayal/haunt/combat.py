@@ -6,7 +6,7 @@ rolls, who takes how much damage, and a monster's stun or defeat.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.outcomes import Outcomes
@@ -14,9 +14,6 @@ from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.model import PHYSICAL
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
-
-if TYPE_CHECKING:
-    pass
 
 
 class Combat(Outcomes):

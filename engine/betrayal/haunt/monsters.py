@@ -7,7 +7,7 @@ haunt whose monster moves in a way the vocabulary cannot say names a ``move`` or
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.combat import Combat
@@ -16,9 +16,6 @@ from hauntcheck.engine.betrayal.hauntspec import MonsterDef
 from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.betrayal.state import Gen, Req
 from hauntcheck.engine.core import CHANCE, Action, Draw
-
-if TYPE_CHECKING:
-    pass
 
 
 class Monsters(Combat):

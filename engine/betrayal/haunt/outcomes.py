@@ -6,7 +6,7 @@ sent elsewhere - with death at the skull, the hidden traitor's reveal and a hero
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
@@ -14,9 +14,6 @@ from hauntcheck.engine.betrayal.haunt.pieces import TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
-
-if TYPE_CHECKING:
-    pass
 
 
 class Outcomes(Wins):

@@ -6,15 +6,12 @@ keys are tried (:data:`PREDICATE_ORDER`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.amounts import Amounts
 from hauntcheck.engine.betrayal.haunt.pieces import Monster
-
-if TYPE_CHECKING:
-    pass
 
 
 class Predicates(Amounts):

@@ -6,7 +6,7 @@ and the placements that wait for a room to be discovered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
@@ -16,9 +16,6 @@ from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen, Req
 from hauntcheck.engine.core import CHANCE, Action, Shuffle
-
-if TYPE_CHECKING:
-    pass
 
 
 class SetupSteps(Monsters):

@@ -5,7 +5,7 @@ whom, where and against what, the roll they need, and what success and failure d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
@@ -13,9 +13,6 @@ from hauntcheck.engine.betrayal.haunt.setup_steps import SetupSteps
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
-
-if TYPE_CHECKING:
-    pass
 
 
 class Tasks(SetupSteps):

@@ -5,17 +5,12 @@ rules, timers, and the house collapsing where a haunt makes it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.haunt.tasks import Tasks
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
-
-if TYPE_CHECKING:
-    pass
 
 
 class Turns(Tasks):

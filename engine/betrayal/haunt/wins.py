@@ -5,14 +5,10 @@ side whose goal holds wins, and a game in which no side can win any more ends wi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.haunt.predicates import Predicates
 from hauntcheck.engine.core import Outcome
-
-if TYPE_CHECKING:
-    pass
 
 
 class Wins(Predicates):
