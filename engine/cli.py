@@ -38,6 +38,7 @@ examples:
   hauntcheck dispute case.yaml --svg b.svg  run a dispute scenario and draw the position
   hauntcheck dispute case.yaml --png b.png  ... drawn as PNG (pip install 'hauntcheck[png]')
   hauntcheck report game.yaml --at 40     turn step 40 of a game into a scenario skeleton
+  hauntcheck balance betrayal --haunt 5 --games 200 --jobs 2 --out study/  who wins haunt 5, how often
 """
 
 
@@ -560,6 +561,16 @@ def _schema_ref(out: str | None) -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# balance (engine/balance/)
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.balance import command
+
+    return command.run(args)
+
+
+# --------------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -629,6 +640,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("transcript", metavar="TRANSCRIPT")
     p.add_argument("--at", type=int, required=True, metavar="STEP", help="the step whose action is disputed")
     p.add_argument("--out", metavar="FILE")
+
+    from hauntcheck.engine.balance import command as balance
+
+    balance.add_parser(sub)
     return parser
 
 
@@ -641,7 +656,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
-                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage}
+                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "balance": cmd_balance}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:
