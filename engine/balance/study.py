@@ -273,6 +273,7 @@ def sort_records(study: Study, records: Iterable[Mapping[str, Any]]) -> list[dic
 def _run_processes(study: Study, tasks: Sequence[tuple[int, int, int]], jobs: int, progress: Progress | None) -> list[dict[str, Any]]:
     data = study.to_data()
     results: list[dict[str, Any]] = []
+    study_spec(study.game, study.haunt_file)  # forked workers inherit it loaded
     with ProcessPoolExecutor(max_workers=jobs, initializer=study_spec, initargs=(study.game, study.haunt_file)) as pool:
         pending: set[Future[list[dict[str, Any]]]] = {pool.submit(play_chunk, data, chunk) for chunk in chunks(tasks, jobs)}
         while pending:
