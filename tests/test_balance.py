@@ -202,3 +202,24 @@ def test_the_page_shows_every_plot_in_a_browser(tmp_path: Path, capsys: pytest.C
         colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50, "the screenshot is (nearly) one colour"
     assert page.PALETTE[0].lower() in text.lower()
+
+
+def test_a_haunt_file_stands_in_for_the_bundled_haunt_of_its_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hauntcheck.engine.balance.study import study_spec
+    from hauntcheck.engine.betrayal.haunt import haunt_tables
+    from hauntcheck.engine.games import game_spec
+
+    bundled = next(f for f in game_spec("betrayal").by_kind("haunt") if f.data["number"] == 1)
+    mine = tmp_path / "weak-mummy.yaml"
+    text = bundled.path.read_text()
+    assert "stats: {speed: 3, might: 8, sanity: 5}" in text
+    mine.write_text(text.replace("stats: {speed: 3, might: 8, sanity: 5}", "stats: {speed: 3, might: 1, sanity: 5}"))
+    spec = study_spec("betrayal", str(mine))
+    assert [f.path for f in spec.by_kind("haunt") if f.data["number"] == 1] == [mine]
+    record, _ = haunt_tables(spec)[0][1]
+    assert [m.stats.get("might") for m in record.monsters.values() if m.stats] == [1]
+    # A haunt file that fails `hauntcheck lint` is refused with lint's message, naming its line.
+    wrong = tmp_path / "renamed.yaml"
+    wrong.write_text(text.replace("title: The Mummy Walks", "title: My Mummy"))
+    assert main(["balance", "betrayal", "--haunt-file", str(wrong), "--games", "1", "--quiet"]) == 2
+    assert f"{wrong}:6:8: error: [chart] title 'My Mummy' differs" in capsys.readouterr().err

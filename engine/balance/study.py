@@ -208,14 +208,21 @@ def study_spec(game: str, haunt_file: str | None) -> GameSpec:
 
 
 def with_haunt_file(spec: GameSpec, path: Path) -> GameSpec:
-    from hauntcheck.engine.cli import _with_file
+    """The spec with a designer's haunt file in place of the bundled haunt of its number, after
+    the checks `hauntcheck lint` makes of it (errors raise SpecErrors naming file and line)."""
+    from hauntcheck.engine.cli import UsageError, _with_file, lint_in_context
     from hauntcheck.engine.spec import SpecErrors, load_file, schema_errors
 
     spec_file = load_file(path, str(path))
     errors = schema_errors(spec_file)
+    if not errors and spec_file.kind != "haunt":
+        raise UsageError(f"{path}: --haunt-file takes a haunt file (kind: haunt), not kind {spec_file.kind!r}")
+    errors = errors or lint_in_context(spec_file, path)
     if errors:
         raise SpecErrors(errors)
-    return _with_file(spec, spec_file, path)
+    number = spec_file.data["number"]
+    others = {name: f for name, f in spec.files.items() if not (f.kind == "haunt" and f.data.get("number") == number)}
+    return _with_file(GameSpec(spec.game, spec.root, others, spec.sources), spec_file, path)
 
 
 def play_chunk(study_data: Mapping[str, Any], tasks: Sequence[tuple[int, int, int]]) -> list[dict[str, Any]]:
