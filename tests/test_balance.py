@@ -223,3 +223,18 @@ def test_a_haunt_file_stands_in_for_the_bundled_haunt_of_its_number(tmp_path: Pa
     wrong.write_text(text.replace("title: The Mummy Walks", "title: My Mummy"))
     assert main(["balance", "betrayal", "--haunt-file", str(wrong), "--games", "1", "--quiet"]) == 2
     assert f"{wrong}:6:8: error: [chart] title 'My Mummy' differs" in capsys.readouterr().err
+
+
+def test_a_game_from_setup_replays_with_hauntcheck_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["balance", "betrayal", "--haunt", "1", "--players", "3", "--games", "1", "--from-setup", "--quiet"]
+    document = run(args, tmp_path, "study", capsys)
+    assert document["study"]["start"] == "setup"
+    record = document["records"][0]
+    command = document["replay"].format(players=record["players"], seed=record["seed"], options="").split()
+    assert main([*command[1:], "--quiet", "--out", str(tmp_path / "game.yaml")]) == 0
+    capsys.readouterr()
+    from hauntcheck.engine import transcript as transcripts
+
+    replayed = transcripts.read(tmp_path / "game.yaml")
+    assert (replayed.end["result"], len(replayed.steps)) == (record["result"], record["steps"])
+    assert any("haunt 1" in event for step in replayed.steps for event in step.events)

@@ -155,10 +155,11 @@ def play_game(study: Study, spec: GameSpec, task: tuple[int, int, int]) -> dict[
     header = TranscriptHeader(study.game, players)
     seed = index
     table = None
+    before = 0  # steps played before the study's start point that count (from setup: the exploration)
     if study.start == "reveal":
         state, seed = reveal_start()(spec, int(case.options["haunt"]), players, index)
     elif study.game == "betrayal":
-        state, seed, table = _natural_reveal(study, spec, int(case.options["haunt"]), players, index)
+        state, seed, table, before = _natural_reveal(study, spec, int(case.options["haunt"]), players, index)
     else:
         state = definition.new_game(spec, players, dict(case.options))
     result = play(state, table or table_for(study, seed, players), header, max_steps=MAX_STEPS)
@@ -169,22 +170,23 @@ def play_game(study: Study, spec: GameSpec, task: tuple[int, int, int]) -> dict[
         "haunt": case.label, "players": players, "index": index, "seed": seed,
         "ending": ending, "result": outcome.result if outcome else "stopped",
         "condition": subject.condition_of(outcome) if outcome else "step-limit",
-        "rounds": subject.rounds_of(state), "steps": len(result.transcript.steps),
+        "rounds": subject.rounds_of(state), "steps": before + len(result.transcript.steps),
     }
 
 
-def _natural_reveal(study: Study, spec: GameSpec, haunt: int, players: int, index: int) -> tuple[GameState, int, Table]:
+def _natural_reveal(study: Study, spec: GameSpec, haunt: int, players: int, index: int) -> tuple[GameState, int, Table, int]:
     """``--from-setup``: the first game from seed ``index * SEARCH_STRIDE`` whose exploration,
-    played by the study's controller, reveals the haunt; returned at the reveal with its seed
-    and its table, so the game goes on exactly as ``hauntcheck play`` plays that seed."""
+    played by the study's controller, reveals the haunt; returned at the reveal with its seed,
+    its table (so the game goes on exactly as ``hauntcheck play`` plays that seed) and the
+    steps played so far."""
     from hauntcheck.engine.betrayal.haunt import new_game
 
     for seed in range(index * SEARCH_STRIDE, (index + 1) * SEARCH_STRIDE):
         state = new_game(spec, players, {"haunt": haunt})
         table = table_for(study, seed, players)
-        play(state, table, TranscriptHeader("betrayal", players), stop="reveal", max_steps=MAX_STEPS)
+        explored = play(state, table, TranscriptHeader("betrayal", players), stop="reveal", max_steps=MAX_STEPS)
         if state.haunt is not None and state.haunt["number"] == haunt:
-            return state, seed, table
+            return state, seed, table, len(explored.transcript.steps)
     raise LookupError(f"no game from seed {index * SEARCH_STRIDE} reveals haunt {haunt} with {players} players")
 
 
