@@ -238,3 +238,20 @@ def test_a_game_from_setup_replays_with_hauntcheck_play(tmp_path: Path, capsys: 
     replayed = transcripts.read(tmp_path / "game.yaml")
     assert (replayed.end["result"], len(replayed.steps)) == (record["result"], record["steps"])
     assert any("haunt 1" in event for step in replayed.steps for event in step.events)
+
+
+def test_update_doc_rewrites_only_the_table_between_the_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hauntcheck.engine.balance.command import DOC_BEGIN, DOC_END
+
+    doc = tmp_path / "balance.md"
+    doc.write_text(f"# Before\n\n{DOC_BEGIN}\nold table\n{DOC_END}\n\nAfter.\n")
+    assert main([*HALLS, "--update-doc", str(doc)]) == 0
+    capsys.readouterr()
+    text = doc.read_text()
+    assert text.startswith(f"# Before\n\n{DOC_BEGIN}\n| haunt | title | games | escape (pooled) | killer (pooled) |")
+    assert text.endswith(f"{DOC_END}\n\nAfter.\n") and "old table" not in text
+    assert "\n| A | room deck A | 6 | " in text
+    plain = tmp_path / "plain.md"
+    plain.write_text("no markers\n")
+    assert main([*HALLS, "--update-doc", str(plain)]) == 2
+    assert "has no <!-- balance-summary:begin -->" in capsys.readouterr().err

@@ -80,7 +80,7 @@ def length_histogram(haunt_label: str, records: Sequence[Mapping[str, Any]]) -> 
     figure, axes = pyplot.subplots(figsize=(4.4, 3.0))
     top = max((max(s) for s in series if s), default=1)
     bins = list(range(0, top + 2, max(1, (top + 1) // 20 or 1)))
-    axes.hist(series, bins=bins, stacked=True, label=[f"{p} players" for p in counts],
+    axes.hist(series, bins=bins, stacked=True, label=[f"{p} player{'s' if p != 1 else ''}" for p in counts],
               color=[PALETTE[i % len(PALETTE)] for i in range(len(counts))])
     axes.set_xlabel("rounds")
     axes.set_ylabel("games")
