@@ -43,8 +43,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--haunt-file", metavar="FILE", help="a designer's haunt file, played in place of the bundled haunt of its number")
     p.add_argument("--players", metavar="A-B", help="player counts: 4, 3-6 or 3,5 (default: the game's)")
     p.add_argument("--games", type=int, default=50, metavar="K", help="games per haunt and player count (default 50)")
-    p.add_argument("--controller", choices=CONTROLLERS, default="policy",
-                   help="who plays: the goal-directed policy, seeded random choices, or each seat one of them (default policy)")
+    p.add_argument("--controller", choices=CONTROLLERS,
+                   help="who plays: the goal-directed policy, seeded random choices, or each seat one of them "
+                   "(default: policy, or random for a game without one)")
     p.add_argument("--from-setup", action="store_true", help="Betrayal: play from setup by the natural route to the haunt "
                    "instead of starting at its reveal")
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (0: one per core; default 1)")
@@ -118,7 +119,8 @@ def study_from_args(args: argparse.Namespace) -> Study:
     definition = get_game(args.game)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    if args.controller != "random" and definition.policy is None:
+    controller = args.controller or ("policy" if definition.policy is not None else "random")
+    if controller != "random" and definition.policy is None:
         raise UsageError(f"{args.game} has no policy controller yet; use --controller random")
     if args.from_setup and args.game != "betrayal":
         raise UsageError(f"--from-setup is for Betrayal; {args.game} games always start from setup")
@@ -146,7 +148,7 @@ def study_from_args(args: argparse.Namespace) -> Study:
         cases = list(offered.values())
     players = (parse_players(args.players, definition.min_players, definition.max_players, args.game)
                if args.players else subject.default_players)
-    return Study(args.game, tuple(cases), players, args.games, args.controller, args.from_setup,
+    return Study(args.game, tuple(cases), players, args.games, controller, args.from_setup,
                  str(Path(args.haunt_file).resolve()) if args.haunt_file else None, parse_shard(args.shard))
 
 

@@ -46,7 +46,9 @@ class Subject:
 
     @property
     def endings(self) -> tuple[str, ...]:
-        return (*self.sides, NO_WINNER, UNDECIDED)
+        """The sides, ``nobody`` where the game has an ending without a winner, ``undecided``."""
+        nobody = (NO_WINNER,) if NO_WINNER in self.side_of.values() else ()
+        return (*self.sides, *nobody, UNDECIDED)
 
     def ending(self, outcome: Outcome | None) -> str:
         """The ending a study counts: a side, ``nobody``, or ``undecided`` (the round or step
