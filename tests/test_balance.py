@@ -96,6 +96,20 @@ def test_betrayal_study_starts_at_the_reveal_and_is_the_same_on_two_jobs(tmp_pat
     assert {r["ending"] for r in one["records"]} <= {"heroes", "traitor", "nobody", "undecided"}
     # Every game counted was a game of haunt 1 with a recorded seed, and the seeds differ.
     assert len({r["seed"] for r in one["records"]}) == 2
+    # The record replays: the whole game by `hauntcheck play`, less its exploration to the reveal.
+    record = one["records"][0]
+    command = one["replay"].format(players=record["players"], seed=record["seed"]).split()
+    assert "--stop" not in command
+    from hauntcheck.engine import transcript as transcripts
+
+    ends = []
+    for extra in ([], ["--stop", "reveal"]):
+        assert main([*command[1:], *extra, "--quiet", "--out", str(tmp_path / "game.yaml")]) == 0
+        ends.append(transcripts.read(tmp_path / "game.yaml"))
+    capsys.readouterr()
+    whole, explored = ends
+    assert whole.end["result"] == record["result"]
+    assert len(whole.steps) - len(explored.steps) == record["steps"]
 
 
 def test_shards_merge_into_the_whole_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

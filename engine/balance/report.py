@@ -25,8 +25,12 @@ def replay_command(study: Study) -> str:
     """How to replay one game of the study: ``{players}`` and ``{seed}`` from its record,
     ``{options}`` the game options of its haunt (``study.cases``)."""
     if study.game == "betrayal" and study.start == "reveal":
-        # The seed is the exploration's; the haunt phase is played on with a table seeded the same.
-        return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy --stop reveal"
+        from hauntcheck.engine.balance.study import reveal_by_search, reveal_start
+
+        if reveal_start() is not reveal_by_search or study.controller != "policy":
+            # The seed gives the reveal; the haunt is played on with a table seeded the same.
+            return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy --stop reveal (the reveal)"
+        return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy"
     if study.controller == "mixed":
         return f"hauntcheck play {study.game} --players {{players}} --seed {{seed}} {{options}} (mixed seats: not replayable by play)"
     return f"hauntcheck play {study.game} --players {{players}} --seed {{seed}} --controller {study.controller} {{options}}"

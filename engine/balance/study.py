@@ -84,30 +84,31 @@ class Study:
 
 
 class RevealStart(Protocol):
-    """A game state at the reveal of ``haunt`` (the haunt's setup not begun), and the seed to
-    record for it: a pure function of its arguments."""
+    """A game state at the reveal of ``haunt`` (the haunt's setup not begun), the seed to record
+    for it, and the policy table that played up to it when going on with that table is how
+    ``hauntcheck play`` replays the seed (else None): a pure function of its arguments."""
 
-    def __call__(self, spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int]: ...
+    def __call__(self, spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int, Table | None]: ...
 
 
 #: Seeds searched per game by :func:`reveal_by_search`: game ``k`` searches ``k*STRIDE ...``.
 SEARCH_STRIDE = 1000
 
 
-def reveal_by_search(spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int]:
+def reveal_by_search(spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int, Table | None]:
     """The reveal of the first policy-played exploration from seed ``seed * SEARCH_STRIDE`` that
-    reveals ``haunt`` (the generator's seed search; about 1 exploration in 50 qualifies). The
-    recorded seed is the exploration's: ``hauntcheck play betrayal --players P --seed S
-    --controller policy`` plays the same exploration."""
+    reveals ``haunt`` (the generator's seed search; about 1 exploration in 50 qualifies), with
+    its seed and table: ``hauntcheck play betrayal --players P --seed S --controller policy``
+    plays the same exploration, and the same haunt when the policy plays on."""
     from hauntcheck.engine.betrayal.haunt import new_game
     from hauntcheck.engine.betrayal.policy import policy
 
     for found in range(seed * SEARCH_STRIDE, (seed + 1) * SEARCH_STRIDE):
         state = new_game(spec, players, {"haunt": haunt})
-        play(state, seeded_table(found, PolicyController(policy, found)), TranscriptHeader("betrayal", players),
-             stop="reveal", max_steps=MAX_STEPS)
+        table = seeded_table(found, PolicyController(policy, found))
+        play(state, table, TranscriptHeader("betrayal", players), stop="reveal", max_steps=MAX_STEPS)
         if state.haunt is not None and state.haunt["number"] == haunt:
-            return state, found
+            return state, found, table
     raise LookupError(f"no exploration from seed {seed * SEARCH_STRIDE} to {(seed + 1) * SEARCH_STRIDE - 1} reveals "
                       f"haunt {haunt} with {players} players")
 
@@ -120,8 +121,8 @@ def reveal_start() -> RevealStart:
     except ImportError:
         return reveal_by_search
 
-    def forced(spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int]:
-        return game_at_reveal(spec, haunt, players, seed), seed
+    def forced(spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int, Table | None]:
+        return game_at_reveal(spec, haunt, players, seed), seed, None
 
     return forced
 
@@ -157,7 +158,9 @@ def play_game(study: Study, spec: GameSpec, task: tuple[int, int, int]) -> dict[
     table = None
     before = 0  # steps played before the study's start point that count (from setup: the exploration)
     if study.start == "reveal":
-        state, seed = reveal_start()(spec, int(case.options["haunt"]), players, index)
+        state, seed, explored = reveal_start()(spec, int(case.options["haunt"]), players, index)
+        # The policy going on with the exploration's table is the game `hauntcheck play` replays.
+        table = explored if study.controller == "policy" else None
     elif study.game == "betrayal":
         state, seed, table, before = _natural_reveal(study, spec, int(case.options["haunt"]), players, index)
     else:
