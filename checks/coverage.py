@@ -35,6 +35,8 @@ class Coverage:
     counts: dict[str, Counter[str]] = field(default_factory=lambda: {s: Counter() for s in (*SOURCES, MACHINES)})
     variants: dict[str, str] = field(default_factory=dict)
     hooks: dict[str, list[str]] = field(default_factory=dict)
+    #: Betrayal: per haunt file, what keeps the engine from playing it (empty: it plays), at file:line:column.
+    haunts: dict[str, list[str]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
     def never(self) -> list[str]:
@@ -46,6 +48,7 @@ class Coverage:
             "rules": {r: {s: self.counts[s][r] for s in self.sources} for r in self.rules},
             "never_exercised": self.never(),
             "hooks": self.hooks,
+            "haunts": self.haunts,
             "problems": self.problems,
         }
 
@@ -85,6 +88,10 @@ def measure(game: str, playouts: int = 20, max_steps: int = 5_000, machine_runs:
         log = play(state, seeded_table(seed), header, stop=stop, max_steps=max_steps).transcript
         coverage.counts["playouts"].update(log.rules_applied())
     coverage.hooks = hooks_by_file(game)
+    if game == "betrayal":
+        from hauntcheck.engine.betrayal.haunt import support
+
+        coverage.haunts = {r["file"]: r["blockers"] for _, r in sorted(support(spec).items())}
     if machine_runs is not None:
         coverage.sources = (*SOURCES, MACHINES)
         read_machine_runs(coverage, machine_runs)

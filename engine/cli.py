@@ -107,6 +107,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     errors: list[SpecError] = []
+    unplayable: list[str] = []
     for name in args.files:
         path = Path(name)
         try:
@@ -115,11 +116,21 @@ def cmd_lint(args: argparse.Namespace) -> int:
             errors.extend(exc.errors)
             continue
         errors.extend(lint_in_context(spec_file, path))
+        if spec_file.kind == "haunt" and _game_of(spec_file.data, path) == "betrayal":
+            from hauntcheck.engine.betrayal.haunt.playable import gaps
+
+            unplayable += [gap.at(spec_file.where) for gap in gaps(spec_file.data)]
     for error in sorted(errors, key=lambda e: (e.where.file, e.where.line, e.where.column)):
         print(error, file=sys.stderr)
     if errors:
         print(f"{len(errors)} error(s) in {len({e.where.file for e in errors})} file(s)", file=sys.stderr)
         return 2
+    if unplayable:
+        # a valid haunt the engine cannot play yet: each missing piece where the file uses it
+        for line in unplayable:
+            print(line, file=sys.stderr)
+        print(f"valid, but the engine cannot play it yet: {len(unplayable)} missing piece(s)", file=sys.stderr)
+        return 1
     print(f"{len(args.files)} file(s) OK")
     return 0
 
@@ -399,6 +410,10 @@ def cmd_coverage(args: argparse.Namespace) -> int:
             out.print(f"  never: {rule}{variant}")
         for name, hooks in cov.hooks.items():
             out.print(f"  hooks in {name}: {', '.join(hooks)}")
+        for name, blockers in cov.haunts.items():
+            out.print(f"  haunt {name}: " + ("the engine plays it" if not blockers else "not playable yet"))
+            for blocker in blockers:
+                out.print(f"    {blocker}")
         for problem in cov.problems:
             out.print(f"  [red]problem[/red]: {problem}")
     return 0

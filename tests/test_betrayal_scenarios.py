@@ -11,7 +11,7 @@ import pytest
 
 from hauntcheck.engine.betrayal import GAME, new_game
 from hauntcheck.engine.betrayal.draw import draw_svg
-from hauntcheck.engine.betrayal.haunt import PLAYABLE, HauntState
+from hauntcheck.engine.betrayal.haunt import HauntState, support
 from hauntcheck.engine.betrayal.policy import policy, search_seed
 from hauntcheck.engine.betrayal.position import at_turn_prompt, build_position, describe_position
 from hauntcheck.engine.betrayal.state import BetrayalState, invariants
@@ -167,7 +167,7 @@ def test_describe_then_build_gives_the_same_state_and_the_same_future() -> None:
         assert BetrayalState.snapshot(built) == BetrayalState.snapshot(state)
 
 
-@pytest.mark.parametrize("number", sorted(PLAYABLE))
+@pytest.mark.parametrize("number", sorted(n for n, r in support(SPEC).items() if r["playable"]))
 def test_haunt_phase_states_round_trip_through_a_position(number: int) -> None:
     """States in the haunt phase of seeded policy games describe and rebuild exactly (monsters,
     haunt tokens, sides, statuses, the round) and play on the same."""

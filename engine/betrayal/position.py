@@ -47,7 +47,7 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
 ``omens_drawn`` default: the omens out of the omen stack (any other value is refused).
 ``haunt``       ``{number, traitor, revealer, omen, room}``: the haunt has begun. Default: not yet.
                 With a haunt, turns restart with the player left of the traitor (or revealer).
-                For a playable haunt (``haunt.PLAYABLE``) the state is a real haunt phase: the
+                For a haunt the engine plays (``haunt.plays``) the state is a real haunt phase: the
                 engine runs the haunt's own setup (a decision in it takes the first option
                 offered), then puts back what the position states (``where``, ``traits``, ...)
                 and the haunt-phase fields given here as ``snapshot()["haunt_phase"]`` names them
@@ -79,7 +79,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt import HERO, PLAYABLE, TRAITOR, HauntState, Monster
+from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState, Monster, plays
 from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import FLOORS, SIDES, TRAITS, Tables
 from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Gen, Turn
@@ -675,7 +675,7 @@ class _Builder:
                 hint = _near(str(key), HAUNT_KEYS)
                 self.bad(("haunt", key), f"unknown haunt field {key!r}" + (f" (did you mean {hint}?)" if hint else "")
                          + f"; a haunt has: {', '.join(HAUNT_KEYS)}")
-        live = isinstance(st, HauntState) and number in PLAYABLE and number in st.haunts
+        live = isinstance(st, HauntState) and number in st.haunts and plays(st.haunts[number][1])
         extra = [k for k in haunt if k in HAUNT_FIELDS or k == "set_up"]
         if not live:
             if extra or "monsters" in self.pos:

@@ -17,6 +17,7 @@ phase's state class is built from them (each adds one part of the rules):
 * :mod:`.tasks` - the actions a haunt gives its explorers;
 * :mod:`.turns` - an explorer's haunt-phase turn, turn rules, timers;
 * :mod:`.state` - :class:`HauntState`, the whole game, and :func:`new_game`;
+* :mod:`.playable` - whether the engine plays a haunt, decided from its file;
 * :mod:`.registry` - the named hooks (``engine/betrayal/hooks/hNN_slug.py``), found by the registry.
 
 Haunts whose vocabulary the interpreter does not cover yet end at the reveal as ``undecided``
@@ -29,13 +30,13 @@ from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.pieces import (
     DEFAULT_ROUNDS,
     HERO,
-    PLAYABLE,
     TRAITOR,
     Monster,
     Weapon,
     load_haunts,
     load_weapons,
 )
+from hauntcheck.engine.betrayal.haunt.playable import Gap, gaps, plays
 from hauntcheck.engine.betrayal.haunt.state import HauntState, haunt_tables, invariants, new_game, support
 
 #: Every named hook this engine carries out, by id, with its docstring (the others block their haunt).
@@ -47,16 +48,18 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "HERO",
     "HOOKS",
-    "PLAYABLE",
     "TOKEN_ROOM_HOOKS",
     "TRAITOR",
+    "Gap",
     "HauntState",
     "Monster",
     "Weapon",
+    "gaps",
     "haunt_tables",
     "invariants",
     "load_haunts",
     "load_weapons",
     "new_game",
+    "plays",
     "support",
 ]

@@ -186,7 +186,7 @@ class Outcomes(Wins):
             self.emit(rule, f"{self.name(seat)} leaves the house")
             if seat == self.current:
                 self.turn.end_now = True
-        elif verb in ("stop_moving", "end_turn", "draw", "gain", "damage", "set_trait", "move"):
+        elif verb in PART1_EFFECTS:
             if seat is not None:
                 yield from effects.run(self, [eff], effects.Ctx(seat, "token:haunt"))
         elif verb == "place" and isinstance(spec, Mapping) and "monster" in spec and self.hs is not None:
@@ -332,3 +332,16 @@ class Outcomes(Wins):
                 if verb == "place" or (isinstance(spec, Mapping) and spec.get("who") not in (None, "traitor")):
                     continue
                 yield from self._setup_step("traitor", step_, seat)
+
+
+#: Part-1 effects (``effects.schema.json``) an outcome hands to the part-1 engine as they are.
+PART1_EFFECTS = frozenset({"stop_moving", "end_turn", "draw", "gain", "damage", "set_trait", "move"})
+#: Part-1 effect verbs an outcome may use: those handed on, two :meth:`Outcomes._outcome` does
+#: itself, and ``take_item``, which a side action does (``Turns._side_actions``).
+OUTCOME_EFFECTS = PART1_EFFECTS | {"lose", "max_move", "custom", "take_item"}
+#: The haunt outcome verbs carried out: by :meth:`Outcomes._outcome`, and (``no_damage``,
+#: ``damage_scaled``, ``monster_attack``) by the fight and the monster turn where they appear.
+OUTCOME_VERBS = frozenset({
+    "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
+    "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
+    "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack"})

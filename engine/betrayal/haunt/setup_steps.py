@@ -384,3 +384,9 @@ class SetupSteps(Monsters):
         chooser = self._who(where["chosen_by"]) or [str(self.haunt["revealer"])]
         a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in rooms], what)
         return str(a["room"])
+
+
+#: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
+SETUP_VERBS = frozenset({
+    "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
+    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"})

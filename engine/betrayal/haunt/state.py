@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hauntcheck.engine.betrayal.haunt import registry
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, PLAYABLE, TRAITOR, Weapon, load_haunts, load_weapons
+from hauntcheck.engine.betrayal.haunt import playable
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Weapon, load_haunts, load_weapons
 from hauntcheck.engine.betrayal.haunt.turns import Turns
-from hauntcheck.engine.betrayal.hauntspec import HauntSpec, custom_hooks_used
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, custom_hooks_used, load_haunt
 from hauntcheck.engine.betrayal.state import Gen, Setup
 from hauntcheck.engine.core import Action, Event, GameState, Outcome, RuleBook
 from hauntcheck.engine.games import rulebook
@@ -117,9 +117,11 @@ class HauntState(Turns):
         if self.want is not None and number != self.want:
             self.result = Outcome("other-haunt", (), f"haunt {number} was revealed, not haunt {self.want}")
             return
-        if number not in PLAYABLE or number not in self.haunts:
+        missing = playable.gaps(self.haunts[number][1]) if number in self.haunts else []
+        if number not in self.haunts or missing:
+            why = f": {missing[0]}" + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "") if missing else ""
             self.result = Outcome("undecided", (), f"haunt {number} ({self.haunt['title']}) is not playable by the "
-                                  "engine yet")
+                                  f"engine yet{why}")
             return
         self.enter_haunt(number)
         yield from self.set_up_haunt(self.traitor())
@@ -203,17 +205,15 @@ class HauntState(Turns):
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:
     """Per haunt file: whether the engine plays it, the hooks it uses, and what stands in the
-    way of playing it (for the coverage report and the final report)."""
+    way of playing it, each at ``file:line:column`` (:mod:`.playable`; for ``coverage``, the
+    conformance page and ``--haunt N``)."""
     out: dict[int, dict[str, Any]] = {}
-    for number, (record, data) in sorted(load_haunts(spec).items()):
-        hooks = sorted({h for _, h in custom_hooks_used(data)})
-        known = registry.docs()
-        blockers = [f"hook {h} has no function" for h in hooks if h not in known]
-        blockers += [f"monster {m.id} has no printed stats" for m in record.monsters.values()
-                     if m.stats_from == "none-printed"]
-        if number not in PLAYABLE and not blockers:
-            blockers.append("uses vocabulary the interpreter does not carry out yet")
-        out[number] = {"title": record.title, "playable": number in PLAYABLE, "hooks": hooks, "blockers": blockers}
+    for file in sorted(spec.by_kind("haunt"), key=lambda f: (f.data.get("number") or 0, f.display)):
+        record = load_haunt(file.data)
+        hooks = sorted({h for _, h in custom_hooks_used(file.data)})
+        blockers = [gap.at(file.where) for gap in playable.gaps(file.data)]
+        out[record.number] = {"title": record.title, "playable": not blockers, "hooks": hooks, "blockers": blockers,
+                              "file": file.display}
     return out
 
 
