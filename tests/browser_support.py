@@ -3,20 +3,17 @@
 Chromium and its driver come from the system packages (Debian: ``apt-get install chromium
 chromium-driver``); selenium from the ``test`` extra. Tests that need a browser skip when
 :func:`chromium_available` is false - except under CI (``CI=true``), where a missing browser is a
-failure, so the browser tests can never be skipped there unnoticed.
+failure, so the browser tests can never be skipped there unnoticed (each test says so itself).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
@@ -36,16 +33,6 @@ def chromium_available() -> bool:
     except ImportError:
         return False
     return CHROMEDRIVER.exists() and _chromium() is not None
-
-
-def require_chromium() -> None:
-    """Skip the calling test when there is no browser; under CI fail instead."""
-    if chromium_available():
-        return
-    why = "headless Chromium is not installed (apt-get install chromium chromium-driver; pip install selenium)"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true but {why}")
-    pytest.skip(why)
 
 
 @contextmanager

@@ -5,13 +5,14 @@ Studies here are tiny (a few games); speed lives in benchmarks/bench_balance.py.
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import browser, require_chromium
+from browser_support import browser, chromium_available
 
 from hauntcheck.engine.balance import page, report
 from hauntcheck.engine.balance.stats import quantile, summarize, verdict, wilson
@@ -183,6 +184,17 @@ def test_merge_names_the_bad_file_line_and_column(tmp_path: Path, capsys: pytest
 
 # --------------------------------------------------------------------------------------------
 # the page
+
+
+def require_chromium() -> None:
+    """Skip when there is no browser; under CI (CI=true) fail instead, so the browser test can
+    never be skipped there unnoticed."""
+    if chromium_available():
+        return
+    why = "headless Chromium is not installed (apt-get install chromium chromium-driver; pip install selenium)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but {why}")
+    pytest.skip(why)
 
 
 def test_the_page_shows_every_plot_in_a_browser(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
