@@ -70,6 +70,9 @@ def test_verdict_names_the_favoured_side_at_the_run_of_player_counts_pooled() ->
     assert line == "traitor favoured at 5-6 players: 88 % [74, 95]"
     even = {"3": summarize(_records(3, 10, 10), endings)}
     assert verdict(even, ("heroes", "traitor")).startswith("no side wins more than half")
+    # 3 of 4 at each count is sure nowhere, but 12 of 16 pooled is: Wilson low 0.505, shown as 50.
+    leaning = {str(p): summarize(_records(p, 3, 1), endings) for p in (3, 4, 5, 6)}
+    assert verdict(leaning, ("heroes", "traitor")) == "traitor favoured over all player counts pooled: 75 % [50, 90]"
     assert cells["5"]["top_condition"] == {"condition": "traitor-goal", "count": 18}
 
 

@@ -209,7 +209,7 @@ def summary_markdown(document: dict[str, Any]) -> str:
     sides = document["sides"]
     header = ["haunt", "title", "games", *(f"{s} (pooled)" for s in sides), "undecided", "rounds q50", "imbalance", "verdict"]
     lines = ["| " + " | ".join(header) + " |",
-             "|---" * (6 + len(sides)) + "|"]
+             "|---" * len(header) + "|"]
     for haunt in document["haunts"]:
         cells = haunt["cells"].values()
         games = max(1, haunt["games"])

@@ -51,7 +51,8 @@ def build(study: Study, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "haunt": case.label, "title": case.title, "games": len(mine), "cells": cells,
             "imbalance": imbalance(cells, subject.sides), "verdict": verdict(cells, subject.sides),
         })
-    haunts.sort(key=lambda h: (-h["imbalance"], h["haunt"]))
+    order = {case.label: i for i, case in enumerate(study.cases)}
+    haunts.sort(key=lambda h: (-h["imbalance"], order[h["haunt"]]))
     return {
         "format": "hauntcheck-balance",
         "version": VERSION,

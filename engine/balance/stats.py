@@ -88,17 +88,19 @@ def summarize(records: Sequence[Mapping[str, Any]], endings: Sequence[str]) -> d
 
 
 def imbalance(cells: Mapping[str, Mapping[str, Any]], sides: Sequence[str]) -> float:
-    """How far a haunt is from an even game: the largest win rate of any side at any player
-    count, less 1/2 (so 0.5 means one side always wins somewhere, 0 or less means no side wins
-    more than half the games at any count)."""
-    rates = [cell["endings"][s]["rate"] for cell in cells.values() for s in sides]
-    return round(max(rates, default=0.0) - 0.5, 4)
+    """How surely a haunt is lopsided: the largest lower bound of the 95 % interval of any side's
+    win rate at any player count, less 1/2. Above 0, some side wins more than half the games at
+    some count with 95 % confidence; it grows with the lopsidedness and with the evidence, so a
+    haunt of few games does not sort above a well-measured one by chance."""
+    lows = [cell["endings"][s]["low"] for cell in cells.values() for s in sides]
+    return round(max(lows, default=0.0) - 0.5, 4)
 
 
 def verdict(cells: Mapping[str, Mapping[str, Any]], sides: Sequence[str]) -> str:
     """One line a designer reads first: the side whose win rate is above one half with 95 %
-    confidence, at the runs of player counts where that holds (counts pooled), else the haunt
-    looks even; a high undecided rate is added because it hides the real balance."""
+    confidence, at the runs of player counts where that holds (counts pooled); failing that, over
+    all counts pooled; else the haunt looks even. A high undecided rate is added because it hides
+    the real balance."""
     by_count = {int(p): cell for p, cell in cells.items()}
     parts = []
     for side in sides:
@@ -108,9 +110,15 @@ def verdict(cells: Mapping[str, Mapping[str, Any]], sides: Sequence[str]) -> str
             games = sum(by_count[p]["games"] for p in run)
             where = f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0])
             parts.append(f"{side} favoured at {where} player{'s' if run != [1] else ''}: {Share(wins, games).percent()}")
+    total = sum(cell["games"] for cell in by_count.values())
+    if not parts and len(by_count) > 1:
+        # No single count is sure, but all of them together may be.
+        for side in sides:
+            pooled = Share(sum(cell["endings"][side]["count"] for cell in by_count.values()), total)
+            if pooled.interval[0] > 0.5:
+                parts.append(f"{side} favoured over all player counts pooled: {pooled.percent()}")
     if not parts:
         parts.append("no side wins more than half the games with 95 % confidence at any player count")
-    total = sum(cell["games"] for cell in by_count.values())
     undecided = sum(cell["endings"].get(UNDECIDED, {}).get("count", 0) for cell in by_count.values())
     if total and undecided / total >= 0.2:
         parts.append(f"undecided (round limit) in {Share(undecided, total).percent()} of games")
