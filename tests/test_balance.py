@@ -102,7 +102,7 @@ def test_betrayal_study_starts_at_the_reveal_and_is_the_same_on_two_jobs(tmp_pat
     assert len({r["seed"] for r in one["records"]}) == 2
     # The record replays: the whole game by `hauntcheck play`, less its exploration to the reveal.
     record = one["records"][0]
-    command = one["replay"].format(players=record["players"], seed=record["seed"]).split()
+    command = one["replay"].format(players=record["players"], seed=record["seed"], haunt=record["haunt"]).split()
     assert "--stop" not in command
     from hauntcheck.engine import transcript as transcripts
 
@@ -144,7 +144,7 @@ def test_dask_backend_gives_the_numbers_of_jobs() -> None:
 def test_a_record_replays_with_hauntcheck_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     document = run(HALLS, tmp_path, "study", capsys)
     record = document["records"][-1]
-    command = document["replay"].format(players=record["players"], seed=record["seed"], options="--variant A").split()
+    command = document["replay"].format(players=record["players"], seed=record["seed"], haunt=record["haunt"], options="--variant A").split()
     assert command[:2] == ["hauntcheck", "play"]
     assert main([*command[1:], "--quiet", "--out", str(tmp_path / "game.yaml")]) == 0
     capsys.readouterr()
@@ -259,7 +259,7 @@ def test_a_game_from_setup_replays_with_hauntcheck_play(tmp_path: Path, capsys: 
     document = run(args, tmp_path, "study", capsys)
     assert document["study"]["start"] == "setup"
     record = document["records"][0]
-    command = document["replay"].format(players=record["players"], seed=record["seed"], options="").split()
+    command = document["replay"].format(players=record["players"], seed=record["seed"], haunt=record["haunt"], options="").split()
     assert main([*command[1:], "--quiet", "--out", str(tmp_path / "game.yaml")]) == 0
     capsys.readouterr()
     from hauntcheck.engine import transcript as transcripts

@@ -22,17 +22,19 @@ class BalanceFileError(ValueError):
 
 
 def replay_command(study: Study) -> str:
-    """How to replay one game of the study: ``{players}`` and ``{seed}`` from its record,
-    ``{options}`` the game options of its haunt (``study.cases``)."""
-    if study.game == "betrayal" and study.start == "reveal":
-        from hauntcheck.engine.balance.study import reveal_by_search, reveal_start
-
-        if reveal_start() is not reveal_by_search or study.controller != "policy":
-            # The seed gives the reveal; the haunt is played on with a table seeded the same.
-            return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy --stop reveal (the reveal)"
-        return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy"
+    """How to replay one game of the study: ``{players}``, ``{seed}`` and ``{haunt}`` from its
+    record, ``{options}`` the game options of its haunt (``study.cases``)."""
     if study.controller == "mixed":
         return f"hauntcheck play {study.game} --players {{players}} --seed {{seed}} {{options}} (mixed seats: not replayable by play)"
+    if study.game == "betrayal" and study.start == "reveal":
+        from hauntcheck.engine.balance.study import forced_reveal_available
+
+        if forced_reveal_available():
+            which = f"--haunt-file {study.haunt_file}" if study.haunt_file else "--haunt {haunt}"
+            return f"hauntcheck play betrayal {which} --from-reveal --players {{players}} --seed {{seed}} --controller {study.controller}"
+        if study.controller == "random":
+            return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy --stop reveal (the reveal)"
+        return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy"
     return f"hauntcheck play {study.game} --players {{players}} --seed {{seed}} --controller {study.controller} {{options}}"
 
 

@@ -3,18 +3,19 @@ cluster), records sorted by task so the numbers never depend on how the work was
 
 Each task is (case, player count, index). Its game is a pure function of the study's settings
 and the task: the seed is the index (for Betrayal started at the reveal, the index is the seed
-of the start - see :func:`reveal_start`), so a surprising game is replayed from its record.
+of the start - see :func:`at_reveal`), so a surprising game is replayed from its record.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from hauntcheck.engine.balance.subjects import SUBJECTS, Case, Subject
 from hauntcheck.engine.core import GameState, Rng
@@ -83,14 +84,6 @@ class Study:
 # Starting a Betrayal game at its reveal
 
 
-class RevealStart(Protocol):
-    """A game state at the reveal of ``haunt`` (the haunt's setup not begun), the seed to record
-    for it, and the policy table that played up to it when going on with that table is how
-    ``hauntcheck play`` replays the seed (else None): a pure function of its arguments."""
-
-    def __call__(self, spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int, Table | None]: ...
-
-
 #: Seeds searched per game by :func:`reveal_by_search`: game ``k`` searches ``k*STRIDE ...``.
 SEARCH_STRIDE = 1000
 
@@ -113,18 +106,28 @@ def reveal_by_search(spec: GameSpec, haunt: int, players: int, seed: int) -> tup
                       f"haunt {haunt} with {players} players")
 
 
-def reveal_start() -> RevealStart:
-    """How studies reach a haunt's reveal: the forced reveal of the engine when it has one,
-    else the seed search."""
-    try:
-        from hauntcheck.engine.betrayal.reveal import game_at_reveal  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return reveal_by_search
+def forced_reveal_available() -> bool:
+    """Whether the engine can force a haunt onto a seeded exploration's reveal
+    (``engine/betrayal/reveal.py``); without it studies fall back on the seed search."""
+    return importlib.util.find_spec("hauntcheck.engine.betrayal.reveal") is not None
 
-    def forced(spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int, Table | None]:
-        return game_at_reveal(spec, haunt, players, seed), seed, None
 
-    return forced
+def at_reveal(study: Study, spec: GameSpec, haunt: int, players: int, index: int) -> tuple[GameState, int, Table | None]:
+    """Game ``index``'s state at the reveal of ``haunt``, the seed to record, and the table to go
+    on with (None: a fresh :func:`table_for` of that seed).
+
+    With the forced reveal, the exploration of seed ``index`` is played by the study's controller
+    (the policy for ``mixed``) and the haunt is played where it reveals: the game ``hauntcheck play
+    betrayal --haunt N --from-reveal --seed S`` plays. Else the seed search (:func:`reveal_by_search`),
+    whose policy table goes on when the study's controller is the policy."""
+    if not forced_reveal_available():
+        state, seed, table = reveal_by_search(spec, haunt, players, index)
+        return state, seed, table if study.controller == "policy" else None
+    reveal: Any = importlib.import_module("hauntcheck.engine.betrayal.reveal")
+    policy = get_game("betrayal").policy
+    chooser = PolicyController(policy, index) if study.controller != "random" and policy is not None else None
+    state, _ = reveal.game_at_reveal(spec, haunt, players, index, None, chooser)
+    return state, index, None
 
 
 # --------------------------------------------------------------------------------------------
@@ -158,9 +161,7 @@ def play_game(study: Study, spec: GameSpec, task: tuple[int, int, int]) -> dict[
     table = None
     before = 0  # steps played before the study's start point that count (from setup: the exploration)
     if study.start == "reveal":
-        state, seed, explored = reveal_start()(spec, int(case.options["haunt"]), players, index)
-        # The policy going on with the exploration's table is the game `hauntcheck play` replays.
-        table = explored if study.controller == "policy" else None
+        state, seed, table = at_reveal(study, spec, int(case.options["haunt"]), players, index)
     elif study.game == "betrayal":
         state, seed, table, before = _natural_reveal(study, spec, int(case.options["haunt"]), players, index)
     else:
