@@ -39,7 +39,8 @@ from typing import Any
 import z3
 
 from hauntcheck.checks.verify import FAMILIES, Failure, FamilyResult, GameContext
-from hauntcheck.engine.spec import GameSpec, SpecError, SpecFile, Where
+from hauntcheck.engine.betrayal.hauntspec import BOOK_HAUNTS, is_draft
+from hauntcheck.engine.spec import SPEC_ROOT, GameSpec, SpecError, SpecFile, Where
 
 PLAYER_COUNTS: tuple[int, ...] = (3, 4, 5, 6)
 TRAITS: tuple[str, ...] = ("might", "speed", "sanity", "knowledge")
@@ -916,9 +917,19 @@ def identity_findings(world: World, file: SpecFile, report: SolverReport) -> Non
     """A haunt file agrees with the chart cells and the traitor-table entry that point to it."""
     data = file.data
     number = data.get("number")
-    if not isinstance(number, int):
-        return
     report.count("chart")
+    if is_draft(data):
+        draft_findings(world, file, report)
+        return
+    for key in ("sources", "chart"):
+        if key in data:
+            report.findings.append(Finding("chart", file.where((key,)), f"only a designer's draft (numbered above "
+                                           f"{BOOK_HAUNTS}, or not at all) has its own {key}: the book's haunts use "
+                                           "spec/sources.yaml and the haunt chart"))
+    if "traitors_tome" not in (data.get("cite") or {}):
+        report.findings.append(Finding("chart", file.where(("cite",)), "a haunt of the book cites where its Traitor's "
+                                       "Tome and Secrets of Survival sides are printed (traitors_tome, secrets_of_survival)"))
+    assert isinstance(number, int)
     cells = [(r, o) for (r, o), n in world.chart_cells.items() if n == number]
     if world.chart_file is not None and not cells:
         report.findings.append(Finding("chart", file.where(("number",)), f"no haunt chart cell leads to haunt {number}"))
@@ -944,6 +955,27 @@ def identity_findings(world: World, file: SpecFile, report: SolverReport) -> Non
     if match and isinstance(data.get("slug"), str) and match.group(2) != data["slug"]:
         report.findings.append(Finding("chart", file.where(("slug",)),
                                        f"file name says slug {match.group(2)!r} but slug is {data['slug']!r}"))
+
+
+def draft_findings(world: World, file: SpecFile, report: SolverReport) -> None:
+    """A designer's draft: it lives outside the bundled spec, and its own chart place (if any)
+    is a cell of the chart (an omen room and an omen card)."""
+    data = file.data
+    bundled = SPEC_ROOT / "betrayal" / "haunts"
+    if file.path.resolve().parent == bundled.resolve():
+        report.findings.append(Finding("chart", file.where(("number",) if "number" in data else ()),
+                                       f"the haunts of spec/betrayal/haunts are the book's, numbered 1-{BOOK_HAUNTS}; "
+                                       "a designer's draft lives outside the package"))
+    place = data.get("chart")
+    if isinstance(place, Mapping) and world.chart_file is not None:
+        rooms = {r for r, _ in world.chart_cells}
+        omens = {o for _, o in world.chart_cells}
+        if place.get("room") not in rooms:
+            report.findings.append(Finding("chart", file.where(("chart", "room")),
+                                           f"{place.get('room')!r} is not a room of the haunt chart: {', '.join(sorted(rooms))}"))
+        if place.get("omen") not in omens:
+            report.findings.append(Finding("chart", file.where(("chart", "omen")),
+                                           f"{place.get('omen')!r} is not an omen of the haunt chart: {', '.join(sorted(omens))}"))
 
 
 # --------------------------------------------------------------------------------------------

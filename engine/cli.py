@@ -215,10 +215,11 @@ def _option_value(text: str) -> Any:
         return text
 
 
-def start_game(definition: GameDef, players: int, options: Mapping[str, Any]) -> tuple[GameState, TranscriptHeader]:
+def start_game(definition: GameDef, players: int, options: Mapping[str, Any],
+               spec: GameSpec | None = None) -> tuple[GameState, TranscriptHeader]:
     if not definition.min_players <= players <= definition.max_players:
         raise UsageError(f"{definition.id} is for {definition.min_players}-{definition.max_players} players, not {players}")
-    spec = game_spec(definition.id)
+    spec = spec if spec is not None else game_spec(definition.id)
     try:
         state = definition.new_game(spec, players, options)
     except ValueError as exc:  # a game refuses an option value with ValueError naming the option
@@ -246,8 +247,9 @@ def controller_for(definition: GameDef, name: str, seed: int) -> Controller | No
 
 
 def record(definition: GameDef, players: int, seed: int, options: Mapping[str, Any], controller: str = "random",
-           stop: str | None = None, max_steps: int = 200_000, on_step: Any = None) -> transcripts.Transcript:
-    state, header = start_game(definition, players, options)
+           stop: str | None = None, max_steps: int = 200_000, on_step: Any = None,
+           spec: GameSpec | None = None) -> transcripts.Transcript:
+    state, header = start_game(definition, players, options, spec)
     header.seed = seed
     header.controller = controller
     header.stop = stop
@@ -275,8 +277,19 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         for event in step.events:
             out.print(f"        [dim]{event}[/dim]")
 
-    seed, controller = args.seed, args.controller
-    if definition.seed_search is not None:
+    seed, controller = args.seed, args.controller or "random"
+    spec: GameSpec | None = None
+    if args.haunt_file or args.from_reveal:
+        from hauntcheck.engine.betrayal.designer import haunt_file_options
+
+        spec, options = haunt_file_options(definition, args, options, lint_in_context)
+        controller = args.controller or "policy"
+    if args.from_reveal:
+        from hauntcheck.engine.betrayal.designer import record_from_reveal
+
+        assert spec is not None
+        log = record_from_reveal(definition, args, spec, options, controller, show, out.print)
+    elif definition.seed_search is not None and spec is None:
         try:
             found = definition.seed_search(args.players, args.seed, options)
         except (LookupError, ValueError) as exc:
@@ -286,7 +299,8 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
             controller = "policy"
             note = f" (passed over, round limit hit: {', '.join(map(str, passed_over))})" if passed_over else ""
             out.print(f"seed {seed}: the first policy game from seed {args.seed} that is the game asked for{note}")
-    log = record(definition, args.players, seed, options, controller, args.stop, args.max_steps, show)
+    if not args.from_reveal:
+        log = record(definition, args.players, seed, options, controller, args.stop, args.max_steps, show, spec)
     end = log.end
     if definition.summary is not None and last_state:
         for line in definition.summary(last_state[0]):
@@ -609,7 +623,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n  hauntcheck lint spec/betrayal/rooms.yaml\n  hauntcheck lint my-haunt.yaml")
     p.add_argument("files", nargs="+", metavar="FILE")
 
-    p = sub.add_parser("play", help="play a game with seeded decisions and print its log", formatter_class=fmt,
+    p = sub.add_parser("play", help="play a game with seeded decisions and print its log", formatter_class=fmt, allow_abbrev=False,
                        epilog="examples:\n  hauntcheck play haunted --players 3 --seed 7\n"
                               "  hauntcheck play betrayal --players 4 --seed 7 --stop reveal --out game.yaml\n"
                               "game options are given as --NAME VALUE (see docs/cli.md)")
@@ -617,7 +631,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", metavar="FILE", help="write the transcript here")
-    p.add_argument("--controller", default="random", choices=["random", "first-legal", "policy"])
+    p.add_argument("--controller", choices=["random", "first-legal", "policy"],
+                   help="who decides (default: random; policy with --haunt N or --haunt-file)")
+    p.add_argument("--haunt-file", metavar="FILE", help="Betrayal: play this haunt file (from anywhere) at the game's reveal")
+    p.add_argument("--from-reveal", action="store_true", help="Betrayal: with --haunt N or --haunt-file, no seed search - "
+                   "the seeded exploration runs to its reveal and the haunt is played there (printed from the reveal on)")
     p.add_argument("--stop", metavar="MILESTONE", help="stop at a milestone (e.g. reveal)")
     p.add_argument("--max-steps", type=int, default=200_000)
     p.add_argument("--quiet", action="store_true", help="print only the summary")

@@ -228,6 +228,8 @@ GAME = GameDef(
         Option("date", "the game's date MM-DD for the next-birthday rule", DEFAULT_DATE),
         Option("select_haunt", "optional rule 'selecting the haunt': haunt numbers already played, e.g. 1,5,12", ""),
         Option("haunt", "the haunt the game must reveal (`play --haunt N` searches seeds); another haunt ends it 'other-haunt'", None),
+        Option("force_haunt", "play the haunt of option haunt at the first reveal, whatever the chart gives "
+               "(a designer's draft; play --from-reveal)", False),
         Option("variants", "named rule variants switched on, comma list (e.g. collapsed-room-roll-every-entry)", ""),
         Option("rounds", "round limit after the reveal; a game reaching it ends 'undecided'", 40),
     ),

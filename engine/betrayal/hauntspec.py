@@ -276,11 +276,25 @@ def _side(data: Mapping[str, Any]) -> SideDef:
     )
 
 
+#: The book's haunts are numbered 1 to 50; a designer's draft uses a number above, or none.
+BOOK_HAUNTS = 50
+#: The number a draft without one plays under.
+DRAFT_NUMBER = 0
+
+
+def is_draft(data: Mapping[str, Any]) -> bool:
+    """A designer's draft haunt: numbered above the book's 50, or not numbered at all. Its own
+    ``sources``, traitor rule and chart place are allowed; the book's haunts are checked against
+    the traitor table and the chart."""
+    number = data.get("number")
+    return not isinstance(number, int) or number > BOOK_HAUNTS
+
+
 def load_haunt(data: Mapping[str, Any]) -> HauntSpec:
     """Build the record of one schema-valid haunt file."""
     traitor_side = data.get("traitor_side")
     return HauntSpec(
-        number=int(data["number"]),
+        number=int(data["number"]) if "number" in data else DRAFT_NUMBER,
         title=str(data["title"]),
         slug=str(data["slug"]),
         haunt_kind=str(data["haunt_kind"]),

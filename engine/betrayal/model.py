@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, is_draft
+
 SIDES: tuple[str, ...] = ("north", "east", "south", "west")
 SIDE_INDEX: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
 TRAITS: tuple[str, ...] = ("might", "speed", "sanity", "knowledge")
@@ -224,6 +226,14 @@ def tables_from_spec(spec: Any) -> Tables:
     haunts = {}
     for h in spec.one("traitors").data["haunts"]:
         haunts[int(h["haunt"])] = Haunt(int(h["haunt"]), str(h.get("title", f"Haunt {h['haunt']}")), _traitor_rule(h["traitor"]))
+    for draft in spec.by_kind("haunt"):
+        # a designer's draft brings its own traitor rule and (optionally) its own chart place
+        if is_draft(draft.data):
+            number = int(draft.data.get("number", DRAFT_NUMBER))
+            haunts[number] = Haunt(number, str(draft.data["title"]), _traitor_rule(draft.data["traitor"]))
+            place = draft.data.get("chart")
+            if isinstance(place, Mapping):
+                chart[(str(place["room"]), str(place["omen"]))] = number
     faces: tuple[int, ...] = (0, 0, 1, 1, 2, 2)
     for comp in spec.by_kind("components"):
         for c in comp.data.get("components", []):

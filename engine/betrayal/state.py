@@ -255,6 +255,10 @@ class BetrayalState(GameState):
     def roster(self) -> dict[str, str]:
         return {s: self.t.explorers[e.id].name for s, e in self.ex.items()}
 
+    def forced_haunt(self) -> int | None:
+        """The haunt played at the reveal whatever the chart gives (None: the chart decides)."""
+        return None
+
     def reached(self, milestone: str) -> bool:
         return milestone == "reveal" and self.haunt is not None
 
@@ -1166,6 +1170,11 @@ class BetrayalState(GameState):
         self.emit("haunt.only-before-haunt", "no more haunt rolls from now on")
         if self.setup.played and number in self.setup.played:
             number, room, omen = self._select_haunt(seat, omen, room)
+        forced = self.forced_haunt()
+        if forced is not None and forced != number:
+            number = forced
+            self.emit("haunt.chart-lookup", f"haunt {number} ({self.t.haunts[number].title}) is played at this reveal "
+                      "instead, as the game was asked to (the chart's haunt is set aside)")
         haunt = self.t.haunts[number]
         traitor, how = self._traitor(seat, haunt.traitor)
         kind = haunt.traitor.kind

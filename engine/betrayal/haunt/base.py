@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.pieces import DEFAULT_ROUNDS, HERO, Monster, Weapon, whole_option
-from hauntcheck.engine.betrayal.hauntspec import HauntSpec, MonsterDef
+from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, HauntSpec, MonsterDef
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Setup
@@ -82,12 +82,21 @@ class HauntBase(BetrayalState):
         self.hidden_token = ""  # the token id dealt to pick the hidden traitor
         self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)
         self.setting_up = False
-        want = whole_option(setup.options, "haunt")
+        asked = setup.options.get("haunt")
+        # a designer's draft without a number plays as haunt DRAFT_NUMBER (0)
+        draft = type(asked) is int and asked == DRAFT_NUMBER and DRAFT_NUMBER in setup.tables.haunts
+        want = DRAFT_NUMBER if draft else whole_option(setup.options, "haunt")
         if want is not None and want not in setup.tables.haunts:
             raise ValueError(f"option haunt={want} names no haunt of the haunt chart")
         self.want = want
+        self.force = bool(setup.options.get("force_haunt")) and want is not None
         self.rounds = whole_option(setup.options, "rounds") or DEFAULT_ROUNDS
         super().__init__(setup)
+
+    def forced_haunt(self) -> int | None:
+        """With option ``force_haunt``, the haunt of option ``haunt`` is played at the first reveal
+        whatever the chart gives (a designer's draft, ``play --from-reveal``)."""
+        return self.want if self.force else None
 
     def in_play(self, seat: str) -> bool:
         return not self.ex[seat].dead and seat not in self.removed and seat not in self.exited
