@@ -100,20 +100,24 @@ def test_betrayal_study_starts_at_the_reveal_and_is_the_same_on_two_jobs(tmp_pat
     assert {r["ending"] for r in one["records"]} <= {"heroes", "traitor", "nobody", "undecided"}
     # Every game counted was a game of haunt 1 with a recorded seed, and the seeds differ.
     assert len({r["seed"] for r in one["records"]}) == 2
-    # The record replays: the whole game by `hauntcheck play`, less its exploration to the reveal.
+    # The record replays: `hauntcheck play --from-reveal` plays the exploration and then the
+    # haunt; the haunt's part is the record's game.
     record = one["records"][0]
     command = one["replay"].format(players=record["players"], seed=record["seed"], haunt=record["haunt"]).split()
-    assert "--stop" not in command
+    assert "--from-reveal" in command
     from hauntcheck.engine import transcript as transcripts
+    from hauntcheck.engine.betrayal.policy import policy
+    from hauntcheck.engine.betrayal.reveal import game_at_reveal
+    from hauntcheck.engine.games import game_spec
+    from hauntcheck.engine.play import PolicyController
 
-    ends = []
-    for extra in ([], ["--stop", "reveal"]):
-        assert main([*command[1:], *extra, "--quiet", "--out", str(tmp_path / "game.yaml")]) == 0
-        ends.append(transcripts.read(tmp_path / "game.yaml"))
+    assert main([*command[1:], "--quiet", "--out", str(tmp_path / "game.yaml")]) == 0
     capsys.readouterr()
-    whole, explored = ends
+    whole = transcripts.read(tmp_path / "game.yaml")
+    _, explored = game_at_reveal(game_spec("betrayal"), 1, record["players"], record["seed"], None,
+                                 PolicyController(policy, record["seed"]))
     assert whole.end["result"] == record["result"]
-    assert len(whole.steps) - len(explored.steps) == record["steps"]
+    assert len(whole.steps) - len(explored) == record["steps"]
 
 
 def test_shards_merge_into_the_whole_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -130,14 +130,14 @@ def study_from_args(args: argparse.Namespace) -> Study:
     offered = {c.label: c for c in subject.cases(spec)}
     cases: list[Case] = []
     if args.haunt_file:
-        from hauntcheck.engine.spec import load_file
+        from hauntcheck.engine.betrayal.reveal import haunt_number, load_haunt_file
 
-        data = load_file(Path(args.haunt_file), args.haunt_file).data
-        number = str(data.get("number", ""))
-        if number not in offered:
-            raise UsageError(f"{args.haunt_file}: haunt {number or '(no number)'} is not one the engine plays to its end; "
-                             f"playable: {', '.join(offered)}")
-        cases.append(Case(number, str(data.get("title", offered[number].title)), offered[number].options))
+        designed = load_haunt_file(Path(args.haunt_file))
+        number = haunt_number(designed)
+        if args.from_setup and not 1 <= number <= 50:
+            raise UsageError(f"{args.haunt_file}: haunt {number} is a draft, which no exploration reveals by itself; "
+                             "drop --from-setup to play it at the reveal")
+        cases.append(Case(str(number), str(designed.data.get("title", f"haunt {number}")), {"haunt": number}))
     for label in args.haunt or []:
         if label not in offered:
             kind = "haunt" if args.game == "betrayal" else "variant"

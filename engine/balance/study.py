@@ -214,21 +214,19 @@ def study_spec(game: str, haunt_file: str | None) -> GameSpec:
 
 
 def with_haunt_file(spec: GameSpec, path: Path) -> GameSpec:
-    """The spec with a designer's haunt file in place of the bundled haunt of its number, after
-    the checks `hauntcheck lint` makes of it (errors raise SpecErrors naming file and line)."""
-    from hauntcheck.engine.cli import UsageError, _with_file, lint_in_context
-    from hauntcheck.engine.spec import SpecErrors, load_file, schema_errors
+    """The spec with a designer's haunt file (from anywhere) added, in place of the bundled haunt
+    of its number: `hauntcheck play --haunt-file`'s checks and loading (lint clean, playable by
+    the engine; problems raise naming file, line and column)."""
+    import argparse
 
-    spec_file = load_file(path, str(path))
-    errors = schema_errors(spec_file)
-    if not errors and spec_file.kind != "haunt":
-        raise UsageError(f"{path}: --haunt-file takes a haunt file (kind: haunt), not kind {spec_file.kind!r}")
-    errors = errors or lint_in_context(spec_file, path)
-    if errors:
-        raise SpecErrors(errors)
-    number = spec_file.data["number"]
-    others = {name: f for name, f in spec.files.items() if not (f.kind == "haunt" and f.data.get("number") == number)}
-    return _with_file(GameSpec(spec.game, spec.root, others, spec.sources), spec_file, path)
+    from hauntcheck.engine.betrayal.designer import haunt_file_options
+    from hauntcheck.engine.cli import UsageError, lint_in_context
+
+    try:
+        merged, _ = haunt_file_options(get_game(spec.game), argparse.Namespace(haunt_file=str(path)), {}, lint_in_context)
+    except ValueError as exc:  # not a haunt file
+        raise UsageError(str(exc)) from None
+    return merged
 
 
 def play_chunk(study_data: Mapping[str, Any], tasks: Sequence[tuple[int, int, int]]) -> list[dict[str, Any]]:
