@@ -27,14 +27,8 @@ def replay_command(study: Study) -> str:
     if study.controller == "mixed":
         return f"hauntcheck play {study.game} --players {{players}} --seed {{seed}} {{options}} (mixed seats: not replayable by play)"
     if study.game == "betrayal" and study.start == "reveal":
-        from hauntcheck.engine.balance.study import forced_reveal_available
-
-        if forced_reveal_available():
-            which = f"--haunt-file {study.haunt_file}" if study.haunt_file else "--haunt {haunt}"
-            return f"hauntcheck play betrayal {which} --from-reveal --players {{players}} --seed {{seed}} --controller {study.controller}"
-        if study.controller == "random":
-            return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy --stop reveal (the reveal)"
-        return "hauntcheck play betrayal --players {players} --seed {seed} --controller policy"
+        which = f"--haunt-file {study.haunt_file}" if study.haunt_file else "--haunt {haunt}"
+        return f"hauntcheck play betrayal {which} --from-reveal --players {{players}} --seed {{seed}} --controller {study.controller}"
     return f"hauntcheck play {study.game} --players {{players}} --seed {{seed}} --controller {study.controller} {{options}}"
 
 

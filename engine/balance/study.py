@@ -9,7 +9,6 @@ of the start - see :func:`at_reveal`), so a surprising game is replayed from its
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -84,50 +83,21 @@ class Study:
 # Starting a Betrayal game at its reveal
 
 
-#: Seeds searched per game by :func:`reveal_by_search`: game ``k`` searches ``k*STRIDE ...``.
+#: Seeds tried per game by ``--from-setup``: game ``k`` is the first from seed ``k*STRIDE`` that reveals the haunt.
 SEARCH_STRIDE = 1000
 
 
-def reveal_by_search(spec: GameSpec, haunt: int, players: int, seed: int) -> tuple[GameState, int, Table | None]:
-    """The reveal of the first policy-played exploration from seed ``seed * SEARCH_STRIDE`` that
-    reveals ``haunt`` (the generator's seed search; about 1 exploration in 50 qualifies), with
-    its seed and table: ``hauntcheck play betrayal --players P --seed S --controller policy``
-    plays the same exploration, and the same haunt when the policy plays on."""
-    from hauntcheck.engine.betrayal.haunt import new_game
-    from hauntcheck.engine.betrayal.policy import policy
+def at_reveal(study: Study, spec: GameSpec, haunt: int, players: int, index: int) -> GameState:
+    """Game ``index``'s state at the reveal of ``haunt`` (``reveal.game_at_reveal``): the
+    exploration of seed ``index``, played by the study's controller (the policy for ``mixed``),
+    runs to its first reveal, where the haunt is played (forced onto it when the chart gives
+    another) - the game ``hauntcheck play betrayal --haunt N --from-reveal --seed S`` plays."""
+    from hauntcheck.engine.betrayal.reveal import game_at_reveal
 
-    for found in range(seed * SEARCH_STRIDE, (seed + 1) * SEARCH_STRIDE):
-        state = new_game(spec, players, {"haunt": haunt})
-        table = seeded_table(found, PolicyController(policy, found))
-        play(state, table, TranscriptHeader("betrayal", players), stop="reveal", max_steps=MAX_STEPS)
-        if state.haunt is not None and state.haunt["number"] == haunt:
-            return state, found, table
-    raise LookupError(f"no exploration from seed {seed * SEARCH_STRIDE} to {(seed + 1) * SEARCH_STRIDE - 1} reveals "
-                      f"haunt {haunt} with {players} players")
-
-
-def forced_reveal_available() -> bool:
-    """Whether the engine can force a haunt onto a seeded exploration's reveal
-    (``engine/betrayal/reveal.py``); without it studies fall back on the seed search."""
-    return importlib.util.find_spec("hauntcheck.engine.betrayal.reveal") is not None
-
-
-def at_reveal(study: Study, spec: GameSpec, haunt: int, players: int, index: int) -> tuple[GameState, int, Table | None]:
-    """Game ``index``'s state at the reveal of ``haunt``, the seed to record, and the table to go
-    on with (None: a fresh :func:`table_for` of that seed).
-
-    With the forced reveal, the exploration of seed ``index`` is played by the study's controller
-    (the policy for ``mixed``) and the haunt is played where it reveals: the game ``hauntcheck play
-    betrayal --haunt N --from-reveal --seed S`` plays. Else the seed search (:func:`reveal_by_search`),
-    whose policy table goes on when the study's controller is the policy."""
-    if not forced_reveal_available():
-        state, seed, table = reveal_by_search(spec, haunt, players, index)
-        return state, seed, table if study.controller == "policy" else None
-    reveal: Any = importlib.import_module("hauntcheck.engine.betrayal.reveal")
     policy = get_game("betrayal").policy
     chooser = PolicyController(policy, index) if study.controller != "random" and policy is not None else None
-    state, _ = reveal.game_at_reveal(spec, haunt, players, index, None, chooser)
-    return state, index, None
+    state, _ = game_at_reveal(spec, haunt, players, index, None, chooser)
+    return state
 
 
 # --------------------------------------------------------------------------------------------
@@ -161,7 +131,7 @@ def play_game(study: Study, spec: GameSpec, task: tuple[int, int, int]) -> dict[
     table = None
     before = 0  # steps played before the study's start point that count (from setup: the exploration)
     if study.start == "reveal":
-        state, seed, table = at_reveal(study, spec, int(case.options["haunt"]), players, index)
+        state = at_reveal(study, spec, int(case.options["haunt"]), players, index)
     elif study.game == "betrayal":
         state, seed, table, before = _natural_reveal(study, spec, int(case.options["haunt"]), players, index)
     else:
