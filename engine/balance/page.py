@@ -46,7 +46,7 @@ def win_rate_plot(haunt: Mapping[str, Any], sides: Sequence[str]) -> str:
 
     cells = haunt["cells"]
     counts = sorted(int(p) for p in cells)
-    figure, axes = pyplot.subplots(figsize=(5.2, 3.0))
+    figure, axes = pyplot.subplots(figsize=(6.0, 3.0))
     for i, ending in enumerate([*sides, "undecided"]):
         rates = [cells[str(p)]["endings"][ending]["rate"] for p in counts]
         low = [r - cells[str(p)]["endings"][ending]["low"] for p, r in zip(counts, rates, strict=True)]
@@ -61,7 +61,7 @@ def win_rate_plot(haunt: Mapping[str, Any], sides: Sequence[str]) -> str:
     axes.set_xlabel("players")
     axes.set_ylabel("games won (%)")
     axes.set_title(f"{haunt['haunt']}: win rate by side (95 % intervals)", fontsize=9)
-    axes.legend(fontsize=7, loc="best")
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     figure.tight_layout()
     text = _svg(figure)
     pyplot.close(figure)
@@ -85,7 +85,7 @@ def length_histogram(haunt_label: str, records: Sequence[Mapping[str, Any]]) -> 
     axes.set_xlabel("rounds")
     axes.set_ylabel("games")
     axes.set_title(f"{haunt_label}: game length", fontsize=9)
-    axes.legend(fontsize=7)
+    axes.legend(fontsize=7, loc="upper right")
     figure.tight_layout()
     text = _svg(figure)
     pyplot.close(figure)
