@@ -281,7 +281,7 @@ def test_update_doc_rewrites_only_the_table_between_the_markers(tmp_path: Path, 
     assert main([*HALLS, "--update-doc", str(doc)]) == 0
     capsys.readouterr()
     text = doc.read_text()
-    assert text.startswith(f"# Before\n\n{DOC_BEGIN}\n| haunt | title | games | escape (pooled) | killer (pooled) |")
+    assert text.startswith(f"# Before\n\n{DOC_BEGIN}\n| haunt | title | games | escape (pooled) | killer (pooled) | undecided |")
     assert text.endswith(f"{DOC_END}\n\nAfter.\n") and "old table" not in text
     assert "\n| A | room deck A | 6 | " in text
     plain = tmp_path / "plain.md"

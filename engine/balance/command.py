@@ -205,17 +205,17 @@ def _show(document: dict[str, Any]) -> None:
 
 
 def summary_markdown(document: dict[str, Any]) -> str:
-    """The haunts by imbalance as a Markdown table (pooled win rates, then the verdict)."""
-    sides = document["sides"]
-    header = ["haunt", "title", "games", *(f"{s} (pooled)" for s in sides), "undecided", "rounds q50", "imbalance", "verdict"]
-    lines = ["| " + " | ".join(header) + " |",
-             "|---" * len(header) + "|"]
+    """The haunts by imbalance as a Markdown table (every ending's pooled rate, then the verdict)."""
+    endings = document["endings"]
+    sides = set(document["sides"])
+    header = ["haunt", "title", "games", *(f"{e} (pooled)" if e in sides else e for e in endings), "rounds q50", "imbalance", "verdict"]
+    lines = ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
     for haunt in document["haunts"]:
         cells = haunt["cells"].values()
         games = max(1, haunt["games"])
-        pooled = [f"{100 * sum(c['endings'][s]['count'] for c in cells) / games:.0f} %" for s in [*sides, "undecided"]]
-        records = sorted(r["rounds"] for r in document["records"] if r["haunt"] == haunt["haunt"])
-        median = records[len(records) // 2] if records else 0
+        pooled = [f"{100 * sum(c['endings'][e]['count'] for c in cells) / games:.0f} %" for e in endings]
+        rounds = sorted(r["rounds"] for r in document["records"] if r["haunt"] == haunt["haunt"])
+        median = rounds[len(rounds) // 2] if rounds else 0
         lines.append(f"| {haunt['haunt']} | {haunt['title']} | {haunt['games']} | " + " | ".join(pooled)
                      + f" | {median} | {haunt['imbalance']:+.2f} | {haunt['verdict']} |")
     return "\n".join(lines) + "\n"
