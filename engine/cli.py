@@ -265,6 +265,8 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     if args.stop and args.stop not in definition.milestones:
         listing = ", ".join(definition.milestones) or "none"
         raise UsageError(f"{definition.id} has no milestone {args.stop!r}; its milestones: {listing}")
+    if args.svg and definition.draw_svg is None:
+        raise UsageError(f"{definition.id} has no pictures yet")
     out = _console()
 
     last_state: list[GameState] = []
@@ -314,8 +316,26 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     if args.out:
         transcripts.write(log, Path(args.out))
         out.print(f"transcript written to {args.out}")
+    if args.svg and last_state and definition.draw_svg is not None:
+        _write_picture(Path(args.svg), definition.draw_svg(last_state[0]).encode())
+        out.print(f"picture of the last position: {args.svg}")
     if end.get("stopped") == "step-limit":
         return 1
+    return 0
+
+
+def cmd_new_haunt(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.betrayal.skeleton import skeleton, slug_of
+
+    try:
+        target = Path(args.out) if args.out else Path(f"{slug_of(args.name)}.yaml")
+        text = skeleton(args.name, str(target))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if target.exists():
+        raise UsageError(f"{target} exists already; name another file with --out")
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {target}; next: hauntcheck lint {target}")
     return 0
 
 
@@ -633,6 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="write the transcript here")
     p.add_argument("--controller", choices=["random", "first-legal", "policy"],
                    help="who decides (default: random; policy with --haunt N or --haunt-file)")
+    p.add_argument("--svg", metavar="FILE", help="draw the last position (the end, or --stop) as SVG")
     p.add_argument("--haunt-file", metavar="FILE", help="Betrayal: play this haunt file (from anywhere) at the game's reveal")
     p.add_argument("--from-reveal", action="store_true", help="Betrayal: with --haunt N or --haunt-file, no seed search - "
                    "the seeded exploration runs to its reveal and the haunt is played there (printed from the reveal on)")
@@ -668,6 +689,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
     p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
 
+    p = sub.add_parser("new-haunt", help="write a commented haunt file to start a new haunt from", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck new-haunt \"The Hungry Cellar\"      writes the-hungry-cellar.yaml\n"
+                              "  hauntcheck new-haunt Ghouls --out drafts/ghouls.yaml")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--out", metavar="FILE", help="where to write it (default: NAME as a file name, .yaml)")
+
     p = sub.add_parser("report", help="turn the position at a step of a transcript into a scenario skeleton", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck report game.yaml --at 120 --out dispute.yaml")
     p.add_argument("transcript", metavar="TRANSCRIPT")
@@ -689,7 +716,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
-                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "balance": cmd_balance}
+                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "new-haunt": cmd_new_haunt,
+                    "balance": cmd_balance}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from jsonschema import Draft202012Validator
@@ -370,6 +370,19 @@ class GameSpec:
             digest.update(self.files[name].text.replace("\r\n", "\n").encode())
             digest.update(b"\0")
         return "sha256:" + digest.hexdigest()[:16]
+
+
+_Derived = TypeVar("_Derived")
+
+
+def per_spec(cache: dict[int, tuple[GameSpec, _Derived]], spec: GameSpec, build: Callable[[GameSpec], _Derived]) -> _Derived:
+    """``build(spec)``, computed once per spec object. The cache keeps the spec with its value, so
+    a spec made for a moment (the bundled one with a designer's haunt added) and dropped never
+    hands its value to a later spec that happens to get the same id."""
+    hit = cache.get(id(spec))
+    if hit is None or hit[0] is not spec:
+        hit = cache[id(spec)] = (spec, build(spec))
+    return hit[1]
 
 
 def spec_files(folder: Path) -> list[Path]:

@@ -22,7 +22,7 @@ from hauntcheck.engine.betrayal.hauntspec import HauntSpec, custom_hooks_used, l
 from hauntcheck.engine.betrayal.state import Gen, Setup
 from hauntcheck.engine.core import Action, Event, GameState, Outcome, RuleBook
 from hauntcheck.engine.games import rulebook
-from hauntcheck.engine.spec import GameSpec
+from hauntcheck.engine.spec import GameSpec, per_spec
 
 
 class HauntState(Turns):
@@ -243,27 +243,18 @@ def invariants(state: GameState) -> list[str]:
     return problems
 
 
-_HAUNTS: dict[int, dict[int, tuple[HauntSpec, Mapping[str, Any]]]] = {}
-_WEAPONS: dict[int, dict[str, Weapon]] = {}
-
-
-_RULES: dict[int, RuleBook] = {}
+HauntTables = tuple[dict[int, tuple[HauntSpec, Mapping[str, Any]]], dict[str, Weapon]]
+_TABLES: dict[int, tuple[GameSpec, HauntTables]] = {}
+_RULES: dict[int, tuple[GameSpec, RuleBook]] = {}
 
 
 def _rules(spec: GameSpec) -> RuleBook:
-    key = id(spec)
-    if key not in _RULES:
-        _RULES[key] = rulebook(spec)
-    return _RULES[key]
+    return per_spec(_RULES, spec, rulebook)
 
 
-def haunt_tables(spec: GameSpec) -> tuple[dict[int, tuple[HauntSpec, Mapping[str, Any]]], dict[str, Weapon]]:
+def haunt_tables(spec: GameSpec) -> HauntTables:
     """The haunt files and weapon cards of a loaded spec (read once per spec object)."""
-    key = id(spec)
-    if key not in _HAUNTS:
-        _HAUNTS[key] = load_haunts(spec)
-        _WEAPONS[key] = load_weapons(spec)
-    return _HAUNTS[key], _WEAPONS[key]
+    return per_spec(_TABLES, spec, lambda s: (load_haunts(s), load_weapons(s)))
 
 
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:
