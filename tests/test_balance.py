@@ -288,3 +288,21 @@ def test_update_doc_rewrites_only_the_table_between_the_markers(tmp_path: Path, 
     plain.write_text("no markers\n")
     assert main([*HALLS, "--update-doc", str(plain)]) == 2
     assert "has no <!-- balance-summary:begin -->" in capsys.readouterr().err
+
+
+def test_a_designers_draft_haunt_is_studied_and_its_games_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    draft = Path(__file__).resolve().parent.parent / "docs" / "examples" / "the-hungry-cellar.yaml"
+    if not draft.exists():
+        pytest.skip("the example draft haunt is not in this checkout")
+    args = ["balance", "betrayal", "--haunt-file", str(draft), "--players", "3", "--games", "2", "--quiet"]
+    document = run(args, tmp_path, "study", capsys)
+    assert report.validation_errors(document) == []
+    assert [h["title"] for h in document["haunts"]] == ["The Hungry Cellar"]
+    record = document["records"][1]
+    command = document["replay"].format(players=record["players"], seed=record["seed"], haunt=record["haunt"]).split()
+    assert command[1:6] == ["play", "betrayal", "--haunt-file", str(draft), "--from-reveal"]
+    assert main([*command[1:], "--quiet", "--out", str(tmp_path / "game.yaml")]) == 0
+    capsys.readouterr()
+    from hauntcheck.engine import transcript as transcripts
+
+    assert transcripts.read(tmp_path / "game.yaml").end["result"] == record["result"]

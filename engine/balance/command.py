@@ -149,7 +149,7 @@ def study_from_args(args: argparse.Namespace) -> Study:
     players = (parse_players(args.players, definition.min_players, definition.max_players, args.game)
                if args.players else subject.default_players)
     return Study(args.game, tuple(cases), players, args.games, controller, args.from_setup,
-                 str(Path(args.haunt_file).resolve()) if args.haunt_file else None, parse_shard(args.shard))
+                 args.haunt_file, parse_shard(args.shard))
 
 
 class _GamesPerSecond(ProgressColumn):
