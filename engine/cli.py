@@ -44,6 +44,7 @@ examples:
   hauntcheck golden haunted                 check the golden transcripts of a game are up to date
   hauntcheck dispute scenarios/betrayal/disputes/front-door-is-locked.yaml --svg b.svg
   hauntcheck report game.yaml --at 40       turn step 40 of a game into a scenario skeleton
+  hauntcheck balance betrayal --haunt 5 --games 200 --jobs 2 --out study/  who wins haunt 5, how often
   hauntcheck COMMAND --help                 the options and examples of one command
 """
 
@@ -768,6 +769,16 @@ def _schema_ref(out: str | None) -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# balance (engine/balance/)
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.balance import command
+
+    return command.run(args)
+
+
+# --------------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -885,6 +896,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("transcript", metavar="TRANSCRIPT")
     p.add_argument("--at", type=int, required=True, metavar="STEP", help="the step whose action is disputed")
     p.add_argument("--out", metavar="FILE")
+
+    from hauntcheck.engine.balance import command as balance
+
+    balance.add_parser(sub)
     return parser
 
 
@@ -920,7 +935,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
                     "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "upgrade": cmd_upgrade,
-                    "conform": cmd_conform, "new-haunt": cmd_new_haunt}
+                    "conform": cmd_conform, "new-haunt": cmd_new_haunt,
+                    "balance": cmd_balance}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:
