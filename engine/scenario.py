@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -443,9 +444,12 @@ class ScenarioRun:
     def compare(self, key: str, got: Any, want: Any) -> list[tuple[str, Any, str]]:
         """(operator, operand, problem or "") for each operator the expectation states."""
         if not (isinstance(want, Mapping) and want and all(k in OPERATORS for k in want)):
-            if isinstance(want, Mapping) and any(k in OPERATORS for k in want):
-                unknown = [k for k in want if k not in OPERATORS]
-                return [("equals", want, f"unknown operator {unknown[0]!r} (operators: {', '.join(OPERATORS)})")]
+            unknown = [k for k in want if k not in OPERATORS] if isinstance(want, Mapping) else []
+            # a mapping that names an operator, or nearly does, is a misspelt operator, not a value
+            if unknown and (len(unknown) < len(want) or any(get_close_matches(str(k), OPERATORS, 1, 0.75) for k in unknown)):
+                near = get_close_matches(str(unknown[0]), OPERATORS, 1, 0.75)
+                hint = f"did you mean {near[0]}?" if near else f"operators: {', '.join(OPERATORS)}"
+                return [("equals", want, f"unknown operator {unknown[0]!r} ({hint})")]
             want = {"equals": want}
         out: list[tuple[str, Any, str]] = []
         for op, value in want.items():
