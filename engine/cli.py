@@ -38,6 +38,7 @@ examples:
   hauntcheck dispute case.yaml --svg b.svg  run a dispute scenario and draw the position
   hauntcheck dispute case.yaml --png b.png  ... drawn as PNG (pip install 'hauntcheck[png]')
   hauntcheck report game.yaml --at 40     turn step 40 of a game into a scenario skeleton
+  hauntcheck view game.yaml --html g.html a game or scenario as a page to step through in a browser
 """
 
 
@@ -446,6 +447,19 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_view(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.viewer import ViewError, write_html
+
+    try:
+        view = write_html(Path(args.file), Path(args.html), args.file)
+    except ViewError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file} or write {args.html}: {exc.strerror or exc}") from None
+    print(f"{len(view.frames) - 1} steps, {len(view.pictures)} pictures: {args.html}")
+    return 0
+
+
 def _write_picture(target: Path, data: bytes) -> None:
     try:
         target.write_bytes(data)
@@ -624,6 +638,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
     p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
 
+    p = sub.add_parser("view", help="a transcript, golden game or scenario as one offline HTML page", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck view scenarios/betrayal/golden/reveal-3p-seed-3.yaml --html game.html")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
+
     p = sub.add_parser("report", help="turn the position at a step of a transcript into a scenario skeleton", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck report game.yaml --at 120 --out dispute.yaml")
     p.add_argument("transcript", metavar="TRANSCRIPT")
@@ -641,7 +660,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
-                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage}
+                    "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage,
+                    "view": cmd_view}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

@@ -27,7 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, DiceRoll, Draw, GameState, IllegalAction, RuleBook
+from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, DiceRoll, Draw, Event, GameState, IllegalAction, RuleBook
 from hauntcheck.engine.games import GameDef, game_spec, get_game, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, SpecErrors, SpecFile, load_file
 from hauntcheck.engine.transcript import is_transcript
@@ -180,6 +180,8 @@ class ScenarioRun:
         self.applied: dict[str, None] = {}
         self.stopped = False  # an action failed: nothing after it describes the scenario's position
         self.start: dict[str, Any] = {}
+        #: Told of every applied action (state after, actor, action, legal actions before, events).
+        self.observer: Callable[[GameState, str, Action, int, list[Event]], None] | None = None
 
     # -- building ----------------------------------------------------------------------------
 
@@ -240,6 +242,7 @@ class ScenarioRun:
 
     def apply(self, state: GameState, action: Action, path: tuple[str | int, ...]) -> bool:
         actor = state.to_move()
+        offered = state.legal_actions().size() if self.observer is not None and actor is not None else 0
         try:
             events = state.apply(action)
         except IllegalAction as exc:
@@ -249,6 +252,8 @@ class ScenarioRun:
         for event in events:
             self.applied.setdefault(event.rule, None)
             self.result.lines.append(Line("event", event.text, event.rule))
+        if self.observer is not None:
+            self.observer(state, str(actor), action, offered, events)
         return True
 
     def next_chance(self, state: GameState) -> ScriptedChance | None:
