@@ -414,7 +414,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
 
     if args.png:
         try:
-            picture.require_pillow()
+            picture.require_renderer()
         except picture.PictureError as exc:
             raise UsageError(f"--png: {exc}") from None
     failed = 0
@@ -636,7 +636,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "  hauntcheck dispute my-case.yaml --svg board.svg --png board.png")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
-    p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
+    p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs resvg-py: {INSTALL_HINT})")
 
     p = sub.add_parser("view", help="a transcript, golden game or scenario as one offline HTML page", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck view scenarios/betrayal/golden/reveal-3p-seed-3.yaml --html game.html")

@@ -94,7 +94,7 @@ def _text_width(text: str, size: int) -> int:
     return int(len(text) * size * 0.62) + 8
 
 
-def _fit(label: str, room: int, size: int) -> str:
+def _fit(label: str, room: float, size: int) -> str:
     """A label cut (with an ellipsis) to ``room`` pixels, so it stays inside its tile."""
     most = max(3, int(room / (size * 0.62)))
     return label if len(label) <= most else label[: most - 1] + "\u2026"
