@@ -492,8 +492,6 @@ def _side_by_side(panels: list[tuple[str, str]]) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    import yaml
-
     log = transcripts.read(Path(args.transcript))
     definition = get_game(log.header.game)
     if definition.describe_position is None:
@@ -549,28 +547,18 @@ def cmd_report(args: argparse.Namespace) -> int:
         **({"chance": chance} if chance else {}),
         "steps": steps,
     }
-    text = "# yaml-language-server: $schema=" + _schema_ref(args.out) + "\n"
+    from hauntcheck.engine import report
+
+    text = report.schema_modeline(Path(args.out).parent if args.out else Path.cwd())
     text += "# Made by `hauntcheck report`; the recorded events of this step were:\n"
     text += "".join(f"#   {e}\n" for e in step.events)
-    text += yaml.safe_dump(skeleton, sort_keys=False, allow_unicode=True, width=120)
+    text += report.dump(skeleton)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"scenario skeleton written to {args.out}")
     else:
         print(text, end="")
     return 0
-
-
-def _schema_ref(out: str | None) -> str:
-    import os
-
-    schema = SPEC_ROOT / "schema" / "scenario.schema.json"
-    if out:
-        try:
-            return os.path.relpath(schema, Path(out).resolve().parent)
-        except ValueError:
-            pass
-    return str(schema)
 
 
 # --------------------------------------------------------------------------------------------
