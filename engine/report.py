@@ -1,11 +1,12 @@
 """The scenario skeleton `hauntcheck report` writes: clean YAML a contributor edits by hand.
 
 No anchors or aliases (a position repeats small lists, which PyYAML would otherwise share as
-``&id001``), lists of plain values and short nested ones (coordinates, ``[floor, [x, y],
-rotation]``) and small mappings of them (a room's ``{floor, at, rotation}``) in flow style, and a ``yaml-language-server`` schema modeline that resolves from the
-folder the skeleton is written to: the relative path to the scenario schema of the hauntcheck
-checkout that folder is in, else to a copy of the schemas put beside the skeleton in
-``.hauntcheck-schema/`` (never a path into site-packages).
+``&id001``); lists of plain values and short nested ones (coordinates, ``[floor, [x, y],
+rotation]``) and small mappings of them (a room's ``{floor, at, rotation}``) in flow style; and a
+``yaml-language-server`` schema modeline that resolves from the folder the skeleton is written
+to: the relative path to the scenario schema of the hauntcheck checkout that folder is in, else to
+a copy of the schemas put beside the skeleton in ``.hauntcheck-schema/`` (never a path into
+site-packages).
 """
 
 from __future__ import annotations
