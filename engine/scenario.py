@@ -61,7 +61,26 @@ def load_scenario(path: Path, display: str | None = None) -> SpecFile:
     spec = load_file(path, display)
     if spec.kind != "scenario":
         raise SpecErrors([spec.error(("kind",), f"expected a scenario (kind: scenario), got kind {spec.kind!r}")])
+    huge = [spec.error(where, "a number this large (over 18 digits) is not a count, a face or a place of anything")
+            for where in _huge_numbers(spec.data, ())]
+    if huge:
+        raise SpecErrors(huge)
     return spec
+
+
+def _huge_numbers(node: Any, path: tuple[str | int, ...]) -> Iterator[tuple[str | int, ...]]:
+    """Paths of integers too large for any scenario (Python cannot even print one of 5,000 digits)."""
+    if isinstance(node, bool):
+        return
+    if isinstance(node, int):
+        if abs(node).bit_length() > 60:
+            yield path
+    elif isinstance(node, Mapping):
+        for key, value in node.items():
+            yield from _huge_numbers(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _huge_numbers(value, (*path, index))
 
 
 def snapshot_value(snapshot: Any, dotted: str) -> Any:

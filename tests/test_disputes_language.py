@@ -228,3 +228,22 @@ def test_version_3_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SpecErrors) as info:
         load_scenario(path, "new.yaml")
     assert "reads up to 2" in str(info.value.errors[0])
+
+
+@pytest.mark.parametrize(("position", "text"), [
+    ("  monsters: [{kind: mummy, room: foyer}]", "monsters are in play only in a haunt phase"),
+    ("  tokens: {entrance-hall: [no-such-token]}", "unknown token 'no-such-token'"),
+    ("  used: {P1: ['room:nowhere#0']}", "'room:nowhere#0' is not an ability of the game"),
+    ("  used: {P1: ['room:larder#7']}", "'room:larder#7' is not an ability of the game"),
+    ("  turn: {moved: 1}", "a turn mapping names its seat"),
+    ("  where: {P1: {a: b}}", "where is a room, or [room, side], not {'a': 'b'}"),
+    ("  turn_number: 123456789012345678901234567890", "a number this large (over 18 digits)"),
+])
+def test_a_position_key_is_carried_out_or_refused_at_its_line(tmp_path: Path, position: str, text: str) -> None:
+    body = f"position:\n  explorers: {{P1: zoe-ingstrom, P2: ox-bellows, P3: vivian-lopez}}\n{position}\nsteps:\n  - note: x\n"
+    try:
+        result = run(tmp_path, body)
+        failures = result.failures
+    except SpecErrors as exc:
+        failures = [str(e) for e in exc.errors]
+    assert any(f.startswith("case.yaml:10:") and text in f for f in failures), failures

@@ -29,9 +29,11 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
 ``kept``        seat -> event cards kept in front of the explorer (lasting effects). Default: none.
 ``status``      seat -> {status name: failed escape tries} (buried, stuck ...). Default: none.
 ``used``        seat -> once-per-game benefits already taken (ability keys such as
-                ``room:chapel#0``). Default: none.
+                ``room:chapel#0``: the room's or card's ability by its index; others are refused).
+                Default: none.
 ``dead``        seats that have died (only after the haunt). Default: none.
-``piles``       room -> item pile cards. ``tokens``: room -> token names. Default: none.
+``piles``       room -> item pile cards. ``tokens``: room -> token names (those the rooms' and
+                cards' texts place; a haunt's own tokens go under ``haunt.tokens``). Default: none.
 ``links``       ``[room, room, cost, token]`` passages made by cards; ``passages``: ``[room, room,
                 token]`` (a Revolving Wall). Default: none.
 ``discards``    {omen|item|event: [cards]}. Default: empty. The omen, item and event stacks hold
@@ -57,13 +59,14 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
                 draws and rolls). ``set_up: true`` skips the setup (the state is stated in full, as
                 ``describe_position`` writes it). ``room`` defaults to the revealer's room and must
                 be in the house. ``turn`` may name any seat of the round that is in play.
-``monsters``    (haunt phase) a list replacing the monsters the setup placed: ``{kind or id, room,
+``monsters``    (haunt phase only: without a ``haunt`` it is refused) a list replacing the monsters the setup placed: ``{kind or id, room,
                 side, stunned, stats, damage, gone, counterpart, cards}`` (``side`` as in ``where``,
                 for a barrier room); ``stats`` default to the
                 haunt's printed ones (by the track, or copied from the counterpart).
 ``first``       the first player. Default: the birthday rule.
 ``turn_number`` default 1.
-``turn``        whose turn it is: a seat, or a mapping ``{seat, begun, moved, extra, stopped, ...}``
+``turn``        whose turn it is: a seat, or a mapping ``{seat, begun, moved, extra, stopped, ...}`` (which
+                must name the seat)
                 (the fields of ``snapshot()["turn"]``). Default: the first player's turn, just
                 starting (start-of-turn effects apply). ``begun: true`` (implied by any other field)
                 resumes a turn already under way. ``moved`` at the top level is ``turn.moved``.
@@ -136,7 +139,11 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
     except ValueError as exc:
         raise PositionError([((), str(exc))]) from None
     problems: Problems = []
-    _Builder(state, position, problems).build()
+    try:
+        _Builder(state, position, problems).build()
+    except (TypeError, ValueError, KeyError) as exc:
+        # a value of the wrong type somewhere no check names yet: still the user's mistake
+        problems.append(((), f"a value of the wrong type in the position ({type(exc).__name__}: {str(exc)[:120]})"))
     if problems:
         raise PositionError(problems)
     state.history = []
@@ -158,6 +165,42 @@ def _walk(node: Any) -> list[Mapping[str, Any]]:
         for v in node:
             out.extend(_walk(v))
     return out
+
+
+_TOKENS: dict[int, frozenset[str]] = {}
+
+
+def known_tokens(t: Tables) -> frozenset[str]:
+    """The token names the rooms and cards can put in the house (``place_token`` and ``link``)."""
+    found = _TOKENS.get(id(t))
+    if found is None:
+        names: set[str] = set()
+        trees = [c.abilities for c in t.cards.values()] + [r.abilities for r in t.rooms.values()]
+        for tree in trees:
+            for node in _walk(list(tree)):
+                for verb in ("place_token", "link"):
+                    inner = node.get(verb)
+                    if isinstance(inner, Mapping) and isinstance(inner.get("token"), str):
+                        names.add(inner["token"])
+        found = _TOKENS[id(t)] = frozenset(names)
+    return found
+
+
+def _known_ability(t: Tables, key: str) -> bool:
+    """``room:<room>#<n>`` or ``card:<card>#<n>`` naming an ability the room or card has."""
+    source, _, index = key.rpartition("#")
+    kind, _, name = source.partition(":")
+    if not index.isdigit() or len(index) > 3:
+        return False
+    abilities = (t.rooms[name].abilities if kind == "room" and name in t.rooms
+                 else t.cards[name].abilities if kind == "card" and name in t.cards else ())
+    return int(index) < len(abilities)
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message, kept short (a huge number or mapping is not echoed whole)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a number of more than 30 digits"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def keep_spec(t: Tables, card: str) -> Mapping[str, Any] | None:
@@ -306,6 +349,8 @@ class _Builder:
                 hint = _near(str(key), KEYS)
                 self.bad((key,), f"unknown key {key!r}" + (f" (did you mean {hint}?)" if hint else "")
                          + f"; a position has: {', '.join(KEYS)}")
+        if "monsters" in self.pos and not self.pos.get("haunt"):
+            self.bad(("monsters",), "monsters are in play only in a haunt phase: add a haunt (a playable one) to the position")
         if not self.choose_explorers():
             return
         self.place_rooms()
@@ -427,6 +472,9 @@ class _Builder:
         for seat, where in self.seat_map("where").items():
             path: Path = ("where", seat)
             room, side = (where[0], where[1]) if isinstance(where, list) and len(where) == 2 else (where, None)
+            if not isinstance(room, str) or not (side is None or isinstance(side, str)):
+                self.bad(path, f"where is a room, or [room, side], not {_shown(where)}")
+                continue
             if room not in t.rooms:
                 hint = _near(str(room), t.rooms)
                 self.bad(path, f"unknown room {room!r}" + (f" (did you mean {hint}?)" if hint else ""))
@@ -466,6 +514,12 @@ class _Builder:
         for seat, used in self.seat_map("used").items():
             if not isinstance(used, list) or not all(isinstance(u, str) and "#" in u and ":" in u for u in used):
                 self.bad(("used", seat), "used lists ability keys like room:chapel#0")
+                continue
+            unknown = [(i, u) for i, u in enumerate(used) if not _known_ability(t, u)]
+            for i, key in unknown:
+                self.bad(("used", seat, i), f"{key!r} is not an ability of the game (room:<room>#<n> or card:<card>#<n>, "
+                         "n counting the room's or card's abilities from 0)")
+            if unknown:
                 continue
             st.ex[seat].used = set(used)
         dead = self.pos.get("dead") or []
@@ -575,7 +629,15 @@ class _Builder:
             if room not in st.house:
                 self.bad(("tokens", room), f"{room!r} is not in the house")
                 continue
-            for name in names or []:
+            if not isinstance(names, list):
+                self.bad(("tokens", room), "tokens maps a room to a list of token names")
+                continue
+            for i, name in enumerate(names):
+                if name not in known_tokens(t):
+                    hint = _near(str(name), known_tokens(t))
+                    self.bad(("tokens", room, i), f"unknown token {name!r}" + (f" (did you mean {hint}?)" if hint else "")
+                             + f"; tokens: {', '.join(sorted(known_tokens(t)))} (a haunt's tokens go under haunt.tokens)")
+                    continue
                 st.tokens.setdefault(str(room), []).append(str(name))
                 _, abilities = token_source(t, str(name))
                 if abilities:
@@ -877,6 +939,9 @@ class _Builder:
         for key in turn:
             if key not in TURN_KEYS:
                 self.bad(("turn", key), f"unknown turn field {key!r}; fields: {', '.join(TURN_KEYS)}")
+        if isinstance(raw, Mapping) and "seat" not in raw:
+            self.bad(("turn",), "a turn mapping names its seat: {seat: P1, ...}")
+            return
         if "moved" in self.pos:
             turn = {**turn, "moved": self.pos["moved"]}
         seat = turn.get("seat")
