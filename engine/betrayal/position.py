@@ -17,6 +17,11 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
 ``aside``       room tiles set aside (did not fit a floor). Default: none. Every other unplaced
                 tile is in the room ``stack`` (drawn by chance in any order).
 ``room_top``    a tile looked at and known to be on top of the stack. Default: none.
+``stack``       the room stack's tiles (all of them), or ``exhausted``: the stack has run out and
+                every tile not placed is set aside (shorthand). Default: every tile not placed or aside.
+``exhausted_floors`` shorthand for floors no tile is left for (``discover.floor-exhausted``):
+                every tile left that fits one of them is out of the game (a tile that also fits
+                another floor too: place it under ``rooms`` first if it matters). Default: none.
 ``closed_floors`` floors a haunt took out of play (``haunt.floor-removed``). Default: none.
 ``removed_tiles`` tiles out of the game with such a floor (starting tiles too). Default: none.
 ``where``       seat -> room, or ``[room, side]`` for a barrier room (side: the world side, e.g.
@@ -94,7 +99,8 @@ Problems = list[tuple[Path, str]]
 
 SEAT_KEYS = ("where", "traits", "over", "cards", "kept", "status", "used")
 KEYS = (
-    "explorers", "rooms", "aside", "room_top", "stack", "closed_floors", "removed_tiles", *SEAT_KEYS, "dead", "piles",
+    "explorers", "rooms", "aside", "room_top", "stack", "closed_floors", "removed_tiles", "exhausted_floors", *SEAT_KEYS,
+    "dead", "piles",
     "tokens", "links", "passages",
     "discards", "decks", "deck_tops", "token_cards", "game_used", "item_raised", "open_boxes", "masks_worn", "set_bonus",
     "stored_rolls", "kept_with_abilities", "tokens_with_abilities", "omens_drawn", "haunt", "monsters", "first",
@@ -452,7 +458,19 @@ class _Builder:
             else:
                 st.stack.remove(room)
                 st.aside.append(room)
-        if "stack" in self.pos:
+        exhausted = self.pos.get("exhausted_floors") or []
+        if not isinstance(exhausted, list) or any(f not in FLOORS for f in exhausted):
+            self.bad(("exhausted_floors",), f"exhausted_floors is a list of floors: {', '.join(FLOORS)}")
+        else:
+            # shorthand: every tile left that fits one of these floors is out of the game
+            for room in [r for r in st.stack + st.aside if any(f in t.rooms[r].floors for f in exhausted)]:
+                (st.stack if room in st.stack else st.aside).remove(room)
+                st.removed_tiles.append(room)
+        if self.pos.get("stack") == "exhausted":
+            # shorthand: the stack has run out; every tile not placed is in the set-aside pile
+            st.aside.extend(st.stack)
+            st.stack = []
+        elif "stack" in self.pos:
             want = self.room_list(("stack",), self.pos.get("stack"), placed=False)
             if sorted(want) != sorted(st.stack):
                 self.bad(("stack",), "the room stack is every tile neither placed nor set aside: "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.core import Action
 
 if TYPE_CHECKING:
@@ -39,6 +40,12 @@ def _movement(st: BetrayalState, seat: str, action: Action) -> Refusal:
         door = str(action.get("door"))
         if e.room == "entrance-hall" and door == "south":
             return "discover.front-door-locked", "the front door of the Entrance Hall is locked"
+        floor = st.house.floor_of(e.room)
+        side = SIDES.index(door) if door in SIDES else -1
+        if side not in st.house.doors(e.room) or st.house.door_neighbour(e.room, side)[0] is not None:
+            return "move.through-matching-doors", f"{st.room_name(e.room)} has no open doorway {door} to discover through"
+        if floor is not None and st.remaining_for(floor) == 0:
+            return "discover.floor-exhausted", f"no room tile is left for the {floor} floor"
     else:
         to = str(action.get("to"))
         if to not in st.house.spots:
