@@ -238,6 +238,10 @@ def test_version_3_is_refused(tmp_path: Path) -> None:
     ("  turn: {moved: 1}", "a turn mapping names its seat"),
     ("  where: {P1: {a: b}}", "where is a room, or [room, side], not {'a': 'b'}"),
     ("  turn_number: 123456789012345678901234567890", "a number this large (over 18 digits)"),
+    ("  haunt: {number: 1, revealer: P1}", "haunt 1 has a traitor: name the seat (traitor: P2)"),
+    ("  haunt: {number: 34, revealer: P1, deal: {P3: 1}, hidden_traitor: {seat: P2, revealed: false}}",
+     "the deal gives token 1 (the traitor's) to P3, but hidden_traitor names P2"),
+    ("  haunt: {number: 34, revealer: P1, deal: {P3: 9}}", "deal maps seats (P2, P3, P1) to different token numbers"),
 ])
 def test_a_position_key_is_carried_out_or_refused_at_its_line(tmp_path: Path, position: str, text: str) -> None:
     body = f"position:\n  explorers: {{P1: zoe-ingstrom, P2: ox-bellows, P3: vivian-lopez}}\n{position}\nsteps:\n  - note: x\n"

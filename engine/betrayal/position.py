@@ -56,7 +56,8 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
                 With a haunt, turns restart with the player left of the traitor (or revealer).
                 For a playable haunt (``haunt.PLAYABLE``) the state is a real haunt phase: the
                 engine runs the haunt's own setup (a decision in it takes the first option
-                offered), then puts back what the position states (``where``, ``traits``, ...)
+                offered; tokens dealt in it go out as ``deal`` - seat -> token number - or
+                ``hidden_traitor`` states), then puts back what the position states (``where``, ``traits``, ...)
                 and the haunt-phase fields given here as ``snapshot()["haunt_phase"]`` names them
                 (``round``, ``sides``, ``statuses``, ``flags``, ``track``, ``tokens`` - haunt token
                 -> rooms -, ``pool``, ``held``, ``earned``, ``done``, ``exited``, ``timers`` ...;
@@ -91,7 +92,7 @@ from hauntcheck.engine.betrayal.haunt import HERO, PLAYABLE, TRAITOR, HauntState
 from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import FLOORS, SIDES, TRAITS, Tables
 from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Gen, Turn
-from hauntcheck.engine.core import Action, GameState
+from hauntcheck.engine.core import Action, GameState, Shuffle
 from hauntcheck.engine.spec import GameSpec
 
 Path = tuple[str | int, ...]
@@ -129,7 +130,7 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
 #: A hidden traitor (``hidden_traitor``: ``{seat, revealed}`` as in snapshot(), with the id of the
 #: token dealt to pick it in ``hidden_token``).
 HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses", "hidden_traitor", "hidden_token")
-HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", *HAUNT_FIELDS, *HAUNT_EXTRA)
+HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", "deal", *HAUNT_FIELDS, *HAUNT_EXTRA)
 MONSTER_KEYS = ("id", "kind", "room", "side", "part", "stunned", "stats", "gone", "damage", "counterpart", "cards")
 
 
@@ -744,6 +745,11 @@ class _Builder:
             self.bad(("haunt", "room"), f"unknown room {room!r}")
         entry = t.haunts[number]
         kind = entry.traitor.kind
+        if kind not in ("hidden", "none") and "traitor" not in haunt:
+            # the traitor table names one for this haunt; a position that leaves it out would
+            # silently play a haunt with no traitor (write traitor: null for that on purpose)
+            self.bad(("haunt",), f"haunt {number} has a traitor: name the seat (traitor: P2), or write "
+                     "traitor: null for a haunt whose traitor rule found nobody")
         st.haunt = {
             "number": entry.number, "title": entry.title, "omen": omen, "room": room,
             "revealer": revealer, "traitor": traitor,
@@ -1058,7 +1064,14 @@ class _Builder:
         # The haunt's own setup may ask for decisions (a placement, trait points): a position
         # takes the first offered, then states what it wants over the result.
         while not ready["done"] and st._req is not None:
-            st.apply(next(iter(st._req.choices)))
+            choices = st._req.choices
+            if isinstance(choices, Shuffle):
+                order = self.deal_order(st, choices)
+                if order is None:
+                    return
+                st.apply(Action.of("shuffle", pile=choices.pile, order=order))
+            else:
+                st.apply(next(iter(choices)))
         st.first_seat = first
         st.held_cache.clear()
         if self.problems:
@@ -1068,6 +1081,44 @@ class _Builder:
         elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
             self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
                      f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
+
+
+    def deal_order(self, st: HauntState, shuffle: Shuffle) -> list[str] | None:
+        """The order of tokens a haunt's setup deals (one per player from the revealer's left),
+        as the position states it: ``haunt.deal`` (seat -> token number, for every deal; or token
+        -> {seat -> number}, deal by deal), or for a hidden traitor
+        ``haunt.hidden_traitor.seat`` holding the traitor's number; the other seats get the other
+        numbers in dealing order. Without either, the tokens go out in order (1 to the player left
+        of the revealer)."""
+        haunt = self.pos["haunt"]
+        assert st.haunt is not None
+        seats = [st.left_of(str(st.haunt["revealer"]), k) for k in range(1, st.n + 1)]
+        numbers = sorted(shuffle.items, key=int)
+        raw = haunt.get("deal")
+        if isinstance(raw, Mapping) and raw and not any(k in seats for k in raw):
+            raw = raw.get(shuffle.pile)  # per token: {token: {seat: number}}
+        wanted: dict[str, str] = {}
+        if raw is not None:
+            if not (isinstance(raw, Mapping) and all(s in seats and str(v) in numbers and not isinstance(v, bool)
+                                                    for s, v in raw.items())
+                    and len({str(v) for v in raw.values()}) == len(raw)):
+                self.bad(("haunt", "deal"), f"deal maps seats ({', '.join(seats)}) to different token numbers "
+                         f"({', '.join(numbers)})")
+                return None
+            wanted = {str(s): str(v) for s, v in raw.items()}
+        hidden = haunt.get("hidden_traitor")
+        hidden_pile = str((st._hidden_deal_step() or {}).get("token", "hidden-traitor-token"))
+        if isinstance(hidden, Mapping) and hidden.get("seat") in seats and shuffle.pile == hidden_pile:
+            number = str((st._hidden_deal_step() or {}).get("traitor_number", 1))
+            holder = next((s for s, v in wanted.items() if v == number), None)
+            if holder is not None and holder != hidden["seat"]:
+                self.bad(("haunt", "deal"), f"the deal gives token {number} (the traitor's) to {holder}, "
+                         f"but hidden_traitor names {hidden['seat']}")
+                return None
+            wanted.setdefault(str(hidden["seat"]), number)
+        spare = [n for n in numbers if n not in wanted.values()]
+        order = [wanted[s] if s in wanted else spare.pop(0) for s in seats[:len(numbers)]]
+        return order
 
 
 def _resumed_turn(st: HauntState, turn: Turn) -> Gen[None]:
