@@ -7,8 +7,9 @@ each event's rule id links to the clause's text and citation. The picture shows 
 the chosen step (scrub with the slider or the arrow keys), with the places that changed since the
 previous step outlined. The step list can be filtered by seat and by rule.
 
-Places are the picture's ``data-place`` groups (Betrayal: one per room tile); a place changed when
-its drawing differs from the previous step's, so highlighting needs nothing game-specific.
+Places are the picture's ``data-place`` groups (Betrayal: one per room tile; Haunted: one per
+card); a place changed when its drawing, coordinates aside, differs from the previous step's, so
+highlighting needs nothing game-specific.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from hauntcheck.engine.transcript import is_transcript
 from hauntcheck.engine.transcript import read as read_transcript
 
 _PLACE = re.compile(r'<g data-place="([^"]+)"')
+_COORDINATES = re.compile(r'\b(?:x|y|x1|y1|x2|y2|cx|cy|points)="[^"]*"')
 
 
 @dataclass
@@ -60,8 +62,9 @@ class View:
             events: list[Event]) -> None:
         picture = -1
         changed: list[str] = []
-        if definition.draw_svg is not None:
-            svg = definition.draw_svg(state)
+        draw = drawer(definition)
+        if draw is not None:
+            svg = draw(state)
             picture = self._index.setdefault(svg, len(self.pictures))
             if picture == len(self.pictures):
                 self.pictures.append(svg)
@@ -72,11 +75,24 @@ class View:
         self.frames.append(Frame(n, actor, action, offered, [(e.rule, e.text) for e in events], picture, changed))
 
 
+def drawer(definition: GameDef) -> Callable[[GameState], str] | None:
+    """The game's picture: its own ``draw_svg``, else one drawn from its snapshot here (Haunted)."""
+    if definition.draw_svg is not None:
+        return definition.draw_svg
+    if definition.id == "haunted":
+        from hauntcheck.engine.haunted_picture import draw_svg
+
+        return draw_svg
+    return None
+
+
 def _places(svg: str) -> Iterator[tuple[str, str]]:
     """(place, its drawing) for every ``<g data-place=...>`` group of a picture (groups do not nest)."""
     for match in _PLACE.finditer(svg):
         end = svg.find("</g>", match.end())
-        yield match.group(1), svg[match.end():end]
+        # where the place sits on the picture is not a change of the place (a tile laid to the
+        # west shifts every room of its floor): compare the drawing without its coordinates
+        yield match.group(1), _COORDINATES.sub("", svg[match.end():end])
 
 
 def rule_table(spec: GameSpec) -> dict[str, dict[str, str]]:

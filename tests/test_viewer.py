@@ -131,3 +131,19 @@ def test_the_page_in_a_browser(tmp_path: Path) -> None:
         clause = driver.find_element(By.ID, "rule-move.opponent-slows")
         described = clause.find_element(By.XPATH, "following-sibling::dd[1]").text
         assert "extra space" in described and "cite: 000_336c2a25d56b68e6.txt" in described
+
+
+def test_haunted_has_a_picture_of_its_table() -> None:
+    golden = ROOT / "scenarios" / "haunted" / "golden" / "two-players-seed-64.yaml"
+    view = build_view(golden)
+    log = read(golden)
+    state_after = view.frames[-1]
+    svg = view.pictures[state_after.picture]
+    assert len(view.frames) == len(log.steps) + 1 and all(f.picture >= 0 for f in view.frames)
+    cards = re.findall(r'<g data-place="([^"]+)">', svg)
+    assert "AD" in cards and len(cards) == len(set(cards)) > 5  # every card on the table, once
+    assert "legend" in svg and "WILL" in svg
+    assert re.search(r'class="tile"[^>]*fill="#c9c9c9"', svg) and "\u2666" in svg  # a face-down card, a diamond
+    # a turn that moves a player outlines the card left and the card reached
+    moves = [f for f in view.frames if f.action.startswith("move")]
+    assert moves and all(len(f.changed) >= 1 for f in moves)
