@@ -74,7 +74,8 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
 ``turn``        whose turn it is: a seat, or a mapping ``{seat, begun, moved, extra, stopped, ...}`` (which
                 must name the seat)
                 (the fields of ``snapshot()["turn"]``). Default: the first player's turn, just
-                starting (start-of-turn effects apply). ``begun: true`` (implied by any other field)
+                starting (start-of-turn effects apply: a roll they call for, such as an open Music
+                Box's, is the first decision, chance's). ``begun: true`` (implied by any other field)
                 resumes a turn already under way. ``moved`` at the top level is ``turn.moved``.
 ``note``        free text, ignored (``describe_position`` says there where it rewound to).
 
@@ -92,7 +93,7 @@ from hauntcheck.engine.betrayal.haunt import HERO, PLAYABLE, TRAITOR, HauntState
 from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import FLOORS, SIDES, TRAITS, Tables
 from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Gen, Turn
-from hauntcheck.engine.core import Action, GameState, Shuffle
+from hauntcheck.engine.core import CHANCE, Action, DiceRoll, GameState, Shuffle
 from hauntcheck.engine.spec import GameSpec
 
 Path = tuple[str | int, ...]
@@ -1012,7 +1013,7 @@ class _Builder:
         if moved:
             self.bad(("where", moved[0]), f"{moved[0]} cannot start the turn in {rooms[moved[0]][0]}: the engine moves "
                      f"them on at once to {st.ex[moved[0]].room} (a single legal option is taken without asking)")
-        elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
+        elif not _turn_starts(st, seat):
             self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
                      f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
 
@@ -1078,7 +1079,7 @@ class _Builder:
             return
         if st.outcome() is not None:
             self.bad(("haunt",), f"the position is already over: {st.outcome()}")
-        elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
+        elif not _turn_starts(st, str(seat)):
             self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
                      f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
 
@@ -1119,6 +1120,18 @@ class _Builder:
         spare = [n for n in numbers if n not in wanted.values()]
         order = [wanted[s] if s in wanted else spare.pop(0) for s in seats[:len(numbers)]]
         return order
+
+
+def _turn_starts(st: BetrayalState, seat: str) -> bool:
+    """The position's turn is ready: the seat is asked for its turn, or chance must first roll
+    what the start of the turn calls for (an open Music Box's Sanity roll): a position may start
+    with that roll, and the scenario scripts it like any other."""
+    req = st._req
+    if req is None:
+        return False
+    if req.actor == CHANCE:
+        return isinstance(req.choices, DiceRoll) and st.current == seat
+    return st.to_move() == seat and req.what == TURN_PROMPT
 
 
 def _resumed_turn(st: HauntState, turn: Turn) -> Gen[None]:
