@@ -420,7 +420,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     failed = 0
     files = [load_scenario(Path(name), name) for name in args.files]
     for index, file in enumerate(files):
-        run = ScenarioRun(file)
+        run = ScenarioRun(file, soft=args.soft)
         result = run.run()
         explain(result, run.rules, print)
         if not result.ok:
@@ -452,8 +452,9 @@ def cmd_view(args: argparse.Namespace) -> int:
 
     try:
         view = write_html(Path(args.file), Path(args.html), args.file)
-    except ViewError as exc:
-        raise UsageError(str(exc)) from None
+    except ViewError as exc:  # already located: file:line:column: error: ...
+        print(exc, file=sys.stderr)
+        return 2
     except OSError as exc:
         raise UsageError(f"cannot read {args.file} or write {args.html}: {exc.strerror or exc}") from None
     print(f"{len(view.frames) - 1} steps, {len(view.pictures)} pictures: {args.html}")
@@ -625,6 +626,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
     p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs resvg-py: {INSTALL_HINT})")
+    p.add_argument("--soft", action="store_true", help="run on past failed expectations and report every one "
+                   "(as soft: true in the file)")
 
     p = sub.add_parser("view", help="a transcript, golden game or scenario as one offline HTML page", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck view scenarios/betrayal/golden/reveal-3p-seed-3.yaml --html game.html")

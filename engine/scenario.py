@@ -186,7 +186,8 @@ def chance_weights(choices: Choices) -> list[tuple[Action, Fraction]] | None:
 class ScenarioRun:
     """Runs one loaded scenario file against its game."""
 
-    def __init__(self, file: SpecFile, definition: GameDef | None = None, spec: GameSpec | None = None) -> None:
+    def __init__(self, file: SpecFile, definition: GameDef | None = None, spec: GameSpec | None = None,
+                 soft: bool = False) -> None:
         self.file = file
         data = file.data
         self.definition = definition or get_game(data["game"])
@@ -194,7 +195,7 @@ class ScenarioRun:
         self.rules: RuleBook = rulebook(self.spec)
         self.result = ScenarioResult(file.display, data.get("title", file.display))
         self.version = data.get("spec_version", 1) if isinstance(data.get("spec_version"), int) else 1
-        self.soft = data.get("soft", False) is True
+        self.soft = soft or data.get("soft", False) is True  # the file's soft: true, or the run's mode
         self.chance_queue: list[ScriptedChance] = []
         self.applied: dict[str, None] = {}
         self.stopped = False  # an action failed: nothing after it describes the scenario's position

@@ -190,7 +190,9 @@ def _scenario_view(file: Any) -> View:
 
     run.observer = record
     result = run.run()
-    if not view.frames and result.before is not None:
+    if result.before is None:
+        raise ViewError("\n".join(result.failures) or f"{file.display}: the position cannot be built")
+    if not view.frames:
         view.seats = result.before.seats()
         view.add(result.before, definition, 0, "", "the starting position", 0, [])
     view.ending = "PASS" if result.ok else "FAIL: " + "; ".join(result.failures)

@@ -251,3 +251,12 @@ def test_a_position_key_is_carried_out_or_refused_at_its_line(tmp_path: Path, po
     except SpecErrors as exc:
         failures = [str(e) for e in exc.errors]
     assert any(f.startswith("case.yaml:10:") and text in f for f in failures), failures
+
+
+def test_soft_as_a_run_mode(tmp_path: Path) -> None:
+    run(tmp_path, HAUNTED_FOYER + "steps:\n  - expect: {turn.moved: 5}\n  - expect: {explorers.P2.room: attic}\n")
+    file = load_scenario(LAST[0], "case.yaml")
+    assert len(ScenarioRun(file, DEFINITION, SPEC).run().failures) == 1  # stops at the first
+    soft = ScenarioRun(file, DEFINITION, SPEC, soft=True).run()
+    assert located(soft, "turn.moved: 5", "expected turn.moved = 5") and located(soft, "room: attic", "= 'attic'")
+    assert len(soft.failures) == 3  # both, and move.opponent-slows never applied

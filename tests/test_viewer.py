@@ -147,3 +147,12 @@ def test_haunted_has_a_picture_of_its_table() -> None:
     # a turn that moves a player outlines the card left and the card reached
     moves = [f for f in view.frames if f.action.startswith("move")]
     assert moves and all(len(f.changed) >= 1 for f in moves)
+
+
+def test_a_scenario_whose_position_cannot_be_built_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "case.yaml"
+    bad.write_text("spec_version: 2\nkind: scenario\ngame: betrayal\ntitle: t\nsource: {rules: [haunt.roll]}\n"
+                   "rules: [haunt.roll]\nplayers: 3\nposition:\n  where: {P1: atic}\nsteps: [{note: x}]\n")
+    assert main(["view", str(bad), "--html", str(tmp_path / "x.html")]) == 2
+    assert capsys.readouterr().err == f"{bad}:9:15: error: unknown room 'atic' (did you mean attic?)\n"
+    assert not (tmp_path / "x.html").exists()
