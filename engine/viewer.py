@@ -1,7 +1,8 @@
 """A transcript, golden game or scenario as one self-contained HTML page (``hauntcheck view``).
 
 The page needs no server and no network: the steps, the house pictures (inline SVG, each distinct
-picture stored once) and the rule clauses are embedded as JSON and shown by a small script. It
+picture stored once, gzipped and unpacked by the browser) and the rule clauses are embedded as JSON
+and shown by a small script. It
 lists every step with its actor, its action, how many legal actions there were and its events;
 each event's rule id links to the clause's text and citation. The picture shows the state after
 the chosen step (scrub with the slider or the arrow keys), with the places that changed since the
@@ -14,6 +15,8 @@ highlighting needs nothing game-specific.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import json
 import re
@@ -215,7 +218,9 @@ def render_html(view: View) -> str:
         "source": view.source,
         "seats": view.seats,
         "ending": view.ending,
-        "pictures": view.pictures,
+        # the pictures of a long game repeat most of their text: gzip them (a 4,650-step game's
+        # 80 MB of SVG becomes a few MB) and let the browser unpack them (DecompressionStream)
+        "pictures_gzip": base64.b64encode(gzip.compress(json.dumps(view.pictures).encode(), mtime=0)).decode(),
         "rules": view.rules,
         "frames": [
             {"n": f.n, "actor": f.actor, "action": f.action, "offered": f.offered, "events": f.events,
@@ -294,6 +299,9 @@ PAGE = """<!DOCTYPE html>
   "use strict";
   var data = JSON.parse(document.getElementById("data").textContent);
   var frames = data.frames;
+  var packed = Uint8Array.from(atob(data.pictures_gzip), function (c) { return c.charCodeAt(0); });
+  new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"))).text().then(function (text) {
+  data.pictures = JSON.parse(text);
   var list = document.getElementById("steps");
   var scrub = document.getElementById("scrub");
   var seatFilter = document.getElementById("seat");
@@ -405,6 +413,7 @@ PAGE = """<!DOCTYPE html>
   applyFilters();
   show(0);
   document.body.setAttribute("data-ready", "true");
+  });
 })();
 </script>
 </body>

@@ -81,13 +81,15 @@ def test_the_page_in_a_browser(tmp_path: Path) -> None:
     require_chromium()
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
 
     out = tmp_path / "game.html"
     assert main(["view", str(HAUNT_GAME), "--html", str(out)]) == 0
     steps = len(read(HAUNT_GAME).steps)
     with browser() as driver:
         driver.get(out.as_uri())
-        assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true"
+        # the pictures are unpacked in the browser, after the page has loaded
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
         where = driver.find_element(By.ID, "where")
         assert where.text == "start"
         body = driver.find_element(By.TAG_NAME, "body")
