@@ -260,3 +260,37 @@ def test_soft_as_a_run_mode(tmp_path: Path) -> None:
     soft = ScenarioRun(file, DEFINITION, SPEC, soft=True).run()
     assert located(soft, "turn.moved: 5", "expected turn.moved = 5") and located(soft, "room: attic", "= 'attic'")
     assert len(soft.failures) == 3  # both, and move.opponent-slows never applied
+
+
+def test_used_up_abilities_are_refused_by_their_limit_rule(tmp_path: Path) -> None:
+    card = run(tmp_path, """\
+position:
+  explorers: {P1: zoe-ingstrom, P2: ox-bellows, P3: vivian-lopez}
+  cards: {P1: [music-box, axe]}
+  turn: P1
+steps:
+  - do: {kind: use, ability: "card:music-box#0"}
+    by: P1
+  - expect_illegal:
+      - {action: {kind: use, ability: "card:music-box#0"}, rule: item.once-per-turn-use}
+      - {action: {kind: drop, card: music-box}, rule: item.one-action-per-item}
+""", rules="[item.once-per-turn-use, item.one-action-per-item]")
+    assert card.ok, card.failures
+    barrier = run(tmp_path, """\
+position:
+  explorers: {P1: zoe-ingstrom, P2: ox-bellows, P3: vivian-lopez}
+  rooms:
+    chasm: {floor: basement, at: [1, 0], rotation: 0}
+  where: {P1: basement-landing}
+  cards: {P1: [axe]}
+  turn: P1
+chance:
+  - {for: speed roll, faces: [1, 0, 0, 0]}
+steps:
+  - do: {kind: move, to: chasm, cost: 1}
+    by: P1
+  - do: {kind: cross, ability: "room:chasm#0"}
+    by: P1
+  - expect_illegal: {action: {kind: cross, ability: "room:chasm#0"}, rule: room.barrier.once-per-turn}
+""", rules="[room.barrier.once-per-turn]")
+    assert barrier.ok, barrier.failures

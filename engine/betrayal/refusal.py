@@ -31,7 +31,41 @@ def refusal(st: BetrayalState, action: Action) -> Refusal:
         return _item(st, seat, action)
     if kind == "attack":
         return _attack(st, seat, action)
+    if kind in ("use", "cross"):
+        return _ability(st, seat, action)
     return NONE
+
+
+#: The rule that limits how often an ability may be used, by its ``limit`` and kind of source.
+_LIMIT_RULES = {("once-per-turn", "card"): "item.once-per-turn-use", ("once-per-explorer-turn", "card"): "item.once-per-turn-use"}
+
+
+def _ability(st: BetrayalState, seat: str, action: Action) -> Refusal:
+    """A room's, card's or token's ability (``use``) or a barrier crossing (``cross``) that was
+    offered before and is used up: the rule of its limit, where the spec names one."""
+    turn = st.turn
+    assert turn is not None
+    key = str(action.get("ability"))
+    source, _, index = key.rpartition("#")
+    kind, _, name = source.partition(":")
+    abilities = (st.t.rooms[name].abilities if kind == "room" and name in st.t.rooms
+                 else st.t.cards[name].abilities if kind == "card" and name in st.t.cards else ())
+    if not index.isdigit() or int(index) >= len(abilities):
+        return NONE
+    limit = abilities[int(index)].get("limit")
+    used = (key in turn.keys if limit in ("once-per-turn", "once-per-explorer-turn")
+            else key in st.ex[seat].used if limit == "once-per-explorer-per-game"
+            else key in st.game_used if limit in ("once-per-game", "single-use") else False)
+    if not used:
+        return NONE
+    if action.kind == "cross":
+        return "room.barrier.once-per-turn", "the crossing roll was already tried this turn"
+    rule = _LIMIT_RULES.get((str(limit), kind))
+    if rule is None and kind == "room" and "game" in str(limit):
+        rule = f"room.{name}.once-per-game"
+    if rule is None or rule not in st.setup.rules:
+        return "", f"{key} is used up ({limit})"
+    return rule, f"{key} is used up ({limit})"
 
 
 def _movement(st: BetrayalState, seat: str, action: Action) -> Refusal:
