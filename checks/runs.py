@@ -94,16 +94,17 @@ def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | N
 
 
 def dispute_checks(files: Iterable[tuple[Path, str]], say: Say | None,
-                   each: Callable[[int, ScenarioRun, ScenarioResult], None] | None = None) -> list[Check]:
+                   each: Callable[[int, ScenarioRun, ScenarioResult], None] | None = None, soft: bool = False) -> list[Check]:
     """Run each dispute scenario: one check per file, its failures located in the file.
-    ``each(index, run, result)`` lets the caller draw pictures."""
+    ``each(index, run, result)`` lets the caller draw pictures; ``soft`` runs on past a failed
+    expectation and reports every one (as ``soft: true`` in a file)."""
     from hauntcheck.engine.scenario import ScenarioRun, explain, load_scenario
 
     loaded = [(load_scenario(path, name), name) for path, name in files]
     checks = []
     for index, (file, name) in enumerate(loaded):
         started = time.perf_counter()
-        run = ScenarioRun(file)
+        run = ScenarioRun(file, soft=soft)
         result = run.run()
         if say:
             explain(result, run.rules, say)

@@ -45,6 +45,7 @@ examples:
   hauntcheck dispute scenarios/betrayal/disputes/front-door-is-locked.yaml --svg b.svg
   hauntcheck report game.yaml --at 40       turn step 40 of a game into a scenario skeleton
   hauntcheck balance betrayal --haunt 5 --games 200 --jobs 2 --out study/  who wins haunt 5, how often
+  hauntcheck view scenarios/betrayal/haunts/01-the-mummy-walks/haunt-1-heroes-4p-seed-71.yaml --html game.html
   hauntcheck COMMAND --help                 the options and examples of one command
 """
 
@@ -617,7 +618,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
 
     if args.png:
         try:
-            picture.require_pillow()
+            picture.require_renderer()
         except picture.PictureError as exc:
             raise UsageError(f"--png: {exc}") from None
     from hauntcheck.checks.runs import dispute_checks
@@ -648,11 +649,25 @@ def cmd_dispute(args: argparse.Namespace) -> int:
                 _write_picture(target, png)
                 say(f"  picture: {target}")
 
-    checks = dispute_checks(files, print if fmt == "text" else None, pictures)
+    checks = dispute_checks(files, print if fmt == "text" else None, pictures, soft=args.soft)
     if fmt == "text":
         failed = sum(1 for c in checks if not c.ok)
         print(f"{len(checks) - failed} passed, {failed} failed")
     return _finish("dispute", checks, fmt, started)
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.viewer import ViewError, write_html
+
+    try:
+        view = write_html(Path(args.file), Path(args.html), args.file)
+    except ViewError as exc:  # already located: file:line:column: error: ...
+        print(exc, file=sys.stderr)
+        return 2
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file} or write {args.html}: {exc.strerror or exc}") from None
+    print(f"{len(view.frames) - 1} steps, {len(view.pictures)} pictures: {args.html}")
+    return 0
 
 
 def _write_picture(target: Path, data: bytes) -> None:
@@ -687,8 +702,6 @@ def _side_by_side(panels: list[tuple[str, str]]) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    import yaml
-
     log = transcripts.read(Path(args.transcript))
     definition = setup.game_of(log)
     if definition.describe_position is None:
@@ -744,28 +757,18 @@ def cmd_report(args: argparse.Namespace) -> int:
         **({"chance": chance} if chance else {}),
         "steps": steps,
     }
-    text = "# yaml-language-server: $schema=" + _schema_ref(args.out) + "\n"
+    from hauntcheck.engine import report
+
+    text = report.schema_modeline(Path(args.out).parent if args.out else Path.cwd())
     text += "# Made by `hauntcheck report`; the recorded events of this step were:\n"
     text += "".join(f"#   {e}\n" for e in step.events)
-    text += yaml.safe_dump(skeleton, sort_keys=False, allow_unicode=True, width=120)
+    text += report.dump(skeleton)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"scenario skeleton written to {args.out}")
     else:
         print(text, end="")
     return 0
-
-
-def _schema_ref(out: str | None) -> str:
-    import os
-
-    schema = SPEC_ROOT / "schema" / "scenario.schema.json"
-    if out:
-        try:
-            return os.path.relpath(schema, Path(out).resolve().parent)
-        except ValueError:
-            pass
-    return str(schema)
 
 
 # --------------------------------------------------------------------------------------------
@@ -868,7 +871,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE|DIR")
     add_format(p)
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
-    p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
+    p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs resvg-py: {INSTALL_HINT})")
+    p.add_argument("--soft", action="store_true", help="run on past failed expectations and report every one "
+                   "(as soft: true in the file)")
+
+    p = sub.add_parser("view", help="a transcript, golden game or scenario as one offline HTML page", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck view scenarios/betrayal/golden/reveal-3p-seed-3.yaml --html game.html")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
 
     p = sub.add_parser("upgrade", help="convert version 1 transcripts to format version 2 (structured events)", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck upgrade game.yaml\n  hauntcheck upgrade game.yaml --out game-v2.yaml")
@@ -936,7 +946,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
                     "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "upgrade": cmd_upgrade,
                     "conform": cmd_conform, "new-haunt": cmd_new_haunt,
-                    "balance": cmd_balance}
+                    "balance": cmd_balance, "view": cmd_view}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

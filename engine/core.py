@@ -120,11 +120,14 @@ class Event:
 class IllegalAction(Exception):
     """An action that is not legal now. The state is unchanged when this is raised."""
 
-    def __init__(self, action: Action, actor: str | None, reason: str) -> None:
-        super().__init__(f"{actor or 'nobody'} cannot {action}: {reason}")
+    def __init__(self, action: Action, actor: str | None, reason: str, rule: str = "") -> None:
+        shown = f"{reason} (refused by {rule})" if rule else reason
+        super().__init__(f"{actor or 'nobody'} cannot {action}: {shown}")
         self.action = action
         self.actor = actor
         self.reason = reason
+        #: The id of the rule clause that refuses the action ("" when the game cannot say).
+        self.rule = rule
 
 
 class UnknownRule(KeyError):
@@ -453,8 +456,15 @@ class GameState(abc.ABC):
             raise IllegalAction(action, None, "the game is over")
         legal = self.legal_actions()
         if action not in legal:
-            raise IllegalAction(action, actor, f"not among the {legal.size()} legal actions ({legal.describe()})")
+            rule, why = self.refusal(action)
+            reason = f"not among the {legal.size()} legal actions ({legal.describe()})"
+            raise IllegalAction(action, actor, f"{why}; {reason}" if why else reason, rule)
         return self._apply(action)
+
+    def refusal(self, action: Action) -> tuple[str, str]:
+        """Why an action that is not legal now is refused: (the rule id that refuses it, a short
+        reason). Games that can tell override this; ("", "") means the game cannot say."""
+        return "", ""
 
 
 StateFactory: TypeAlias = Callable[..., GameState]

@@ -1,13 +1,15 @@
-"""Headless Chromium for the tests of HTML pages (the balance page, the dispute viewer).
+"""Headless Chromium for tests that drive a page in a real browser (selenium, Debian's chromium).
 
-Chromium and its driver come from the system packages (Debian: ``apt-get install chromium
-chromium-driver``); selenium from the ``test`` extra. Tests that need a browser skip when
-:func:`chromium_available` is false - except under CI (``CI=true``), where a missing browser is a
-failure, so the browser tests can never be skipped there unnoticed (each test says so itself).
+``chromium_available()`` says whether the browser, its driver and selenium are all here;
+``browser()`` starts a fresh headless session (its own empty profile, no network services) and
+always shuts it down. Tests skip without a browser, except under CI (``CI=true``), where a
+missing browser is a failure: CI installs it (``.ci/run``).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -15,42 +17,41 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-CHROMIUM_NAMES = ("chromium", "chromium-browser")
-#: Switches that keep a headless run quiet, offline and independent of any user profile.
-ARGUMENTS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync")
+import pytest
 
-
-def _chromium() -> str | None:
-    return next((found for name in CHROMIUM_NAMES if (found := shutil.which(name))), None)
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
 def chromium_available() -> bool:
-    """Whether Chromium, its driver and selenium are all installed."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return False
-    return CHROMEDRIVER.exists() and _chromium() is not None
+    return (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()
+            and importlib.util.find_spec("selenium") is not None)
+
+
+def require_chromium() -> None:
+    """Skip the calling test without a browser; under CI, fail it instead."""
+    if chromium_available():
+        return
+    message = f"headless Chromium is needed ({CHROMIUM}, {CHROMEDRIVER} and the selenium package)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message + "; CI must install it (apt-get install chromium chromium-driver)")
+    pytest.skip(message)
 
 
 @contextmanager
 def browser(width: int = 1280, height: int = 900) -> Iterator[Any]:
-    """A headless Chromium driver with a fresh profile, closed (and its profile removed) after."""
+    """A headless Chromium driver with a window of the given size, closed afterwards."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     profile = tempfile.mkdtemp(prefix="hauntcheck-chromium-")
     options = webdriver.ChromeOptions()
-    for argument in ARGUMENTS:
-        options.add_argument(argument)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument(f"--window-size={width},{height}")
-    binary = _chromium()
-    if binary is not None:
-        options.binary_location = binary
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
         driver.set_window_size(width, height)
         yield driver

@@ -238,6 +238,11 @@ class BetrayalState(GameState):
             self._req = None
         return self._events
 
+    def refusal(self, action: Action) -> tuple[str, str]:
+        from hauntcheck.engine.betrayal.refusal import refusal
+
+        return refusal(self, action)
+
     def refresh(self) -> None:
         """Recompute the pending turn decision after a test or scenario edited the position."""
         if self._req is not None and self._req.recompute is not None:
