@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import abc
 import math
+import operator
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, ClassVar, TypeAlias
 
 CHANCE = "chance"
@@ -53,7 +55,11 @@ class Action:
 
     @classmethod
     def of(cls, kind: str, **args: Any) -> Action:
-        return cls(kind, tuple((k, _freeze(v)) for k, v in args.items()))
+        items = tuple(args.items())
+        for _, value in items:
+            if type(value) is not str and type(value) is not int:  # lists to freeze (and values to check)
+                return cls(kind, tuple((k, _freeze(v)) for k, v in items))
+        return cls(kind, items)
 
     def get(self, name: str, default: Value = None) -> Value:
         for key, value in self.args:
@@ -209,6 +215,10 @@ class ActionList(Choices):
         return len(self.actions)
 
     def __contains__(self, action: object) -> bool:
+        # The action applied is nearly always one of these very objects (a controller picked it
+        # from the list): look for it by identity first, in C, before hashing the whole menu.
+        if any(map(operator.is_, self.actions, repeat(action))):
+            return True
         if self._set is None:
             self._set = frozenset(self.actions)
         return action in self._set
@@ -398,6 +408,10 @@ class GameState(abc.ABC):
     methods; ``apply`` checks legality first so a rejected action leaves the state unchanged."""
 
     game: ClassVar[str]
+    #: Set by :func:`~hauntcheck.engine.play.run_fast` while it plays: nobody reads this game's
+    #: events, so an engine may skip building them (``apply`` may then return fewer or none). It
+    #: must never change what is legal or what happens (tests/test_play.py compares the games).
+    quiet: bool = False
 
     @abc.abstractmethod
     def to_move(self) -> str | None:

@@ -343,7 +343,8 @@ class BetrayalState(GameState):
     # Small helpers
 
     def emit(self, rule: str, text: str) -> None:
-        self._events.append(self.rules.event(rule, text))
+        if not self.quiet:
+            self._events.append(self.rules.event(rule, text))
 
     def rule_or(self, rule: str, fallback: str) -> str:
         """``rule`` if rules.yaml has it, else ``fallback`` (for clauses added after the rest)."""
