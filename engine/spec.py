@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import yaml
 from jsonschema import Draft202012Validator
@@ -340,6 +340,9 @@ def load_file(path: Path, display: str | None = None, schema_dir: Path = SCHEMA_
     return spec
 
 
+_T = TypeVar("_T")
+
+
 @dataclass
 class GameSpec:
     """Every spec file of one game, by path relative to the spec root (``betrayal/rooms.yaml``)."""
@@ -348,6 +351,17 @@ class GameSpec:
     root: Path
     files: dict[str, SpecFile]
     sources: SpecFile | None = None
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def derived(self, name: str, build: Callable[[GameSpec], _T]) -> _T:
+        """What ``build`` makes of this spec (an engine's tables, a deck, a rule book), built once
+        per spec object and kept on it: specs are read-only once loaded, and a spec built anew (a
+        test's edited copy) builds its own. ``name`` says what is kept (``"betrayal.tables"``)."""
+        try:
+            return cast(_T, self._derived[name])
+        except KeyError:
+            value = self._derived[name] = build(self)
+            return value
 
     def by_kind(self, kind: str) -> list[SpecFile]:
         return [f for f in self.files.values() if f.kind == kind]

@@ -16,24 +16,15 @@ from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
 from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.betrayal.state import Setup, parse_variants, variant_names
-from hauntcheck.engine.core import Action, GameState, RuleBook
+from hauntcheck.engine.core import Action, GameState
 from hauntcheck.engine.games import Auditor, GameDef, GoldenCase, Option, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, Where
 
 DEFAULT_DATE = "01-01"
 
-_TABLES: dict[int, Tables] = {}
-_RULES: dict[int, RuleBook] = {}
-
-
 def tables(spec: GameSpec) -> Tables:
     """The engine tables of a loaded spec (built once per spec object)."""
-    key = id(spec)
-    cached = _TABLES.get(key)
-    if cached is None:
-        cached = tables_from_spec(spec)
-        _TABLES[key] = cached
-    return cached
+    return spec.derived("betrayal.tables", tables_from_spec)
 
 
 def parse_date(value: Any) -> tuple[int, int]:
@@ -72,9 +63,7 @@ def known_variants(spec: GameSpec) -> list[str]:
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:
     if not 3 <= players <= 6:
         raise ValueError(f"Betrayal is for 3 to 6 players, not {players}")
-    rules = _RULES.get(id(spec))
-    if rules is None:
-        rules = _RULES[id(spec)] = rulebook(spec)
+    rules = spec.derived("rulebook", rulebook)
     parse_variants(options.get("variants"), known_variants(spec))
     setup = Setup(
         tables=tables(spec), rules=rules, players=players,

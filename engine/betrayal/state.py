@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.effects import Ctx
-from hauntcheck.engine.betrayal.house import House, Placement, opposite, step
+from hauntcheck.engine.betrayal.house import House, Placement, door_rotations, opposite, step
 from hauntcheck.engine.betrayal.model import (
     FLOORS,
     MENTAL,
@@ -111,9 +111,9 @@ class Setup:
 def variant_names(t: Tables) -> tuple[str, ...]:
     """The switchable rule variants: every name the spec's abilities and effects switch on or
     off with ``variant`` / ``unless_variant`` (each also has a rules.yaml clause with ``variant:``)."""
-    cached = _VARIANT_NAMES.get(id(t))
-    if cached is not None and cached[0] is t:
-        return cached[1]
+    cached: tuple[str, ...] | None = t.derived.get("variant_names")
+    if cached is not None:
+        return cached
     names: set[str] = set()
 
     def scan(node: Any) -> None:
@@ -131,11 +131,8 @@ def variant_names(t: Tables) -> tuple[str, ...]:
         scan(room.abilities)
     for card in t.cards.values():
         scan(card.abilities)
-    _VARIANT_NAMES[id(t)] = (t, tuple(sorted(names)))
-    return _VARIANT_NAMES[id(t)][1]
-
-
-_VARIANT_NAMES: dict[int, tuple[Tables, tuple[str, ...]]] = {}
+    found = t.derived["variant_names"] = tuple(sorted(names))
+    return found
 
 
 def parse_variants(value: Any, known: Iterable[str] | None = None) -> list[str]:
@@ -165,7 +162,10 @@ class BetrayalState(GameState):
         self.seat_ids = [f"P{i + 1}" for i in range(self.n)]
         self.t_links = _static_links(self.t)
         self.no_end_rooms = frozenset(r.id for r in self.t.rooms.values() if any(c.kind == "chute" for c in r.connections))
-        self.house = House(self.t.rooms)
+        rotations = self.t.derived.get("door_rotations")
+        if rotations is None:
+            rotations = self.t.derived["door_rotations"] = door_rotations(self.t.rooms)
+        self.house = House(self.t.rooms, rotations)
         self.stack: list[str] = []
         self.aside: list[str] = []
         # floors a haunt took out of play (``haunt.floor-removed``) and their tiles, out of the game
@@ -1276,13 +1276,12 @@ class BetrayalState(GameState):
 
 END = Action("end")
 DOOR_HOW = tuple(f"door {s}" for s in SIDES)
-_LINK_CACHE: dict[int, dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]] = {}
 
 
 def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]:
     """Fixed links per room (strip, stairs, secret stairs) in both directions where two-way;
     chutes, falls and jumps are not walked (room text moves you along them)."""
-    cached = _LINK_CACHE.get(id(t))
+    cached: dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]] | None = t.derived.get("static_links")
     if cached is not None:
         return cached
     out: dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]] = {}
@@ -1301,7 +1300,7 @@ def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str,
         for x in links:
             dedup.setdefault(x[0], x)
         links[:] = list(dedup.values())
-    _LINK_CACHE[id(t)] = out
+    t.derived["static_links"] = out
     return out
 
 
