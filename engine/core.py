@@ -36,6 +36,10 @@ def _freeze(value: Any) -> Value:
     raise TypeError(f"action arguments must be strings, integers, booleans or lists, not {value!r}")
 
 
+#: Argument types that are already frozen (``Action.of`` passes them through as they are).
+_PLAIN: frozenset[type] = frozenset({str, int, bool, type(None)})
+
+
 def _thaw(value: Value) -> Any:
     if isinstance(value, tuple):
         return [_thaw(v) for v in value]
@@ -57,7 +61,7 @@ class Action:
     def of(cls, kind: str, **args: Any) -> Action:
         items = tuple(args.items())
         for _, value in items:
-            if type(value) is not str and type(value) is not int:  # lists to freeze (and values to check)
+            if type(value) not in _PLAIN:  # lists to freeze (and values to check)
                 return cls(kind, tuple((k, _freeze(v)) for k, v in items))
         return cls(kind, items)
 
@@ -269,7 +273,8 @@ class DiceRoll(Choices):
         return rec(())
 
     def sample(self, rng: Rng) -> Action:
-        return Action.of("roll", faces=[self.faces[rng.below(len(self.faces))] for _ in range(self.count)])
+        faces = self.faces
+        return Action("roll", (("faces", tuple([faces[rng.below(len(faces))] for _ in range(self.count)])),))
 
     def describe(self) -> str:
         return f"roll {self.count} dice" + (f" for {self.purpose}" if self.purpose else "")
@@ -348,7 +353,7 @@ class Shuffle(Choices):
         raise TypeError(f"a shuffle of {len(self.items)} has too many orders to list")
 
     def sample(self, rng: Rng) -> Action:
-        return Action.of("shuffle", pile=self.pile, order=rng.shuffled(self.items))
+        return Action("shuffle", (("pile", self.pile), ("order", tuple(rng.shuffled(self.items)))))
 
     def describe(self) -> str:
         return f"shuffle {self.pile} ({len(self.items)} items)"
