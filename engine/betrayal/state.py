@@ -688,9 +688,19 @@ class BetrayalState(GameState):
         cached = self._fit_cache.get(floor)
         if cached is not None and cached[0] == self._tile_version:
             return cached[1]
-        n = sum(1 for r in self.stack + self.aside + self.unshuffled_rooms if floor in self.t.rooms[r].floors)
+        fits = self._fitting(floor)
+        n = sum(map(fits.__contains__, self.stack)) + sum(map(fits.__contains__, self.aside)) + sum(
+            map(fits.__contains__, self.unshuffled_rooms))
         self._fit_cache[floor] = (self._tile_version, n)
         return n
+
+    def _fitting(self, floor: str) -> frozenset[str]:
+        """The room tiles that may go on ``floor`` (from the tables, worked out once)."""
+        by_floor: dict[str, frozenset[str]] = self.t.derived.setdefault("tiles_by_floor", {})
+        fits = by_floor.get(floor)
+        if fits is None:
+            fits = by_floor[floor] = frozenset(r.id for r in self.t.rooms.values() if floor in r.floors)
+        return fits
 
     def others_remain(self, floor: str, tile: str) -> bool:
         """Whether tiles for ``floor`` remain besides ``tile`` (sealing the floor is then illegal)."""
@@ -912,12 +922,18 @@ class BetrayalState(GameState):
 
     def note_new_room(self, room: str) -> None:
         """Links that wait for this room (the Foyer's secret door) open now."""
-        for other in self.t.rooms.values():
-            for c in other.connections:
-                if c.requires and c.requires.get("room_in_house") == room and other.id in self.house:
-                    rule = f"room.{room}.needs-discovery"
-                    if rule in self.rules:
-                        self.emit(rule, f"{self.room_name(room)} is in the house: the way from {other.name} to it opens")
+        waiting: dict[str, list[Any]] | None = self.t.derived.get("links_waiting_for")
+        if waiting is None:
+            waiting = self.t.derived["links_waiting_for"] = {}
+            for other in self.t.rooms.values():
+                for c in other.connections:
+                    if c.requires and isinstance(c.requires.get("room_in_house"), str):
+                        waiting.setdefault(c.requires["room_in_house"], []).append(other)
+        for other in waiting.get(room, ()):
+            if other.id in self.house:
+                rule = f"room.{room}.needs-discovery"
+                if rule in self.rules:
+                    self.emit(rule, f"{self.room_name(room)} is in the house: the way from {other.name} to it opens")
         if len(self.t.rooms[room].floors) > 1:
             self.emit("discover.multi-floor-tiles", f"{self.room_name(room)} may go on any of "
                       f"{', '.join(self.t.rooms[room].floors)}")
