@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -295,6 +295,9 @@ def read_spec_file(path: Path, display: str | None = None, schema_dir: Path = SC
     return spec, header + found
 
 
+_T = TypeVar("_T")
+
+
 @dataclass
 class GameSpec:
     """Every spec file of one game, by path relative to the spec root (``betrayal/rooms.yaml``)."""
@@ -303,6 +306,17 @@ class GameSpec:
     root: Path
     files: dict[str, SpecFile]
     sources: SpecFile | None = None
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def derived(self, name: str, build: Callable[[GameSpec], _T]) -> _T:
+        """What ``build`` makes of this spec (an engine's tables, a deck, a rule book), built once
+        per spec object and kept on it: specs are read-only once loaded, and a spec built anew (a
+        test's edited copy) builds its own. ``name`` says what is kept (``"betrayal.tables"``)."""
+        try:
+            return cast(_T, self._derived[name])
+        except KeyError:
+            value = self._derived[name] = build(self)
+            return value
 
     def by_kind(self, kind: str) -> list[SpecFile]:
         return [f for f in self.files.values() if f.kind == kind]
@@ -325,19 +339,6 @@ class GameSpec:
             digest.update(self.files[name].text.replace("\r\n", "\n").encode())
             digest.update(b"\0")
         return "sha256:" + digest.hexdigest()[:16]
-
-
-_Derived = TypeVar("_Derived")
-
-
-def per_spec(cache: dict[int, tuple[GameSpec, _Derived]], spec: GameSpec, build: Callable[[GameSpec], _Derived]) -> _Derived:
-    """``build(spec)``, computed once per spec object. The cache keeps the spec with its value, so
-    a spec made for a moment (the bundled one with a designer's haunt added) and dropped never
-    hands its value to a later spec that happens to get the same id."""
-    hit = cache.get(id(spec))
-    if hit is None or hit[0] is not spec:
-        hit = cache[id(spec)] = (spec, build(spec))
-    return hit[1]
 
 
 def spec_files(folder: Path) -> list[Path]:

@@ -16,19 +16,15 @@ from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import Tables, tables_from_spec
 from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.betrayal.state import Setup, parse_variants, variant_names
-from hauntcheck.engine.core import Action, GameState, RuleBook
+from hauntcheck.engine.core import Action, GameState
 from hauntcheck.engine.games import Auditor, GameDef, GoldenCase, Option, rulebook
-from hauntcheck.engine.spec import GameSpec, SpecError, Where, per_spec
+from hauntcheck.engine.spec import GameSpec, SpecError, Where
 
 DEFAULT_DATE = "01-01"
 
-_TABLES: dict[int, tuple[GameSpec, Tables]] = {}
-_RULES: dict[int, tuple[GameSpec, RuleBook]] = {}
-
-
 def tables(spec: GameSpec) -> Tables:
     """The engine tables of a loaded spec (built once per spec object)."""
-    return per_spec(_TABLES, spec, tables_from_spec)
+    return spec.derived("betrayal.tables", tables_from_spec)
 
 
 def parse_date(value: Any) -> tuple[int, int]:
@@ -67,7 +63,7 @@ def known_variants(spec: GameSpec) -> list[str]:
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:
     if not 3 <= players <= 6:
         raise ValueError(f"Betrayal is for 3 to 6 players, not {players}")
-    rules = per_spec(_RULES, spec, rulebook)
+    rules = spec.derived("rulebook", rulebook)
     parse_variants(options.get("variants"), known_variants(spec))
     setup = Setup(
         tables=tables(spec), rules=rules, players=players,

@@ -80,15 +80,12 @@ def source_rule(st: BetrayalState, ctx: Ctx) -> str:
 # Whose abilities apply where
 
 
-_ROOM_ABILITIES: dict[tuple[int, str], list[tuple[str, int, Ability]]] = {}
-
-
 def room_abilities(st: BetrayalState, room: str) -> list[tuple[str, int, Ability]]:
     """(source, index, ability) for the room's own text and the tokens lying in it."""
-    key = (id(st.t), room)
-    own = _ROOM_ABILITIES.get(key)
+    by_room: dict[str, list[tuple[str, int, Ability]]] = st.t.derived.setdefault("room_abilities", {})
+    own = by_room.get(room)
     if own is None:
-        own = _ROOM_ABILITIES[key] = [(f"room:{room}", i, a) for i, a in enumerate(st.t.rooms[room].abilities)]
+        own = by_room[room] = [(f"room:{room}", i, a) for i, a in enumerate(st.t.rooms[room].abilities)]
     tokens = st.tokens.get(room)
     if not tokens:
         return own

@@ -115,6 +115,9 @@ class Tables:
     haunt_dice: int = 6
     die_faces: tuple[int, ...] = (0, 0, 1, 1, 2, 2)
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: Structures the engine derives from these tables (links, abilities by room), built once and
+    #: kept here, on the tables they come from (a `dataclasses.replace` copy starts without them).
+    derived: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def stack_rooms(self) -> list[str]:
         return sorted(r.id for r in self.rooms.values() if r.placement == "stack")

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.effects import Ctx
-from hauntcheck.engine.betrayal.house import House, Placement, opposite, step
+from hauntcheck.engine.betrayal.house import House, Placement, door_rotations, opposite, step
 from hauntcheck.engine.betrayal.model import (
     FLOORS,
     MENTAL,
@@ -111,9 +111,9 @@ class Setup:
 def variant_names(t: Tables) -> tuple[str, ...]:
     """The switchable rule variants: every name the spec's abilities and effects switch on or
     off with ``variant`` / ``unless_variant`` (each also has a rules.yaml clause with ``variant:``)."""
-    cached = _VARIANT_NAMES.get(id(t))
-    if cached is not None and cached[0] is t:
-        return cached[1]
+    cached: tuple[str, ...] | None = t.derived.get("variant_names")
+    if cached is not None:
+        return cached
     names: set[str] = set()
 
     def scan(node: Any) -> None:
@@ -131,11 +131,8 @@ def variant_names(t: Tables) -> tuple[str, ...]:
         scan(room.abilities)
     for card in t.cards.values():
         scan(card.abilities)
-    _VARIANT_NAMES[id(t)] = (t, tuple(sorted(names)))
-    return _VARIANT_NAMES[id(t)][1]
-
-
-_VARIANT_NAMES: dict[int, tuple[Tables, tuple[str, ...]]] = {}
+    found = t.derived["variant_names"] = tuple(sorted(names))
+    return found
 
 
 def parse_variants(value: Any, known: Iterable[str] | None = None) -> list[str]:
@@ -165,7 +162,10 @@ class BetrayalState(GameState):
         self.seat_ids = [f"P{i + 1}" for i in range(self.n)]
         self.t_links = _static_links(self.t)
         self.no_end_rooms = frozenset(r.id for r in self.t.rooms.values() if any(c.kind == "chute" for c in r.connections))
-        self.house = House(self.t.rooms)
+        rotations = self.t.derived.get("door_rotations")
+        if rotations is None:
+            rotations = self.t.derived["door_rotations"] = door_rotations(self.t.rooms)
+        self.house = House(self.t.rooms, rotations)
         self.stack: list[str] = []
         self.aside: list[str] = []
         # floors a haunt took out of play (``haunt.floor-removed``) and their tiles, out of the game
@@ -352,7 +352,8 @@ class BetrayalState(GameState):
     # Small helpers
 
     def emit(self, rule: str, text: str) -> None:
-        self._events.append(self.rules.event(rule, text))
+        if not self.quiet:
+            self._events.append(self.rules.event(rule, text))
 
     def rule_or(self, rule: str, fallback: str) -> str:
         """``rule`` if rules.yaml has it, else ``fallback`` (for clauses added after the rest)."""
@@ -696,9 +697,19 @@ class BetrayalState(GameState):
         cached = self._fit_cache.get(floor)
         if cached is not None and cached[0] == self._tile_version:
             return cached[1]
-        n = sum(1 for r in self.stack + self.aside + self.unshuffled_rooms if floor in self.t.rooms[r].floors)
+        fits = self._fitting(floor)
+        n = sum(map(fits.__contains__, self.stack)) + sum(map(fits.__contains__, self.aside)) + sum(
+            map(fits.__contains__, self.unshuffled_rooms))
         self._fit_cache[floor] = (self._tile_version, n)
         return n
+
+    def _fitting(self, floor: str) -> frozenset[str]:
+        """The room tiles that may go on ``floor`` (from the tables, worked out once)."""
+        by_floor: dict[str, frozenset[str]] = self.t.derived.setdefault("tiles_by_floor", {})
+        fits = by_floor.get(floor)
+        if fits is None:
+            fits = by_floor[floor] = frozenset(r.id for r in self.t.rooms.values() if floor in r.floors)
+        return fits
 
     def others_remain(self, floor: str, tile: str) -> bool:
         """Whether tiles for ``floor`` remain besides ``tile`` (sealing the floor is then illegal)."""
@@ -920,12 +931,18 @@ class BetrayalState(GameState):
 
     def note_new_room(self, room: str) -> None:
         """Links that wait for this room (the Foyer's secret door) open now."""
-        for other in self.t.rooms.values():
-            for c in other.connections:
-                if c.requires and c.requires.get("room_in_house") == room and other.id in self.house:
-                    rule = f"room.{room}.needs-discovery"
-                    if rule in self.rules:
-                        self.emit(rule, f"{self.room_name(room)} is in the house: the way from {other.name} to it opens")
+        waiting: dict[str, list[Any]] | None = self.t.derived.get("links_waiting_for")
+        if waiting is None:
+            waiting = self.t.derived["links_waiting_for"] = {}
+            for other in self.t.rooms.values():
+                for c in other.connections:
+                    if c.requires and isinstance(c.requires.get("room_in_house"), str):
+                        waiting.setdefault(c.requires["room_in_house"], []).append(other)
+        for other in waiting.get(room, ()):
+            if other.id in self.house:
+                rule = f"room.{room}.needs-discovery"
+                if rule in self.rules:
+                    self.emit(rule, f"{self.room_name(room)} is in the house: the way from {other.name} to it opens")
         if len(self.t.rooms[room].floors) > 1:
             self.emit("discover.multi-floor-tiles", f"{self.room_name(room)} may go on any of "
                       f"{', '.join(self.t.rooms[room].floors)}")
@@ -1289,13 +1306,12 @@ class BetrayalState(GameState):
 
 END = Action("end")
 DOOR_HOW = tuple(f"door {s}" for s in SIDES)
-_LINK_CACHE: dict[int, dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]] = {}
 
 
 def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]:
     """Fixed links per room (strip, stairs, secret stairs) in both directions where two-way;
     chutes, falls and jumps are not walked (room text moves you along them)."""
-    cached = _LINK_CACHE.get(id(t))
+    cached: dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]] | None = t.derived.get("static_links")
     if cached is not None:
         return cached
     out: dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]] = {}
@@ -1314,7 +1330,7 @@ def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str,
         for x in links:
             dedup.setdefault(x[0], x)
         links[:] = list(dedup.values())
-    _LINK_CACHE[id(t)] = out
+    t.derived["static_links"] = out
     return out
 
 

@@ -70,9 +70,15 @@ def _static(spec: GameSpec, players: int, options: Mapping[str, Any]) -> Static:
     if next_level and variant != "solo":
         raise ValueError("next_level belongs to the solo variant (1 player)")
     charts_path = options.get("charts")
-    charts = cached_charts(str(charts_path)) if charts_path else charts_from(spec.one("haunted-charts"))
-    cards, canonical, suit_rank, centre, setup = read_deck(spec)
-    return Static(rulebook(spec), cards, canonical, suit_rank, centre, setup, charts, variant, next_level)
+
+    def build(spec: GameSpec) -> Static:
+        charts = cached_charts(str(charts_path)) if charts_path else spec.derived(
+            "haunted.charts", lambda spec: charts_from(spec.one("haunted-charts")))
+        cards, canonical, suit_rank, centre, setup = spec.derived("haunted.deck", read_deck)
+        return Static(spec.derived("rulebook", rulebook), cards, canonical, suit_rank, centre, setup, charts, variant, next_level)
+
+    # Built once per spec and options: the deck, charts and rule book are read-only.
+    return spec.derived(f"haunted.static/{variant}/{next_level}/{charts_path or ''}", build)
 
 
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntedState:

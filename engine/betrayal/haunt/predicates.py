@@ -25,14 +25,13 @@ class Predicates(Amounts):
         A predicate is tested by its key (see :data:`PREDICATE_ORDER`); other keys (``says``) are
         notes. Should a predicate carry two test keys, the one earlier in :data:`PREDICATE_ORDER`
         decides, as it always has."""
-        rank = -1
-        for key in p:
-            r = PREDICATE_RANK.get(key, -1)
-            if r >= 0 and (rank < 0 or r < rank):
-                rank = r
-        if rank < 0:
-            raise NotImplementedError(f"haunt predicate {sorted(p)}")
-        return PREDICATE_ORDER[rank][1](self, p, seat, m, opponent)
+        known = _TESTS.get(id(p))
+        if known is None or known[0] is not p:
+            known = (p, _test_of(p))
+            if len(_TESTS) > 4096:
+                _TESTS.clear()  # predicates built on the fly would otherwise pile up
+            _TESTS[id(p)] = known
+        return known[1](self, p, seat, m, opponent)
 
     def _pred_all(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return all(self.pred(x, seat, m, opponent) for x in p["all"])
@@ -204,3 +203,22 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "holds_tokens", "holding", "counterpart_fight", "in"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
+
+
+PredicateTest = Callable[[Predicates, Mapping[str, Any], str | None, Monster | None, str | None], bool]
+#: id(predicate) -> (the predicate itself, its test): each predicate of a haunt file is looked up in
+#: PREDICATE_ORDER once, not at every evaluation (win goals are judged after every step). The
+#: predicate is kept with its test and compared by identity, so a reused id never finds another's.
+_TESTS: dict[int, tuple[Mapping[str, Any], PredicateTest]] = {}
+
+
+def _test_of(p: Mapping[str, Any]) -> PredicateTest:
+    """The test that decides predicate ``p``: its key earliest in :data:`PREDICATE_ORDER`."""
+    rank = -1
+    for key in p:
+        r = PREDICATE_RANK.get(key, -1)
+        if r >= 0 and (rank < 0 or r < rank):
+            rank = r
+    if rank < 0:
+        raise NotImplementedError(f"haunt predicate {sorted(p)}")
+    return PREDICATE_ORDER[rank][1]

@@ -22,7 +22,7 @@ from hauntcheck.engine.betrayal.hauntspec import HauntSpec, custom_hooks_used, l
 from hauntcheck.engine.betrayal.state import Gen, Setup
 from hauntcheck.engine.core import Action, Event, GameState, Outcome, RuleBook
 from hauntcheck.engine.games import rulebook
-from hauntcheck.engine.spec import GameSpec, per_spec
+from hauntcheck.engine.spec import GameSpec
 
 
 class HauntState(Turns):
@@ -244,17 +244,15 @@ def invariants(state: GameState) -> list[str]:
 
 
 HauntTables = tuple[dict[int, tuple[HauntSpec, Mapping[str, Any]]], dict[str, Weapon]]
-_TABLES: dict[int, tuple[GameSpec, HauntTables]] = {}
-_RULES: dict[int, tuple[GameSpec, RuleBook]] = {}
 
 
 def _rules(spec: GameSpec) -> RuleBook:
-    return per_spec(_RULES, spec, rulebook)
+    return spec.derived("rulebook", rulebook)
 
 
 def haunt_tables(spec: GameSpec) -> HauntTables:
     """The haunt files and weapon cards of a loaded spec (read once per spec object)."""
-    return per_spec(_TABLES, spec, lambda s: (load_haunts(s), load_weapons(s)))
+    return spec.derived("betrayal.haunts", load_haunts), spec.derived("betrayal.weapons", load_weapons)
 
 
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:
