@@ -497,6 +497,16 @@ def lose_card(st: BetrayalState, seat: str, card: str) -> Gen[None]:
     yield from _set_bonuses(st, seat, card)
 
 
+def card_stolen(st: BetrayalState, seat: str, card: str) -> Gen[None]:
+    """``card`` is stolen from ``seat`` (an attack's steal, a pickpocket): it is lost like any
+    card, then its ``on-stolen`` abilities act on the explorer it was taken from (the Blood
+    Dagger hurts them)."""
+    yield from lose_card(st, seat, card)
+    if any(a.get("trigger") == "on-stolen" for a in st.t.cards[card].abilities):
+        st.emit("card.read-aloud", f"{st.card_name(card)} was stolen from {st.name(seat)}: its card says what that costs them")
+        yield from _card_trigger(st, seat, card, "on-stolen")
+
+
 def _set_bonuses(st: BetrayalState, seat: str, changed: str) -> Gen[None]:
     """Ongoing hooks that depend on what an explorer holds (the Bell, Book and Candle set),
     re-checked whenever a card arrives or leaves."""
@@ -684,7 +694,7 @@ def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx |
                 points = max(0, points - int(red["by"]))
                 st.emit("card.card-beats-book", f"{_source_name(st, source)} reduces the {kind} damage to {points}")
             conv = eff.get("convert_damage")
-            if conv and conv.get("from") == kind and points > 0:
+            if conv and ability.get("timing") == "when-taking-damage" and conv.get("from") == kind and points > 0:
                 a = yield from st.ask(seat, [Action.of("convert", to=conv["to"]), Action.of("keep", type=kind)],
                                       f"take the {kind} damage as {conv['to']}?")
                 if a.kind == "convert":
@@ -1670,7 +1680,7 @@ def _take_item(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     st.ex[owner].cards.remove(card)
     st.ex[ctx.seat].cards.append(card)
     st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} takes {st.card_name(card)} from {st.name(owner)}")
-    yield from lose_card(st, owner, card)
+    yield from card_stolen(st, owner, card)
     yield from gain_card(st, ctx.seat, card)
 
 
@@ -1856,6 +1866,10 @@ def _who(st: BetrayalState, who: str, ctx: Ctx) -> list[str]:
         return [s for s in order if st.ex[s].room == here]
     if who == "spear-holder":
         return [s for s in order if "spear" in st.ex[s].cards and s != me]
+    if who == "characters-in-adjacent-room":
+        # the Dynamite is thrown through a connecting door: the rooms joined to this one by doors
+        joined = {other for side in st.house.doors(here) for other, meets in [st.house.door_neighbour(here, side)] if meets}
+        return [s for s in order if st.ex[s].room in joined]
     if who == "player-to-right":
         return [st.left_of(me, -1)]
     if who == "traitor":
