@@ -190,7 +190,7 @@ def test_round_limit_ends_undecided() -> None:
 
 
 def test_an_unplayable_haunt_ends_undecided_at_the_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hauntmod, "PLAYABLE", frozenset())
+    monkeypatch.setattr(hauntmod.state, "PLAYABLE", frozenset())
     outcome = policy_game(4, haunt_seed(4, 10), 10).outcome()
     assert outcome is not None and outcome.result == "undecided" and "not playable" in outcome.detail
 
@@ -322,8 +322,8 @@ def test_support_names_hooks_and_blockers(monkeypatch: pytest.MonkeyPatch) -> No
     assert set(PLAYABLE) == {n for n, r in report.items() if r["playable"]}
     assert all(not r["blockers"] for r in report.values() if r["playable"])
     # A hook the engine lacks is named as what stands in the way.
-    monkeypatch.delitem(hauntmod.HOOKS, "skull-sanity-turns-traitor")
-    monkeypatch.setattr(hauntmod, "PLAYABLE", PLAYABLE - {9})
+    monkeypatch.delitem(hauntmod.registry.hook.skull._table, "skull-sanity-turns-traitor")
+    monkeypatch.setattr(hauntmod.state, "PLAYABLE", PLAYABLE - {9})
     report = hauntmod.support(game_spec("betrayal"))
     assert not report[9]["playable"] and report[9]["blockers"] == ["hook skull-sanity-turns-traitor has no function"]
 

@@ -10,6 +10,7 @@ from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
+from hauntcheck.engine.betrayal.hooks import h08_wail_of_the_banshee as h08
 from hauntcheck.engine.betrayal.state import Req
 from hauntcheck.engine.core import CHANCE, Action, ActionList
 from hauntcheck.engine.games import game_spec
@@ -38,13 +39,13 @@ def banshee(st: HauntState) -> Monster:
 def test_the_banshee_walks_the_strip_by_its_cells_and_hops_only_where_the_tome_says() -> None:
     st = started()
     m = banshee(st)
-    walks = hauntmod._banshee_walks(st, m, "entrance-hall")
+    walks = h08.banshee_walks(st, m, "entrance-hall")
     assert walks.get(0) == "foyer"  # the strip's next cell north
-    assert hauntmod._banshee_walks(st, m, "grand-staircase") == {2: "foyer"}  # no doors: back along the strip
-    assert hauntmod._banshee_hops(st, m, "grand-staircase") == ["upper-landing"]
-    assert hauntmod._banshee_hops(st, m, "entrance-hall") == []
+    assert h08.banshee_walks(st, m, "grand-staircase") == {2: "foyer"}  # no doors: back along the strip
+    assert h08.banshee_hops(st, m, "grand-staircase") == ["upper-landing"]
+    assert h08.banshee_hops(st, m, "entrance-hall") == []
     if "mystic-elevator" in st.house.spots:
-        assert all("mystic-elevator" not in hauntmod._banshee_walks(st, m, r).values() for r in st.house.spots)
+        assert all("mystic-elevator" not in h08.banshee_walks(st, m, r).values() for r in st.house.spots)
 
 
 def test_straight_on_then_back_out_of_a_dead_end() -> None:
@@ -52,7 +53,7 @@ def test_straight_on_then_back_out_of_a_dead_end() -> None:
     m = banshee(st)
     m.room = "entrance-hall"
     # mode roll 1 + 1 = 2: straight; 3 spaces
-    rolled(hauntmod._banshee_path(st, m, 3), [1], to("foyer", "grand-staircase"))
+    rolled(h08.banshee_path(st, m, 3), [1], to("foyer", "grand-staircase"))
     state = st.hook_state["banshee-path"]
     assert state["mode"] == "straight"
     assert state["entered"] == ["foyer", "grand-staircase", "foyer"]
@@ -64,14 +65,14 @@ def test_hugging_the_left_or_right_wall_prefers_that_turn() -> None:
     m = banshee(st)
     # find a room entered from a known side with ways left, straight on and right
     for room in sorted(st.house.spots):
-        walks = hauntmod._banshee_walks(st, m, room)
+        walks = h08.banshee_walks(st, m, room)
         for side, nxt in sorted(walks.items()):
-            ahead = hauntmod._banshee_walks(st, m, nxt)
+            ahead = h08.banshee_walks(st, m, nxt)
             left, right = (side + 3) % 4, (side + 1) % 4
-            if left in ahead and right in ahead and side in ahead and not hauntmod._banshee_hops(st, m, nxt):
+            if left in ahead and right in ahead and side in ahead and not h08.banshee_hops(st, m, nxt):
                 for faces, want in (([1, 0], ahead[left]), ([2, 1], ahead[right])):
                     m.room = room
-                    rolled(hauntmod._banshee_path(st, m, 2), [faces], to(nxt))
+                    rolled(h08.banshee_path(st, m, 2), [faces], to(nxt))
                     state = st.hook_state["banshee-path"]
                     assert state["mode"] in ("hug-left", "hug-right")
                     assert state["entered"] == [nxt, want], (room, nxt, state)
@@ -83,7 +84,7 @@ def test_a_jump_enters_only_its_room_up_to_eight_spaces_away() -> None:
     st = started()
     m = banshee(st)
     start = m.room
-    _, seen = rolled(hauntmod._banshee_path(st, m, 5), [0])
+    _, seen = rolled(h08.banshee_path(st, m, 5), [0])
     asks = [r for r in seen if r.actor != CHANCE]
     assert asks and all(a.kind == "monster-teleport" for a in asks[0].choices)  # type: ignore[attr-defined]
     dist = st._dist_to([start])
@@ -95,7 +96,7 @@ def test_a_controlled_move_wails_at_one_chosen_explorer_only() -> None:
     m = banshee(st)
     heroes = st.living_heroes()
     room = m.room
-    nxt = sorted(set(hauntmod._banshee_walks(st, m, room).values()))[0]
+    nxt = sorted(set(h08.banshee_walks(st, m, room).values()))[0]
     for h in heroes[:2]:
         st.ex[h].room = nxt
 
@@ -104,9 +105,9 @@ def test_a_controlled_move_wails_at_one_chosen_explorer_only() -> None:
         wail = [a for a in req.choices if a.kind == "wail-target" and a.get("who") == heroes[1]]
         return wail[0] if wail else to(nxt, room)(req)
 
-    rolled(hauntmod._banshee_path(st, m, 1), [2], answer)  # 2 + 2 = 4: controlled
+    rolled(h08.banshee_path(st, m, 1), [2], answer)  # 2 + 2 = 4: controlled
     assert st.hook_state["banshee-path"]["only"] == heroes[1]
-    assert not hauntmod._banshee_reaches(st, heroes[0], m) and hauntmod._banshee_reaches(st, heroes[1], m)
+    assert not h08.banshee_reaches(st, heroes[0], m) and h08.banshee_reaches(st, heroes[1], m)
 
 
 def test_the_wail_hits_each_explorer_in_an_entered_room_by_the_bands_and_spares_the_traitor_with_the_board() -> None:

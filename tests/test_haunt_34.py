@@ -10,6 +10,7 @@ from betrayal_support import drive, started
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState
+from hauntcheck.engine.betrayal.hooks import h34_guillotines as h34
 from hauntcheck.engine.core import Action
 
 
@@ -84,18 +85,18 @@ def test_collars_kill_below_the_track_but_the_fake_collar_forces_the_reveal() ->
     for h in heroes[1:]:
         del st.dealt["collar-timer"][h]  # unlocked: only one hero's collar and the fake one tick
     st.track = 7  # every collar is due; all-2 dice total 6, below 7
-    drive(hauntmod._collar_checks(st, None, None))
+    drive(h34.collar_checks(st, None, None))
     assert st.ex[heroes[0]].dead and not any(st.ex[h].dead for h in heroes[1:])
     assert not st.ex[traitor].dead and st.unmasked
     assert set(st.dealt["collar-timer"]) == {traitor}  # the detonated collar is removed
-    assert hauntmod._collars_removed(st, None)  # a revealed traitor's collar counts as removed
+    assert h34.collars_removed(st, None)  # a revealed traitor's collar counts as removed
 
 
 def test_the_collar_checks_stop_once_a_side_has_won() -> None:
     st = hidden_game(4)
     heroes, _ = heroes_and_traitor(st)
     st.track = 7
-    drive(hauntmod._collar_checks(st, None, None))
+    drive(h34.collar_checks(st, None, None))
     assert st.result is not None and st.result.result == "traitor"
     assert sum(st.ex[h].dead for h in heroes) == 2  # two of three heroes dead: the rolls stop there
 
@@ -103,7 +104,7 @@ def test_the_collar_checks_stop_once_a_side_has_won() -> None:
 def test_a_collar_holds_when_the_roll_reaches_the_track_and_waits_for_its_number() -> None:
     st = hidden_game(4)
     st.track = 3
-    drive(hauntmod._collar_checks(st, None, None))  # all-2 dice total 6: nobody dies
+    drive(h34.collar_checks(st, None, None))  # all-2 dice total 6: nobody dies
     assert not any(st.ex[s].dead for s in st.seat_ids)
     rolled = [e for e in events(st) if "3 dice roll" in e]
     due = [s for s, k in st.dealt["collar-timer"].items() if k <= 3]
@@ -124,12 +125,12 @@ def test_unlocking_spends_two_keys_on_a_collared_roommate_and_the_heroes_win_whe
     drive(st._task(h, Action.of("task", id="unlock-collar", target=other)))
     assert st.held[h] == ["key"] and other not in st.dealt["collar-timer"]
     assert other not in {a["target"] for a in st._task_actions(h) if a["id"] == "unlock-collar"}
-    assert not hauntmod._collars_removed(st, None)
+    assert not h34.collars_removed(st, None)
     for s in heroes:
         st.dealt["collar-timer"].pop(s, None)
-    assert not hauntmod._collars_removed(st, None)  # the hidden traitor still wears one
+    assert not h34.collars_removed(st, None)  # the hidden traitor still wears one
     st.reveal_traitor("self")
-    assert hauntmod._collars_removed(st, None)
+    assert h34.collars_removed(st, None)
     assert st._check_wins() and st.result is not None and st.result.result == "heroes"
     assert set(st.result.winners) == set(heroes)
 
@@ -148,7 +149,7 @@ def test_the_traitor_wins_when_more_than_half_the_heroes_die() -> None:
 def test_key_rules_per_room() -> None:
     st = hidden_game(4)
     h = heroes_and_traitor(st)[0][0]
-    allow = hauntmod._key_rules_allow
+    allow = h34.key_rules_allow
     st.ex[h].room = "crypt"
     st.turn.start_room = "foyer"
     assert not allow(st, h)  # the Crypt's damage comes at the end of a turn spent there
@@ -181,13 +182,13 @@ def test_a_leave_roll_room_gives_its_key_only_on_success() -> None:
     st.held[h] = []
     st.current = h
     before = st.ex[h].idx["might"]
-    drive(hauntmod._key_rules_take(st, h, None))  # all-2 dice: Speed 3+ passes
+    drive(h34.key_rules_take(st, h, None))  # all-2 dice: Speed 3+ passes
     assert st.held[h] == ["key"] and "attic" not in st.htokens["key"] and st.turn.stopped
     assert st.ex[h].idx["might"] == before
 
     st.htokens["key"].append("attic")
     st.turn.keys.discard("key-try:attic")
-    program = hauntmod._key_rules_take(st, h, None)
+    program = h34.key_rules_take(st, h, None)
     req = next(program)
     assert req.actor == "chance"
     with pytest.raises(StopIteration):  # a failed roll asks nothing more

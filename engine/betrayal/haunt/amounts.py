@@ -1,0 +1,83 @@
+"""Amounts, rooms and who: how the haunt vocabulary names a number, a set of rooms or a set of
+explorers (``docs/haunt-format.md``: ``amount``, ``where``, ``who``, ``target``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hauntcheck.engine.betrayal.haunt.base import HauntBase
+from hauntcheck.engine.betrayal.haunt.pieces import HERO
+
+if TYPE_CHECKING:
+    pass
+
+
+class Amounts(HauntBase):
+    """Numbers, rooms and explorers as the haunt vocabulary names them."""
+
+    def _who(self, who: Any) -> list[str]:
+        if who == "traitor":
+            t = self.traitor()
+            return [t] if t else []
+        if who in ("revealer", "trapped-explorer") and self.haunt is not None:
+            # judgement: "the trapped explorer" of a web haunt is the revealer it traps
+            return [str(self.haunt["revealer"])]
+        if who in ("heroes", "each-hero"):
+            return self.living_heroes()
+        return []
+
+    def targets(self, target: Mapping[str, Any], room: str, seat: str | None) -> list[str]:
+        """Explorers an action or ability may aim at (``target``: kind and range) from ``room``."""
+        rooms = {room} | (self.line_of_sight(room) if target.get("range") == "same-room-or-line-of-sight" else set())
+        kind = target.get("kind")
+        out = []
+        for s in self.seat_ids:
+            if s == seat or not self.in_play(s) or self.ex[s].room not in rooms:
+                continue
+            if kind in ("hero", "hero-with-status") and self.side.get(s) != HERO:
+                continue
+            if kind == "hero-with-status" and target.get("status") not in self.hstatus.get(s, []):
+                continue
+            if kind == "explorer-without-status" and target.get("status") in self.hstatus.get(s, []):
+                continue  # (the Witch's spells spare Frogs for her Cat, haunt 3)
+            out.append(s)
+        return out
+
+    def _amount(self, value: Any) -> int:
+        """An amount during play: a number, a table entry, or a formula of the player count, the
+        explorers at the haunt's start or the heroes."""
+        if type(value) is int:
+            return value  # the common case, checked first (predicates ask at every step)
+        if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, self.n)
+        if isinstance(value, Mapping) and value.get("of") in ("heroes", "heroes-at-haunt-start"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, len(self.heroes()))
+        assert self.hs is not None
+        return self.hs.amount(value, self.n)
+
+    def _rooms_for(self, where: Mapping[str, Any]) -> list[str]:
+        """The rooms a location names (without choices): rooms, tokens, monsters, statuses."""
+        if "room" in where:
+            return [str(where["room"])]
+        if "rooms" in where:
+            return [str(r) for r in where["rooms"]]
+        if "room_with_token" in where:
+            return sorted(set(self.htokens.get(str(where["room_with_token"]), [])))
+        if "room_with_monster" in where:
+            return sorted({m.room for m in self.active_monsters() if m.kind == where["room_with_monster"]})
+        if "room_with_status" in where:
+            return sorted({self.ex[s].room for s in self.seat_ids if self.in_play(s)
+                           and where["room_with_status"] in self.hstatus.get(s, [])})
+        if "symbol" in where:
+            return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        if "room_of" in where:
+            return [self.ex[s].room for s in self._who(where["room_of"])]
+        if "haunt_room" in where:
+            return [str(self.haunt["room"])] if self.haunt else []
+        raise NotImplementedError(f"haunt location {sorted(where)}")

@@ -1,0 +1,403 @@
+"""The haunt phase's state and the questions every rule asks of it.
+
+:class:`HauntBase` holds the haunt phase's fields (sides, statuses, flags, the Turn/Damage track,
+haunt tokens, monsters, timers, hooks' own state) on top of the part-1 state, and answers the
+questions the rules below ask: who is in play and on which side, which monsters are where and with
+what stats, how far one room is from another for a monster, whether a status blocks something.
+
+The haunt phase is built as a chain of classes, one module each, every one adding one part of
+the rules (``amounts`` -> ``predicates`` -> ``wins`` -> ``outcomes`` -> ``combat`` -> ``monsters`` ->
+``setup_steps`` -> ``tasks`` -> ``turns`` -> ``state``). A rule lower in the chain that must call
+one defined higher up (the "Right Now" steps, which outcomes re-run when a hero turns traitor)
+finds it declared at the end of this class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt.pieces import DEFAULT_ROUNDS, HERO, Monster, Weapon, whole_option
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, MonsterDef
+from hauntcheck.engine.betrayal.house import step
+from hauntcheck.engine.betrayal.model import TRAITS
+from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Setup
+from hauntcheck.engine.core import Outcome
+
+if TYPE_CHECKING:
+    from hauntcheck.engine.betrayal.haunt.state import HauntState
+
+
+class HauntBase(BetrayalState):
+    """The haunt phase's fields and the queries every haunt rule asks."""
+
+    def __init__(self, setup: Setup, haunts: Mapping[int, tuple[HauntSpec, Mapping[str, Any]]],
+                 weapons: Mapping[str, Weapon]) -> None:
+        self.haunts = haunts
+        self.weapons = weapons
+        self.hs: HauntSpec | None = None
+        self.mon: list[Monster] = []
+        self.side: dict[str, str] = {}
+        self.removed: set[str] = set()
+        self.hstatus: dict[str, list[str]] = {}
+        self.hflags: set[str] = set()
+        self.track = 0
+        self.used_places: set[str] = set()  # "rule/room" of rules that serve each place once
+        self.htokens: dict[str, list[str]] = {}  # haunt token id -> rooms holding one (repeats allowed)
+        self.pool: dict[str, int] = {}  # haunt tokens set aside, by id
+        self.held: dict[str, list[str]] = {}  # haunt tokens carried like items, by seat
+        self.earned: dict[str, int] = {}  # tokens a side has earned (by token id)
+        self.done: set[str] = set()  # tasks that have succeeded at least once
+        self.exited: set[str] = set()  # seats whose explorers left the house
+        self.lethal = False  # a kill that ignores no_skull statuses is under way
+        self.fetches: list[tuple[str, str, str]] = []  # (side, card, stack): take it instead of a draw
+        self.destroyed: list[str] = []  # cards a haunt destroyed (out of the game)
+        self.next_omen: list[tuple[str, tuple[str, ...]]] = []  # (side, cards) taken at its next omen draw
+        self.hooks_used: list[str] = []
+        self.positioned = False
+        self._trait = "might"  # the trait of the fight being settled
+        self.stunned_left = False
+        self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
+        self.control: dict[str, str] = {}  # monster kind -> side now controlling it
+        self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
+        self.collapsing = False
+        self.timer_state: dict[str, dict[str, Any]] = {}
+        self.pending_losses: list[str] = []
+        self.turn_mods: dict[str, set[str]] = {}  # seat -> limits on its next or current turn (no-move)
+        self.carried: dict[str, str] = {}  # seat carried like an item (a Frog) -> the seat carrying it
+        self.hook_state: dict[str, dict[str, Any]] = {}  # named hooks' own state (JSON-able), by hook id
+        self.waiting_tokens: list[tuple[str, str]] = []  # (token, room): placed when the room is discovered
+        self.grips: dict[str, tuple[str, str]] = {}  # monster uid -> (seat held, the status holding it)
+        self.waiting: list[tuple[str, tuple[str, ...]]] = []  # (monster kind, rooms): placed when one is found
+        self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
+        self._graph_key: tuple[int, int, int] | None = None
+        self._graph_cache: dict[str, set[str]] = {}
+        self.hround = 0
+        self.result: Outcome | None = None
+        self.dealt: dict[str, dict[str, int]] = {}  # numbered tokens dealt one per player: token -> seat -> number
+        self.hidden: str | None = None  # the hidden traitor's seat (known to the engine, not to the table)
+        self.unmasked = False  # the hidden traitor has turned token 1 face up
+        self.hidden_token = ""  # the token id dealt to pick the hidden traitor
+        self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)
+        self.setting_up = False
+        want = whole_option(setup.options, "haunt")
+        if want is not None and want not in setup.tables.haunts:
+            raise ValueError(f"option haunt={want} names no haunt of the haunt chart")
+        self.want = want
+        self.rounds = whole_option(setup.options, "rounds") or DEFAULT_ROUNDS
+        super().__init__(setup)
+
+    def in_play(self, seat: str) -> bool:
+        return not self.ex[seat].dead and seat not in self.removed and seat not in self.exited
+
+    def heroes(self) -> list[str]:
+        """Every seat on the heroes' side, dead or alive (counts include the dead)."""
+        side = self.side
+        return [s for s in self.seat_ids if side.get(s) == HERO]
+
+    def living_heroes(self) -> list[str]:
+        in_play = self.in_play
+        return [s for s in self.heroes() if in_play(s)]
+
+    def traitor(self) -> str | None:
+        """The traitor's seat: the haunt's traitor, or the hidden traitor once dealt (the engine
+        knows it; the table does not until it is revealed)."""
+        if not self.haunt:
+            return None
+        return self.haunt.get("traitor") or self.hidden
+
+    def seen_side(self, seat: str) -> str | None:
+        """The side the table knows a seat to be on: an unrevealed hidden traitor plays as a hero
+        in public (``hidden-traitor.token-one``)."""
+        if seat == self.hidden and not self.unmasked:
+            return HERO
+        return self.side.get(seat)
+
+    def masked(self, seat: str) -> bool:
+        """Whether ``seat`` is the hidden traitor and has not been revealed yet."""
+        return seat == self.hidden and not self.unmasked
+
+    def rivals(self, seat: str) -> bool:
+        """Whether the explorer's side are one another's opponents (``move.haunt-rivals``)."""
+        if self.hs is None:
+            return False
+        own = self.hs.sides().get(self.side.get(seat, HERO))
+        return own is not None and own.rivals
+
+    def opponents_of(self, seat: str) -> list[str]:
+        """Explorer seats on the other side as the table knows them, in play
+        (``move.opponents-are-sides``): an unrevealed hidden traitor counts as a hero. With
+        ``rivals`` every other explorer of the side too (``move.haunt-rivals``)."""
+        mine = self.seen_side(seat)
+        in_play = self.in_play
+        if self.rivals(seat):
+            return [s for s in self.seat_ids if s != seat and in_play(s) and self.side.get(s) is not None]
+        # seen_side inlined: this runs for every move and attack offered
+        hidden = None if self.unmasked else self.hidden
+        side = self.side
+        out = []
+        for s in self.seat_ids:
+            if s != seat and in_play(s):
+                theirs = HERO if s == hidden else side.get(s)
+                if theirs is not None and theirs != mine:
+                    out.append(s)
+        return out
+
+    def allies_of(self, seat: str) -> list[str]:
+        """The explorers in play working with this one (itself included): its side, unless the
+        side are rivals."""
+        if self.rivals(seat):
+            return [seat] if self.in_play(seat) else []
+        return [s for s in self.seat_ids if self.in_play(s) and self.side.get(s) == self.side.get(seat)]
+
+    def active_monsters(self, room: str | None = None) -> list[Monster]:
+        """The monsters in play (not gone), in ``room`` if one is given."""
+        if room is None:
+            return [m for m in self.mon if not m.gone]
+        return [m for m in self.mon if not m.gone and m.room == room]
+
+    def monster(self, uid: str) -> Monster:
+        for m in self.mon:
+            if m.uid == uid:
+                return m
+        raise KeyError(uid)
+
+    def mdef(self, m: Monster) -> MonsterDef:
+        assert self.hs is not None
+        return self.hs.monsters[m.kind]
+
+    def mname(self, m: Monster) -> str:
+        base = self.mdef(m).name
+        if m.counterpart:
+            return f"{base} of {self.name(m.counterpart)}"
+        same = [x for x in self.mon if x.kind == m.kind]
+        return base if len(same) == 1 else f"{base} {m.uid.rsplit('-', 1)[-1]}"
+
+    def monster_controller(self, m: Monster) -> str:
+        """The seat that decides for a monster (``traitor.runs-monsters``, even after the traitor dies)."""
+        how = self.mdef(m).controlled_by
+        if how == "own-dead-hero-player" and m.counterpart:
+            # judgement: while its hero lives, the player to that hero's left steers the Twin
+            # along its forced shortest path; once the hero dies, that player takes it over.
+            return m.counterpart if self.ex[m.counterpart].dead else self.left_of(m.counterpart)
+        t = self.traitor()
+        return t if t is not None else self.haunt["revealer"] if self.haunt else self.seat_ids[0]
+
+    def _run_now(self, program: Gen[None]) -> None:
+        """Run a sub-program that must not ask anyone anything (inside a trait change)."""
+        try:
+            req = next(program)
+        except StopIteration:
+            return
+        raise RuntimeError(f"{req.actor} would have to decide ({req.what}) where no decision can be asked")
+
+    def _add_monster(self, mdef: MonsterDef, room: str, index: int = 0) -> Monster:
+        assert self.hs is not None
+        uid = f"{mdef.id}-{sum(1 for m in self.mon if m.kind == mdef.id) + 1}"
+        stats: dict[str, int] = {}
+        counterpart = ""
+        if mdef.stats_from == "counterpart-at-haunt-start":
+            counterpart = self.seat_ids[index % self.n]
+            stats = {t: self.value(counterpart, t) for t in TRAITS}
+        else:
+            source = self._track_row(mdef) if mdef.stats_by_track else mdef.stats
+            for t, v in source.items():
+                if isinstance(v, int) and not isinstance(v, bool):
+                    stats[t] = v
+        m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
+        self.mon.append(m)
+        self.emit("haunt.setup-right-now", f"{self.mname(m)} enters in {self.room_name(room)} ("
+                  + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
+        return m
+
+    def movement_left(self, seat: str) -> int:
+        if "no-move" in self.turn_mods.get(seat, set()):
+            return 0
+        return super().movement_left(seat)
+
+    def line_of_sight(self, room: str) -> set[str]:
+        """Rooms seen from ``room``: straight on through joined doorways on one floor."""
+        seen: set[str] = set()
+        for side in range(4):
+            cur = room
+            while side in self.house.doors(cur):
+                other, meets = self.house.door_neighbour(cur, side)
+                if other is None or not meets or other in seen:
+                    break
+                seen.add(other)
+                cur = other
+        return seen
+
+    def _track_row(self, mdef: MonsterDef) -> Mapping[str, int | str]:
+        # before the track is set up the first row applies
+        return mdef.stats_at(max(self.track, int(mdef.stats_by_track[0]["track"])))
+
+    def mstat(self, m: Monster, trait: str) -> int:
+        """A monster's trait now (rows by Turn/Damage track value where the haunt gives them)."""
+        mdef = self.mdef(m)
+        if mdef.stats_by_track:
+            value = self._track_row(mdef).get(trait)
+            return value if isinstance(value, int) and not isinstance(value, bool) else 0
+        return m.stats.get(trait, 0)
+
+    def _dice(self, seat: str | None, m: Monster | None, trait: str, bonus: int = 0, cap: int = 8) -> int:
+        base = self.value(seat, trait) if seat is not None else (self.mstat(m, trait) if m is not None else 0)
+        return max(0, min(cap, 8, base + bonus))
+
+    def _room_of(self, who: str) -> str:
+        return self.ex[who].room if who in self.ex else self.monster(who).room
+
+    def _who_name(self, who: str) -> str:
+        return self.name(who) if who in self.ex else self.mname(self.monster(who))
+
+    def _dead(self, who: str) -> bool:
+        return self.ex[who].dead if who in self.ex else bool(self.monster(who).gone)
+
+    def together(self, a: str, b: str) -> bool:
+        """Two figures (seats or monster ids) can interact: same room and, in a barrier room, the
+        same side of it (``room.barrier.no-interaction-across``)."""
+        if self._room_of(a) != self._room_of(b):
+            return False
+        return self._part_of(a) == self._part_of(b) or len(self.t.rooms[self._room_of(a)].barrier) < 2
+
+    def _part_of(self, who: str) -> int:
+        return self.ex[who].part if who in self.ex else self.monster(who).part
+
+    def _monster_raw(self, mdef: MonsterDef) -> Mapping[str, Any]:
+        assert self.hs is not None
+        for mon in self.haunts[self.hs.number][1].get("monsters", ()):
+            if mon.get("id") == mdef.id:
+                return mon  # type: ignore[no-any-return]
+        return {}
+
+    def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
+        """A monster's ways out of a room: every doorway, whichever side of a barrier it is on
+        (``room.barrier.monsters-ignore``)."""
+        return self._exits(Explorer("probe", "", room=room), every_side=True)
+
+    def _wall_neighbours(self, room: str) -> list[str]:
+        spot = self.house.spots[room]
+        out = []
+        for side in range(4):
+            other = self.house.room_at(spot.floor, step(spot.cell, side))
+            if other is not None:
+                out.append(other)
+        return out
+
+    def _graph(self) -> dict[str, set[str]]:
+        """The house as an undirected graph of rooms (doors, stairs and links, every side of a
+        barrier room), cached until a tile or link is added."""
+        key = (self.house.version, self._tile_version, len(self.links))
+        if self._graph_key == key:
+            return self._graph_cache
+        graph: dict[str, set[str]] = {r: set() for r in self.house.spots}
+        for room in sorted(self.house.spots):
+            for part in range(max(1, len(self.t.rooms[room].barrier))):
+                for other, _, _ in self._exits_of(Explorer("probe", "", room=room, part=part)):
+                    if other in graph:
+                        graph[room].add(other)
+                        graph[other].add(room)
+        self._graph_key, self._graph_cache = key, graph
+        return graph
+
+    def _dist_to(self, goals: Iterable[str]) -> dict[str, int]:
+        """Spaces from every room to the nearest of ``goals`` (a breadth-first search backwards,
+        with the one-way chutes that room text slides you down)."""
+        graph = self._graph()
+        back: dict[str, set[str]] = {r: set(n) for r, n in graph.items()}
+        for room in graph:
+            for c in self.t.rooms[room].connections:
+                if c.kind == "chute" and c.to in back:
+                    back[c.to].add(room)
+        frontier = sorted({g for g in goals if g in back})
+        dist = dict.fromkeys(frontier, 0)
+        while frontier:
+            nxt: list[str] = []
+            for room in frontier:
+                for other in sorted(back[room]):
+                    if other not in dist:
+                        dist[other] = dist[room] + 1
+                        nxt.append(other)
+            frontier = nxt
+        return dist
+
+    def holds(self, seat: str, thing: str) -> bool:
+        """A card or a haunt token carried like an item."""
+        return thing in self.ex[seat].cards or thing in self.held.get(seat, [])
+
+    def _token_left(self, seat: str, token: str) -> bool:
+        """Whether a ``take_token`` by this explorer would find one (in its room or set aside)."""
+        return self.ex[seat].room in self.htokens.get(token, []) or self.pool.get(token, 0) > 0
+
+    def _carried(self, token: str) -> bool:
+        """A haunt token carried like an item (``item.tokens-like-cards``)."""
+        return self.hs is not None and token in self.hs.tokens and self.hs.tokens[token].carried_as_item
+
+    def _room_for_token(self, seat: str, token: str) -> bool:
+        """Whether the explorer may take one more of these tokens (the token's ``carry_limit``)."""
+        limit = self.hs.tokens[token].carry_limit if self.hs is not None and token in self.hs.tokens else None
+        return limit is None or self.held.get(seat, []).count(token) < limit
+
+    def partners(self, m: Monster) -> list[Monster]:
+        """The other parts of a paired monster (``paired_with``: the same number, the other kind)."""
+        assert self.hs is not None
+        kinds = {k for k, d in self.hs.monsters.items() if d.paired_with == m.kind} | {self.mdef(m).paired_with}
+        number = m.uid.rsplit("-", 1)[-1]
+        return [x for x in self.mon if x.kind in kinds and x.uid.rsplit("-", 1)[-1] == number and not x.gone]
+
+    def _after_hook(self, seat: str) -> Gen[None]:
+        """Cards an action hook took away from the explorer lose their effects."""
+        for card in self.pending_losses:
+            yield from effects.lose_card(self, seat, card)
+        self.pending_losses = []
+
+    def waives_room_text(self, seat: str, ability: Mapping[str, Any]) -> bool:
+        """A status that blocks ``make-room-rolls`` spares room text that rolls, and one that
+        blocks ``take-damage-from-rooms`` room text that hurts (damage or trait loss)."""
+        verbs: set[str] = set()
+        if self._blocks(seat, "make-room-rolls"):
+            verbs.add("roll")
+        if self._blocks(seat, "take-damage-from-rooms"):
+            verbs |= {"damage", "lose"}
+        return bool(verbs) and _mentions(ability.get("do", []), verbs)
+
+    def room_jammed(self, room: str) -> bool:
+        """A haunt hook stops the room's own text from working (the Mystic Elevator with a Tip in it)."""
+        rooms = registry.hook.room
+        return self.hs is not None and any(rooms[h](self.as_haunt_state(), room) for h in self.hooks_used if h in rooms)
+
+    def _blocks(self, seat: str, what: str) -> bool:
+        """Whether one of the explorer's statuses blocks ``what`` (its ``blocks`` list)."""
+        statuses = self.hstatus.get(seat)
+        if not statuses or self.hs is None:
+            return False  # asked many times a step, mostly of explorers without statuses
+        return any(what in self.hs.statuses.get(s, {}).get("blocks", []) for s in statuses)
+
+    def as_haunt_state(self) -> HauntState:
+        """This state as the whole game, the type named hooks are written against."""
+        return cast("HauntState", self)
+
+    # Rules defined higher in the chain that rules lower down call (see the module docstring).
+
+    def _setup_step(self, side: str, step_: Mapping[str, Any], only: str | None = None) -> Gen[None]:
+        """One "Right Now" setup step (:class:`~hauntcheck.engine.betrayal.haunt.setup_steps.SetupSteps`)."""
+        raise NotImplementedError
+
+    def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """A room taken from the stack and placed (:class:`~hauntcheck.engine.betrayal.haunt.setup_steps.SetupSteps`)."""
+        raise NotImplementedError
+
+    def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
+        """The room a placement names (:class:`~hauntcheck.engine.betrayal.haunt.setup_steps.SetupSteps`)."""
+        raise NotImplementedError
+
+
+def _mentions(node: Any, verbs: set[str]) -> bool:
+    """Whether an effect list uses any of ``verbs``, at any depth."""
+    if isinstance(node, Mapping):
+        return any(k in verbs or _mentions(v, verbs) for k, v in node.items())
+    if isinstance(node, list):
+        return any(_mentions(x, verbs) for x in node)
+    return False

@@ -1,0 +1,345 @@
+"""Combat and damage in the haunt phase: which attacks an explorer may make (one a turn, with
+Might or another trait, weapons, distance attacks, stealing), the fight rules a haunt adds, the
+rolls, who takes how much damage, and a monster's stun or defeat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt.outcomes import Outcomes
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
+from hauntcheck.engine.betrayal.model import PHYSICAL
+from hauntcheck.engine.betrayal.state import Gen
+from hauntcheck.engine.core import Action
+
+if TYPE_CHECKING:
+    pass
+
+
+class Combat(Outcomes):
+    """Attacks, fight rules, damage and defeated monsters."""
+
+    def _attack_traits(self, seat: str) -> list[str]:
+        traits = ["might"]
+        for _, _, ability in effects.held_abilities(self, seat):
+            if ability.get("trigger") != "ongoing":
+                continue
+            for eff in ability.get("do", []):
+                opt = eff.get("attack_option")
+                if opt and opt.get("trait") not in traits:
+                    traits.append(str(opt["trait"]))
+        return traits
+
+    def _attack_actions(self, seat: str) -> list[Action]:
+        if "attack" in self.turn.keys or self.turn.no_attack or self.ex[seat].dead or self._blocks(seat, "attack"):
+            return []
+        e = self.ex[seat]
+        near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room]
+        if self.hidden is not None:
+            # hidden-traitor.anyone-attacks: any explorer may attack any other explorer
+            near = [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == e.room]
+        if self.side.get(seat) == HERO:
+            near += [m.uid for m in self.active_monsters(e.room)]
+            near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
+        targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
+        # A weapon that already took its one action this turn (picked up, say) cannot attack too.
+        weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted]
+        ranged = [w for w in weapons if w.ranged]
+        if ranged:
+            seen = self.line_of_sight(e.room)
+            far = [s for s in self.opponents_of(seat) if self.ex[s].room in seen]
+            if self.side.get(seat) == HERO:
+                far += [m.uid for m in self.active_monsters() if m.room in seen]
+            targets += [(t, True) for t in far if self._may_attack(seat, t)]
+        out: list[Action] = []
+        for target, distant in targets:
+            rules = self.fight_rules(seat, target)
+            if not distant:
+                # an optional rule (a steal) is a fight of its own the attacker may choose
+                for r in self.fight_rules(seat, target, chosen="*"):
+                    if r.get("optional"):
+                        out += [Action.of("attack", target=target, trait=t, rule=r["id"])
+                                for t in r.get("attack_with", ["might"]) if self._target_has(target, t)]
+            allowed = next((tuple(r["attack_with"]) for r in rules if "attack_with" in r), None)
+            traits = [t for t in self._attack_traits(seat) if allowed is None or t in allowed]
+            if allowed:
+                traits += [t for t in allowed if t not in traits]
+            if not distant:
+                for trait in traits:
+                    if self._target_has(target, trait):
+                        out.append(Action.of("attack", target=target, trait=trait))
+                for w in weapons:
+                    if self._target_has(target, w.trait) and (allowed is None or w.trait in allowed):
+                        out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
+            else:
+                for w in ranged:
+                    if self._target_has(target, w.trait):
+                        out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
+        return out
+
+    def _ally_fight(self, seat: str, ally: str) -> bool:
+        """A hero may attack another hero only where an attack rule naming hero against hero
+        applies (freeing a controlled friend)."""
+        return any(r.get("attacker") == "hero" and r.get("defender") == "hero" and not r.get("forbidden")
+                   for r in self.fight_rules(seat, ally))
+
+    def _target_has(self, target: str, trait: str) -> bool:
+        """``attack.target-needs-trait``: a trait the target lacks cannot be attacked with."""
+        if target in self.ex:
+            return True
+        m = self.monster(target)
+        if trait == "speed" and "speed-attacks" in self.mdef(m).immune_to:
+            return False
+        return self.mstat(m, trait) > 0 or trait in m.stats
+
+    def _may_attack(self, seat: str, target: str) -> bool:
+        holder = next((uid for uid, (held, _) in self.grips.items() if held == seat), None)
+        if holder is not None and target != holder:
+            return False  # a held explorer may fight only what holds it
+        rules = self.fight_rules(seat, target)
+        if any(r.get("forbidden") for r in rules):
+            return False
+        if target in self.ex:
+            return True
+        m = self.monster(target)
+        if self.mdef(m).attackable != "normally" and not rules:
+            return False
+        if m.stunned:
+            return any(r.get("may_target_stunned") for r in rules)
+        return True
+
+    def fight_rules(self, attacker: str, defender: str, ability: str | None = None, *,
+                    chosen: str | None = None) -> list[Mapping[str, Any]]:
+        """The haunt's attack rules whose attacker and defender fit and whose requirement holds.
+
+        Requirements read ``seat`` as the explorer in the fight (the attacker if both are), and
+        ``opponent`` as the other fighter. A rule with ``by_ability`` governs only the attacks of
+        that monster ability (``ability``), and those fights only such rules and the general ones.
+        An ``optional`` rule counts only when the attack chose it (``chosen``: its id, or ``*`` for
+        every rule)."""
+        assert self.hs is not None
+        seat, m, opponent = self._fight_ctx(attacker, defender)
+        out = []
+        for side in self.hs.sides().values():
+            for r in side.attack_rules:
+                if ("by_ability" in r and r.get("by_ability") != ability) or (r.get("optional") and chosen not in ("*", r["id"])):
+                    continue
+                if not self._role_fits(r.get("attacker"), attacker):
+                    continue
+                if "defender" in r and not self._role_fits(r["defender"], defender):
+                    continue
+                if "requires" in r and not self.pred(r["requires"], seat, m, opponent):
+                    continue
+                out.append(r)
+        return out
+
+    def _fight_ctx(self, attacker: str, defender: str) -> tuple[str | None, Monster | None, str | None]:
+        m = next((self.monster(w) for w in (attacker, defender) if w not in self.ex), None)
+        seat = attacker if attacker in self.ex else defender if defender in self.ex else None
+        opponent = defender if seat == attacker else attacker
+        return seat, m, opponent
+
+    def _role_fits(self, role: Any, who: str) -> bool:
+        is_seat = who in self.ex
+        if role is None or role == "anyone":
+            return True
+        if isinstance(role, Mapping) and "monster" in role:
+            return not is_seat and self.monster(who).kind == role["monster"]
+        if role == "hero":
+            return is_seat and self.side.get(who) == HERO
+        if role == "traitor":
+            return is_seat and self.side.get(who) == TRAITOR
+        if role == "traitor-or-monsters":
+            return not is_seat or self.side.get(who) == TRAITOR
+        if role == "monsters":
+            return not is_seat
+        if role in ("revealer", "trapped-explorer"):
+            return is_seat and who in self._who(role)
+        if isinstance(role, str) and self.hs is not None:
+            # a plural status name ("werewolves", "frogs") means the explorers with that status
+            singular = next((x for x in (role[:-1], role[:-3] + "f") if x in self.hs.statuses), None)
+            if singular is not None:
+                return is_seat and singular in self.hstatus.get(who, [])
+        raise NotImplementedError(f"attack rule role {role!r}")
+
+    def _attack(self, seat: str, a: Action) -> Gen[None]:
+        """``attack.*``: roll off, the higher total wins and the loser takes the difference."""
+        self.turn.keys.add("attack")
+        target = str(a["target"])
+        trait = str(a["trait"])
+        chosen = str(a["rule"]) if a.get("rule") else None
+        w = self.weapons.get(str(a["weapon"])) if a.get("weapon") else None
+        ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
+        defend = w.defend if w is not None else trait
+        self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
+        if w is not None:
+            self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "
+                      f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)")
+            # Attacking is the weapon's one action this turn: it cannot then be traded or dropped.
+            self.turn.items_acted.add(w.card)
+            self.emit("item.one-action-per-item", f"the {self.card_name(w.card)} has been used this turn")
+        if not ranged:
+            self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}")
+        if self.hidden is not None and target in self.ex and self.seen_side(target) == self.seen_side(seat):
+            self.emit("hidden-traitor.anyone-attacks", f"{self.name(seat)} may attack {self.name(target)}: with a "
+                      "hidden traitor any explorer may attack any other")
+        if ranged:
+            self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight")
+        m = None if target in self.ex else self.monster(target)
+        # the rules of this fight are those in force when it starts (a steal changes what is held)
+        ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen=chosen))
+        att = yield from self.roll(self._dice(seat, None, trait, w.bonus if w else 0, w.cap if w else 8),
+                                   f"{self.name(seat)}'s {trait} attack")
+        dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
+        yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
+        if ends_turn:
+            self.turn.end_now = True
+
+    def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
+                       ranged: bool = False, ability: str | None = None, chosen: str | None = None) -> Gen[None]:
+        """Settle an attack between ``attacker`` and ``defender`` (seats or monster ids), with the
+        haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
+        ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
+        ``steal`` change the damage."""
+        rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
+        self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
+                  f"{a_total} against {d_total}")
+        rules = self.fight_rules(attacker, defender, ability, chosen=chosen) if self.hs is not None else []
+        if chosen is not None:
+            self.emit("haunt.rules-override", f"{self._who_name(attacker)} fights by the haunt's rule {chosen}")
+        seat, m, _ = self._fight_ctx(attacker, defender)
+        for r in rules:
+            if r.get("extra"):
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])}")
+            for eff in r.get("extra", []):
+                yield from self._outcome(eff, seat, m)
+        if self._dead(attacker) or self._dead(defender):
+            return  # the fight's cost killed a fighter: nothing is left to settle
+        if a_total == d_total:
+            self.emit("attack.tie-no-damage", "a tie: nobody is hurt")
+            return
+        win, lose = (attacker, defender) if a_total > d_total else (defender, attacker)
+        points = abs(a_total - d_total)
+        kind = "physical" if trait in PHYSICAL else "mental"
+        self.emit("attack.higher-wins", f"{self._who_name(win)} wins by {points}")
+        if win == defender and ranged:
+            self.emit("attack.distance-safe", f"{self._who_name(attacker)} attacked from a distance and takes no damage")
+            return
+        if win not in self.ex and self.monster(win).stunned:
+            self.emit("attack.stunned-target", f"{self._who_name(win)} is stunned and deals no damage")
+            return
+        outs = [eff for r in rules for eff in r.get("on_attacker_wins" if win == attacker else "on_defender_wins", [])]
+        changes = {k for eff in outs for k in eff} | {k for eff in outs for sub in eff.get("on_target", []) for k in sub}
+        if outs:
+            self.emit("attack.other-outcome", f"the haunt adds to {self._who_name(win)}'s win: "
+                      + ", ".join(sorted(changes - {"says"})))
+        if changes & {"kill_monster", "kill"}:
+            pass  # judgement: a win that kills replaces the damage (or stun) it would deal
+        elif "no_damage" in changes:
+            self.emit("haunt.rules-override", "the haunt's attack rule: nobody takes damage")
+        else:
+            for eff in outs:
+                if "damage_scaled" in eff:
+                    points = points // 2 if eff["damage_scaled"] == "half-down" else -(-points // 2)
+                    self.emit("haunt.rules-override", f"the damage is halved to {points}")
+            yield from self._deal(win, lose, points, kind, attacker, ranged, rules)
+        for eff in outs:
+            if not {"no_damage", "damage_scaled"} & set(eff):
+                yield from self._outcome(eff, seat, m, target=lose)
+
+    def _deal(self, win: str, lose: str, points: int, kind: str, attacker: str, ranged: bool,
+              rules: list[Mapping[str, Any]]) -> Gen[None]:
+        if lose in self.ex and win not in self.ex and win == attacker:
+            margin = next((int(r["steal_margin"]) for r in rules if "steal_margin" in r), None)
+            m = self.monster(win)
+            loot = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal or self.t.cards[c].companion]
+            if margin is not None and points >= margin and loot and self.mdef(m).carries.get("items"):
+                acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in loot]
+                choice = yield from self.ask(self.monster_controller(m), acts, f"deal {points} damage or steal")
+                if choice.kind == "steal":
+                    card = str(choice["card"])
+                    self.ex[lose].cards.remove(card)
+                    m.cards.append(card)
+                    self.emit("attack.steal", f"{self.mname(m)} takes {self.card_name(card)} from {self.name(lose)} "
+                              "instead of dealing damage")
+                    yield from effects.lose_card(self, lose, card)
+                    return
+            order = next((list(r["damage_to"]) for r in rules if "damage_to" in r), None)
+            if order:
+                self.emit("haunt.rules-override", f"{self.name(lose)} takes {points} damage in the haunt's order: "
+                          f"{', '.join(order)}")
+                left = points
+                for i, trait in enumerate(order):
+                    room = self.ex[lose].idx[trait] if i < len(order) - 1 else left  # the last takes the rest
+                    take = min(left, room)
+                    if take:
+                        self.trait_change(lose, trait, -take, rule="damage.lowers-traits")
+                    left -= take
+                    if left <= 0 or self.ex[lose].dead:
+                        break
+                return
+        if lose in self.ex:
+            if win == attacker and win in self.ex and kind == "physical" and points >= 2 and not ranged:
+                stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal]
+                tokens = sorted({k for k in self.held.get(lose, []) if self.hs is not None and k in self.hs.tokens
+                                 and self.hs.tokens[k].carried_as_item})
+                if stealable or tokens:
+                    acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in stealable + tokens]
+                    choice = yield from self.ask(win, acts, f"deal {points} damage or steal")
+                    if choice.kind == "steal" and str(choice["card"]) in tokens:
+                        token = str(choice["card"])
+                        self.held[lose].remove(token)
+                        self.held.setdefault(win, []).append(token)
+                        self.emit("attack.steal", f"{self.name(win)} steals the {token} token from {self.name(lose)} "
+                                  "instead of dealing damage (item.tokens-like-cards)")
+                        return
+                    if choice.kind == "steal":
+                        card = str(choice["card"])
+                        self.ex[lose].cards.remove(card)
+                        self.ex[win].cards.append(card)
+                        self.emit("attack.steal", f"{self.name(win)} steals {self.card_name(card)} from {self.name(lose)} "
+                                  "instead of dealing damage")
+                        yield from effects.lose_card(self, lose, card)
+                        yield from effects.gain_card(self, win, card)
+                        return
+            if kind == "physical" and points >= 2 and win in self.ex:
+                if ranged and win == attacker and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
+                    self.emit("attack.no-steal-at-range", "nothing can be stolen with a distance attack")
+                elif win != attacker and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
+                    self.emit("attack.steal-by-attacker", f"{self.name(win)} defended: only an attacker may steal")
+            for status in self.hstatus.get(lose, []):
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
+                    points = -(-points // 2)
+                    self.emit("haunt.rules-override", f"{self.name(lose)} ({status}) takes half damage, rounded up: {points}")
+            rule = "attack.mental" if kind == "mental" else "attack.speed-physical" if self._trait == "speed" else \
+                "attack.damage-difference"
+            self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage")
+            yield from effects.take_damage(self, lose, kind, points)
+        else:
+            self._defeat_monster(self.monster(lose), points, kind)
+
+    def _defeat_monster(self, m: Monster, points: int, kind: str) -> None:
+        mdef = self.mdef(m)
+        cap = mdef.damage_capacity
+        if cap is not None and cap.get("type", kind) == kind:
+            self.track += points
+            self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
+                      f"({self.track} of {cap['points']})")
+            if self.track >= int(cap["points"]):
+                m.gone = "killed"
+                self.emit("monster.rules-overridable", f"{self.mname(m)} is killed")
+            return
+        if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
+            raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")
+        m.stunned = True
+        self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight")
+        self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn")
+        self._release_gone()
+        if m.cards:
+            self.piles.setdefault(m.room, []).extend(m.cards)
+            self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in m.cards)} "
+                      "as an item pile")
+            m.cards = []

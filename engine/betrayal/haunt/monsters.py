@@ -1,0 +1,464 @@
+"""Monsters on the monster turn: their rolls and checks, movement (speed rolls, group moves,
+forced steps toward explorers, barriers, the room text they trigger), abilities and attacks. A
+haunt whose monster moves in a way the vocabulary cannot say names a ``move`` or ``turn`` hook
+(``engine/betrayal/hooks/``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt.combat import Combat
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
+from hauntcheck.engine.betrayal.hauntspec import MonsterDef
+from hauntcheck.engine.betrayal.model import SIDES
+from hauntcheck.engine.betrayal.state import Gen, Req
+from hauntcheck.engine.core import CHANCE, Action, Draw
+
+if TYPE_CHECKING:
+    pass
+
+
+class Monsters(Combat):
+    """The monster turn: rolls, movement, abilities, attacks."""
+
+    def _monster_turn(self) -> Gen[None]:
+        assert self.hs is not None
+        t = self.traitor()
+        if t is not None and self.ex[t].dead:
+            self.emit("turn.monster-turn-after-traitor-death", f"the traitor is dead; {t} still runs the monster turn")
+        else:
+            self.emit("traitor.runs-monsters" if t else "monster.one-at-a-time", "the monster turn")
+            if t:
+                self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's")
+        yield from self._basement_rescue()
+        for kind, mdef in self.hs.monsters.items():
+            group = [m for m in self.mon if m.kind == kind and not m.gone]
+            if not group or self.control.get(kind, TRAITOR) == HERO:
+                continue  # judgement: a monster the heroes control stays where it is
+            shared: int | None = None
+            grouped = self._group_move(mdef)
+            for m in group:
+                if m.gone:
+                    continue
+                if m.stunned:
+                    m.stunned = False
+                    self.emit("monster.stun-token", f"{self.mname(m)} misses this turn and recovers")
+                    continue
+                yield from self._monster_checks(m, "start")
+                for rule in mdef.must:
+                    if rule.get("when") == "start-of-turn":
+                        for eff in rule.get("do", []):
+                            yield from self._outcome(eff, None, m)
+                if m.gone:
+                    continue
+                hook = mdef.movement.get("custom")
+                if hook in registry.hook.turn:
+                    spent = yield from registry.hook.turn[str(hook)](self.as_haunt_state(), m)
+                    if spent:
+                        continue  # the hook's move replaced the monster's move and attack
+                if mdef.movement.get("roll") == "none":
+                    yield from self._monster_attack(m)  # it never moves
+                    continue
+                if not grouped or shared is None:
+                    faces = yield from self.roll(self.mstat(m, "speed"), f"{mdef.name} movement")
+                    roll = sum(faces)
+                    if grouped:
+                        shared = roll
+                        self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement")
+                    else:
+                        self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement")
+                else:
+                    roll = shared or 0
+                yield from self._monster_pickup(m)
+                yield from self._monster_moves(m, roll)
+                if m.gone:
+                    continue
+                yield from self._monster_stops(m)
+                yield from self._monster_pickup(m)
+                yield from self._monster_attack(m)
+                if self._check_wins():
+                    return
+                yield from self._monster_abilities(m)
+                if self._check_wins():
+                    return
+                yield from self._monster_rolls(m)
+                if self._check_wins():
+                    return
+
+    def _basement_rescue(self) -> Gen[None]:
+        """``monster.basement-rescue``: monsters shut in the basement away from every hero let the
+        traitor fetch the Stairs from Basement from the stack to an open basement doorway."""
+        t = self.traitor()
+        stairs = "stairs-from-basement"
+        if t is None or stairs in self.house.spots or (stairs not in self.stack and stairs not in self.aside):
+            return
+        heroes = [self.ex[s].room for s in self.living_heroes()]
+        dist = self._dist_to(heroes)
+        stuck = [m for m in self.active_monsters() if self.mdef(m).controlled_by in ("traitor", "traitor-or-heroes")
+                 and self.house.floor_of(m.room) == "basement" and m.room not in dist]
+        if not stuck or not heroes:
+            return
+        a = yield from self.ask(t, [Action.of("rescue", room=stairs), Action.of("no-rescue", room=stairs)],
+                                "fetch the Stairs from Basement for the monsters shut in the basement?")
+        if a.kind == "rescue":
+            self.emit("monster.basement-rescue", f"{', '.join(self.mname(m) for m in stuck)} cannot reach a hero: the "
+                      "Stairs from Basement come out of the stack")
+            yield from self._fetch_room({"room": stairs, "place": {"floor": "basement", "chosen_by": "traitor"}})
+
+    def _monster_pickup(self, m: Monster) -> Gen[None]:
+        """A monster allowed to carry items may pick them up from a pile in its room."""
+        pile = self.piles.get(m.room, [])
+        if not pile or not self.mdef(m).carries.get("items") or m.stunned:
+            return
+        acts = [Action.of("monster-pickup", monster=m.uid, card=c) for c in pile]
+        a = yield from self.ask(self.monster_controller(m), [Action.of("monster-leave", monster=m.uid), *acts],
+                                f"{self.mname(m)} picks up?")
+        if a.kind == "monster-pickup":
+            card = str(a["card"])
+            pile.remove(card)
+            if not pile:
+                del self.piles[m.room]
+            m.cards.append(card)
+            self.emit("monster.rules-overridable", f"{self.mname(m)} picks up {self.card_name(card)}")
+
+    def _group_move(self, mdef: MonsterDef) -> bool:
+        raw = self.haunts[self.hs.number][1] if self.hs is not None else {}
+        for mon in raw.get("monsters", ()):
+            if mon.get("id") == mdef.id and "group_move" in mon:
+                return bool(mon["group_move"])
+        return True
+
+    def _monster_moves(self, m: Monster, roll: int) -> Gen[None]:
+        hook = self.mdef(m).movement.get("custom")
+        if hook in registry.hook.move:
+            yield from registry.hook.move[str(hook)](self.as_haunt_state(), m, roll)
+            return
+        budget = roll
+        if roll == 0:
+            self.emit("monster.zero-roll-still-moves", f"{self.mname(m)} rolled 0 and may still move one space")
+            budget = 1
+        moved = 0
+        seat = self.monster_controller(m)
+        teleport = self.mdef(m).movement.get("teleport")
+        if teleport and roll in teleport.get("on_roll", []) and teleport.get("to") == "any-room":
+            rooms = [r for r in sorted(self.house.spots) if r != m.room]
+            acts = [Action.of("monster-teleport", monster=m.uid, to=r) for r in rooms]
+            a = yield from self.ask(seat, [Action.of("monster-walk", monster=m.uid), *acts],
+                                    f"{self.mname(m)} may take a secret way to any room")
+            if a.kind == "monster-teleport":
+                src, m.room = m.room, str(a["to"])
+                self.emit("monster.rules-overridable", f"{self.mname(m)} rolled {roll} and moves {self.room_name(src)} -> "
+                          f"{self.room_name(m.room)} by a secret way")
+                yield from self._monster_checks(m, "enter")
+                return
+        while True:
+            options = self._monster_steps(m, budget - moved, moved == 0)
+            forced = self._forced_steps(m, options)
+            acts = [Action.of("monster-move", monster=m.uid, to=r) for r, _ in (forced if forced is not None else options)]
+            if forced is None or not acts:
+                acts.append(Action.of("monster-stop", monster=m.uid))
+            a = yield from self.ask(seat, acts, f"move {self.mname(m)}")
+            if a.kind == "monster-stop":
+                return
+            to = str(a["to"])
+            cost = next(c for r, c in options if r == to)
+            slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
+            src = m.room
+            m.room = to
+            moved += cost + slow
+            self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
+                      f"({min(moved, budget)} of {budget})")
+            if slow:
+                self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind")
+            self._monster_room_text(m, ("enter", "cross"))
+            yield from self._monster_checks(m, "enter")
+            if m.gone:
+                return
+
+    def _monster_room_text(self, m: Monster, triggers: tuple[str, ...]) -> None:
+        """Room text does nothing to monsters: harmful text and barriers are ignored
+        (``monster.ignore-harmful-room-text``, ``room.barrier.monsters-ignore``) and trait gains are not
+        for them (``monster.no-trait-gain-rooms``); text that moves monsters too moves them (the
+        Coal Chute's slide, ``monster.coal-chute``)."""
+        rdef = self.t.rooms[m.room]
+        if "cross" in triggers and len(rdef.barrier) >= 2:
+            self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} ignores the barrier of {rdef.name}")
+        for ability in rdef.abilities:
+            if ability.get("trigger") not in triggers or ability.get("trigger") == "cross":
+                continue
+            exempt = ability.get("exemptions", {})
+            if exempt.get("monsters_immune"):
+                self.emit("monster.ignore-harmful-room-text", f"{self.mname(m)} ignores the {rdef.name}'s text")
+            elif exempt.get("monsters_excluded"):
+                self.emit("monster.no-trait-gain-rooms", f"{self.mname(m)} gains nothing from the {rdef.name}")
+            elif exempt.get("monsters_affected"):
+                # Text that moves monsters too (the Coal Chute's slide, part of the same space).
+                for eff in ability.get("do", []):
+                    to = eff.get("move", {}).get("room")
+                    if to in self.house.spots:
+                        m.room = str(to)
+                        self.emit("monster.coal-chute", f"{self.mname(m)} slides from the {rdef.name} to the "
+                                  f"{self.room_name(m.room)}")
+
+    def _monster_stops(self, m: Monster) -> Gen[None]:
+        """Where a monster ends its move: room text meant for the end of a turn does not touch it,
+        and in a barrier room its controller picks the side it stands on (``room.barrier.monsters-ignore``)."""
+        self._monster_room_text(m, ("end-of-turn",))
+        rdef = self.t.rooms[m.room]
+        if len(rdef.barrier) < 2:
+            m.part = 0
+            return
+        rot = self.house.spots[m.room].rotation
+        opts = [Action.of("monster-side", monster=m.uid, side=SIDES[(s + rot) % 4]) for s in rdef.barrier]
+        a = yield from self.ask(self.monster_controller(m), opts, f"choose the side of {rdef.name} {self.mname(m)} stands on")
+        m.part = opts.index(a)
+        self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} stops on the {a['side']} side of {rdef.name}")
+
+    def _monster_steps(self, m: Monster, left: int, first: bool) -> list[tuple[str, int]]:
+        """Rooms a monster may step into now (no exploring: ``monster.no-exploring``)."""
+        if left <= 0:
+            return []
+        mdef = self.mdef(m)
+        raw_forbidden = set(self._monster_raw(mdef).get("may_not_use", ()))
+        slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
+        out = []
+        steps = [(room, cost) for room, cost, _how in self._room_exits(m.room)]
+        if mdef.movement.get("through_walls"):
+            steps += [(r, 1) for r in self._wall_neighbours(m.room) if r not in {x for x, _ in steps}]
+        for room, cost in steps:
+            if room in raw_forbidden or (room in self.collapsed and not mdef.movement.get("through_collapsed")):
+                continue
+            if first or cost + slow <= left:
+                out.append((room, cost))
+        return out
+
+    def _forced_steps(self, m: Monster, options: list[tuple[str, int]]) -> list[tuple[str, int]] | None:
+        """Steps a monster must take (toward its quarry), or None when it moves freely."""
+        mv = self.mdef(m).movement
+        goal: list[str] = []
+        if mv.get("toward") == "own-counterpart" and m.counterpart and self.in_play(m.counterpart):
+            goal = [self.ex[m.counterpart].room]
+        elif mv.get("toward") == "nearest-hero":
+            goal = [self.ex[s].room for s in self.living_heroes()]
+        elif mv.get("toward") == "nearest-explorer-not-revealer":
+            revealer = self.haunt["revealer"] if self.haunt else None
+            goal = [self.ex[s].room for s in self.living_heroes() if s != revealer]
+        elif isinstance(mv.get("toward"), Mapping) and "nearest_with_status" in mv["toward"]:
+            status = mv["toward"]["nearest_with_status"]
+            # carried explorers are ignored like items (the Cat and carried Frogs)
+            goal = [self.ex[s].room for s in self.seat_ids if self.in_play(s) and s not in self.carried
+                    and status in self.hstatus.get(s, [])]
+        elif mv.get("chase_when_seen"):
+            seen = self.line_of_sight(m.room) | {m.room}
+            goal = [self.ex[s].room for s in self.living_heroes() if self.ex[s].room in seen]
+        if not goal:
+            return None
+        dist = self._monster_dist(m, goal)
+        here = dist.get(m.room, 10_000)
+        if here == 0:
+            return []
+        return [(r, c) for r, c in options if dist.get(r, 10_000) < here]
+
+    def _monster_dist(self, m: Monster, goals: Iterable[str]) -> dict[str, int]:
+        """Spaces to the goals as this monster moves (through walls if it may)."""
+        if not self.mdef(m).movement.get("through_walls"):
+            return self._dist_to(goals)
+        frontier = sorted(set(goals) & set(self.house.spots))
+        dist = dict.fromkeys(frontier, 0)
+        graph = self._graph()
+        while frontier:
+            nxt: list[str] = []
+            for room in frontier:
+                for other in sorted(graph[room] | set(self._wall_neighbours(room))):
+                    if other not in dist:
+                        dist[other] = dist[room] + 1
+                        nxt.append(other)
+            frontier = nxt
+        return dist
+
+    def _monster_checks(self, m: Monster, moment: str) -> Gen[None]:
+        """The monster's ``must`` rules that fire on entering or starting in a room (a lure)."""
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "on-enter-or-start":
+                continue
+            rooms = rule.get("where", {}).get("rooms", [])
+            if m.room not in rooms:
+                continue
+            key = f"{rule['id']}/{m.room}"
+            if rule.get("reuse") == "once-per-place" and key in self.used_places:
+                continue
+            roll = rule.get("roll", {})
+            trait = str(roll.get("trait"))
+            faces = yield from self.roll(self.mstat(m, trait), f"{self.mname(m)}'s {trait} roll")
+            total = sum(faces)
+            ok = total >= int(roll.get("target", 0))
+            self.emit("haunt.specific-action", f"{self.mname(m)} {'enters' if moment == 'enter' else 'starts in'} "
+                      f"{self.room_name(m.room)}: {trait} {total} against {roll.get('target')}+ "
+                      f"({'resists' if ok else 'fails'})")
+            for eff in rule.get("success" if ok else "failure", []):
+                yield from self._outcome(eff, None, m)
+                if rule.get("reuse") == "once-per-place":
+                    self.used_places.add(key)
+            if m.gone:
+                return
+
+    def _monster_rolls(self, m: Monster) -> Gen[None]:
+        """A monster's ``must`` rules for ``each-explorer`` on the monster turn: every explorer in
+        play that the requirement picks (and the ``unless`` spares) rolls, and the band of the
+        result says what happens (the Banshee's wail)."""
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "monster-turn" or rule.get("who") != "each-explorer" or "roll" not in rule:
+                continue
+            for seat in self.seat_ids:
+                if m.gone or not self.in_play(seat):
+                    continue
+                if "requires" in rule and not self.pred(rule["requires"], seat, m):
+                    continue
+                if "unless" in rule and self.pred(rule["unless"], seat, m):
+                    self.emit("monster.rules-overridable", f"{self.name(seat)} is spared: {rule.get('says', rule['id'])}")
+                    continue
+                trait = str(rule["roll"]["trait"])
+                faces = yield from self.roll(self.value(seat, trait), f"{rule['id']}: {self.name(seat)} rolls {trait}")
+                total = sum(faces)
+                band = next((b for b in rule["roll"].get("bands", ())
+                             if b.get("min", 0) <= total <= b.get("max", 99)), None)
+                self.emit("monster.rules-overridable", f"{self.mname(m)}'s {rule['id']} reaches {self.name(seat)}: "
+                          f"{trait} {total}")
+                for eff in band.get("then", []) if band else []:
+                    yield from self._outcome(eff, seat, m)
+
+    def _monster_abilities(self, m: Monster) -> Gen[None]:
+        """A monster's ``abilities`` on the monster turn (the Witch's spells): its controller may
+        use one of them, after its movement, in place of an attack."""
+        abilities = [ab for ab in self.mdef(m).abilities if ab.get("timing") == "monster-turn"]
+        if m.gone or m.stunned or not abilities:
+            return
+        acts: list[Action] = []
+        for ab in abilities:
+            if "requires" in ab and not self.pred(ab["requires"], None, m):
+                continue
+            if "target" in ab:
+                acts += [Action.of("monster-ability", monster=m.uid, id=ab["id"], target=t)
+                         for t in self.targets(ab["target"], m.room, None)]
+            else:
+                acts.append(Action.of("monster-ability", monster=m.uid, id=ab["id"]))
+        if not acts:
+            return
+        a = yield from self.ask(self.monster_controller(m), [*acts, Action.of("monster-pass", monster=m.uid)],
+                                f"{self.mname(m)} uses an ability?")
+        if a.kind == "monster-pass":
+            return
+        ab = next(x for x in abilities if x["id"] == a["id"])
+        target = str(a["target"]) if a.get("target") else None
+        self.emit("monster.rules-overridable", f"{self.mname(m)}: {ab.get('says', ab['id'])}"
+                  + (f" (on {self.name(target)})" if target else ""))
+        roll = ab.get("roll")
+        ok = True
+        if roll:
+            trait = str(roll["trait"])
+            mine = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)}'s {trait} roll")
+            theirs: tuple[int, ...] = ()
+            if roll.get("opposed_by") == "target" and target is not None:
+                theirs = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)}'s {trait} roll")
+                ok = sum(mine) > sum(theirs)
+            else:
+                ok = sum(mine) >= int(roll.get("target", 0))
+            self.emit("monster.rules-overridable", f"{self.mname(m)} rolls {trait} {sum(mine)}"
+                      + (f" against {sum(theirs)}" if roll.get("opposed_by") else "")
+                      + (": it works" if ok else ": it fails"))
+        for eff in (ab.get("success" if ok else "failure", []) if roll else ab.get("do", [])):
+            yield from self._outcome(eff, None, m, target)
+
+    def _ability_attacks(self, m: Monster) -> list[tuple[Mapping[str, Any], list[str]]]:
+        """The monster's abilities that attack a target set instead of its normal attack
+        (``monster_attack`` with ``targets``), each with the heroes it would attack now: those in
+        the room whose fight the ability's attack rules allow."""
+        assert self.hs is not None
+        out: list[tuple[Mapping[str, Any], list[str]]] = []
+        for ability in self.mdef(m).abilities:
+            if ability.get("timing") != "instead-of-attack" or not any(
+                    "targets" in d.get("monster_attack", {}) for d in ability.get("do", [])):
+                continue
+            own = [r for side in self.hs.sides().values() for r in side.attack_rules if r.get("by_ability") == ability["id"]]
+            targets = []
+            for s in self.living_heroes():
+                if self.ex[s].room != m.room:
+                    continue
+                rules = self.fight_rules(m.uid, s, str(ability["id"]))
+                if any(r.get("forbidden") for r in rules) or (own and not any(r in own for r in rules)):
+                    continue
+                targets.append(s)
+            if targets:
+                out.append((ability, targets))
+        return out
+
+    def _attack_each(self, m: Monster, ability: Mapping[str, Any], targets: list[str]) -> Gen[None]:
+        """``monster_attack`` with ``targets``: one attack on each hero of the set, in seat order,
+        each rolled and settled on its own under the ability's attack rules."""
+        name = str(ability["id"])
+        self.emit("haunt.rules-override", f"{self.mname(m)} uses {name} instead of its attack: "
+                  f"{ability.get('says', name)}")
+        for target in targets:
+            if not self.in_play(target) or m.gone or self.ex[target].room != m.room:
+                continue
+            rules = self.fight_rules(m.uid, target, name)
+            trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
+            self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)} ({name})")
+            att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
+            dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
+            yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn), ability=name)
+
+    def _monster_attack(self, m: Monster) -> Gen[None]:
+        here = [s for s in self.living_heroes() if self.together(m.uid, s)]
+        across = [s for s in self.living_heroes() if self.ex[s].room == m.room and s not in here]
+        if across:
+            self.emit("room.barrier.no-interaction-across", f"{self.mname(m)} cannot reach "
+                      f"{', '.join(self.name(s) for s in across)} across the {self.room_name(m.room)}")
+        if not here:
+            return
+        attack_rules = [r for r in self.mdef(m).must if r.get("when") == "monster-turn"
+                        and any("monster_attack" in d for d in r.get("do", []))]
+        here = [s for s in here if not any(r.get("forbidden") for r in self.fight_rules(m.uid, s))]
+        # attack.target-needs-trait, for the attacker: a monster without the trait (the Banshee's
+        # Might is "none") makes no attack with it
+        here = [s for s in here if self.mdef(m).stats_by_track or next(
+            (str(r["attack_with"][0]) for r in self.fight_rules(m.uid, s) if "attack_with" in r), "might") in m.stats]
+        specials = self._ability_attacks(m) if not attack_rules else []
+        if not here and not specials:
+            return
+        seat = self.monster_controller(m)
+        forced = bool(attack_rules) and (not attack_rules[0].get("requires")
+                                         or self.pred(attack_rules[0]["requires"], here[0], m))
+        target: str | None = None
+        spec = attack_rules[0]["do"][0]["monster_attack"] if attack_rules else {}
+        if forced and spec.get("prefer") == "own-counterpart" and m.counterpart in here:
+            target = m.counterpart
+        elif forced and spec.get("else") == "random" and len(here) > 1:
+            a = yield Req(CHANCE, Draw(here, arg="target"), f"{self.mname(m)} attacks a hero at random")
+            target = str(a["target"])
+        else:
+            acts = [Action.of("monster-attack", monster=m.uid, target=s) for s in here]
+            acts += [Action.of("monster-ability", monster=m.uid, ability=str(ab["id"])) for ab, _ in specials]
+            if not forced:
+                acts.append(Action.of("monster-pass", monster=m.uid))
+            a = yield from self.ask(seat, acts, f"{self.mname(m)} attacks?")
+            if a.kind == "monster-pass":
+                return
+            if a.kind == "monster-ability":
+                ability, targets = next((ab, ts) for ab, ts in specials if ab["id"] == a["ability"])
+                yield from self._attack_each(m, ability, targets)
+                return
+            target = str(a["target"])
+        rules = self.fight_rules(m.uid, target)
+        trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
+        self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)}")
+        att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
+        if any(r.get("reroll_blanks") for r in rules) and 0 in att:
+            again = yield from self.roll(att.count(0), f"{self.mname(m)} rerolls its blanks")
+            self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {att.count(0)} blank dice: {sum(again)} more")
+            att = tuple(f for f in att if f) + again
+        dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
+        yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn))

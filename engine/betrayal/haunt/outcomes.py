@@ -1,0 +1,334 @@
+"""Outcomes: the ``do`` lists of the haunt vocabulary (``docs/haunt-format.md``) carried out -
+damage, statuses, flags, tokens, monsters added or removed, explorers killed, turned traitor or
+sent elsewhere - with death at the skull, the hidden traitor's reveal and a hero turning traitor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt.pieces import TRAITOR, Monster
+from hauntcheck.engine.betrayal.haunt.wins import Wins
+from hauntcheck.engine.betrayal.state import Gen
+from hauntcheck.engine.core import Action
+
+if TYPE_CHECKING:
+    pass
+
+
+class Outcomes(Wins):
+    """The haunt vocabulary's outcomes (``do`` lists), death and turning traitor."""
+
+    def _free_traitor(self, seat: str) -> None:
+        """``traitor.freed-from-events``: lasting hindrances from event cards end for the traitor."""
+        e = self.ex[seat]
+        held = sorted(e.status)
+        for name in held:
+            effects._discard_status_card(self, seat, name)
+        e.status = {}
+        if held:
+            self.emit("traitor.freed-from-events", f"{self.name(seat)} is freed from {', '.join(held)}")
+
+    def reveal_traitor(self, how: str) -> None:
+        """The hidden traitor's token is turned face up: by choice (``hidden-traitor.self-reveal``,
+        ``how`` "self"), on its death (``hidden-traitor.reveal-on-death``, "death"), or because the
+        haunt forces it ("haunt"). From now on the table knows the sides."""
+        seat = self.hidden
+        if seat is None or self.unmasked:
+            return
+        self.unmasked = True
+        assert self.haunt is not None
+        self.haunt["traitor"] = seat  # from now on the part-1 traitor powers apply to it
+        rule = {"self": "hidden-traitor.self-reveal", "death": "hidden-traitor.reveal-on-death"}.get(how,
+                                                                                                      "haunt.rules-override")
+        why = {"self": "chooses to turn", "death": "dies and turns", "haunt": "must turn"}.get(how, "turns")
+        self.emit(rule, f"{self.name(seat)} {why} token 1 face up: {self.name(seat)} is the traitor")
+        if not self.ex[seat].dead:
+            self._free_traitor(seat)
+
+    def _outcome(self, eff: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None = None
+                 ) -> Gen[None]:
+        """Carry out one haunt outcome for explorer ``seat`` (monster ``m``; ``target`` of an action)."""
+        verb = next(k for k in eff if k not in ("says", "cite", "unverified", "judgement", "who"))
+        spec = eff[verb]
+        rule = "haunt.rules-override"
+        if eff.get("who") == "trapped-explorer":
+            seat = str(self.haunt["revealer"]) if self.haunt else seat
+        if eff.get("who") == "traitor":
+            seat = self.traitor()
+            if seat is None or not self.in_play(seat):
+                return
+            eff = {k: v for k, v in eff.items() if k != "who"}
+        if verb == "on_target":
+            for sub in spec:
+                if target is not None and target in self.ex:
+                    yield from self._outcome(sub, target, m)
+                else:
+                    yield from self._outcome(sub, seat, self.monster(target) if target else m, target)
+            return
+        if verb in ("kill_monster", "trap_monster"):
+            victim = m
+            if isinstance(spec, str) and spec not in ("target", "true") and self.hs is not None and spec in self.hs.monsters:
+                victim = next((x for x in self.mon if x.kind == spec and not x.gone and (m is None or x is m)), m)
+            if target is not None and target not in self.ex:
+                victim = self.monster(target)
+            if victim is not None:
+                victim.gone = "killed" if verb == "kill_monster" else "trapped"
+                where = f" in {self.room_name(victim.room)} for good" if verb == "trap_monster" else ""
+                self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}")
+                for partner in self.partners(victim):
+                    partner.gone = victim.gone
+                    self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it")
+                self._release_gone()
+        elif verb == "stun_monster":
+            victim = self.monster(target) if target is not None and target not in self.ex else m
+            if victim is not None and not victim.gone and not victim.stunned:
+                victim.stunned = True
+                self.emit("monster.stun-token", f"{self.mname(victim)} is stunned")
+        elif verb == "kill" and seat is not None:
+            self.lethal = True
+            e = self.ex[seat]
+            e.idx["might"] = -1
+            self._die(seat, "might")
+            self.lethal = False
+            self.emit(rule, f"{self.name(seat)} is killed")
+        elif verb == "lose" and seat is not None:
+            for trait, k in spec.items():
+                if not self.ex[seat].dead:
+                    self.trait_change(seat, trait, -int(k))
+        elif verb == "become" and seat is not None:
+            status = str(spec)
+            immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
+                      and status in self.hs.statuses.get(s, {}).get("immune_to_statuses", [])]
+            if immune:
+                self.emit(rule, f"{self.name(seat)} is {immune[0]} and cannot become {status}")
+            elif status not in self.hstatus.setdefault(seat, []):
+                self.hstatus[seat].append(status)
+                self.emit(rule, f"{self.name(seat)} becomes {status}")
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("drops_items"):
+                    yield from self._drop_everything(seat)
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("removes_from_play"):
+                    self.removed.add(seat)
+                    self.emit(rule, f"{self.name(seat)} is out of the game ({status})")
+                    if seat == self.current:
+                        self.turn.end_now = True
+        elif verb == "lose_status" and seat is not None:
+            if spec in self.hstatus.get(seat, []):
+                self.hstatus[seat].remove(spec)
+                self.emit(rule, f"{self.name(seat)} is no longer {spec}")
+        elif verb == "turn_traitor" and seat is not None:
+            yield from self._turn_traitor(seat, bool(spec.get("run_setup")) if isinstance(spec, Mapping) else False)
+        elif verb == "set_flag":
+            self.hflags.add(str(spec))
+            self.emit(rule, f"{self.hs.flags.get(str(spec), spec) if self.hs else spec}")
+        elif verb == "clear_flag":
+            self.hflags.discard(str(spec))
+        elif verb == "earn":
+            token = str(spec["token"])
+            if token == "trait-used" and self.hs is not None:
+                # the token of the trait that was rolled, among those the haunt names
+                token = next((t for t in spec.get("tokens", []) if self.hs.tokens[t].trait == self.rolled), token)
+            if token in self.pool:
+                if self.pool[token] <= 0:
+                    self.emit(rule, f"no {token} token is left to earn")
+                    return
+                self.pool[token] -= 1
+            self.earned[token] = self.earned.get(token, 0) + 1
+            if spec.get("put") in ("in-room", "next-to-target") and seat is not None:
+                self.htokens.setdefault(token, []).append(self.ex[seat].room)
+            elif spec.get("put") == "in-haunt-room" and self.haunt is not None:
+                self.htokens.setdefault(token, []).append(str(self.haunt["room"]))
+            self.emit(rule, f"a {token} token is earned ({self.earned[token]} so far)")
+        elif verb == "take_token" and seat is not None:
+            token = str(spec)
+            rooms = self.htokens.get(token, [])
+            here = self.ex[seat].room
+            if here in rooms:
+                rooms.remove(here)
+            elif self.pool.get(token, 0) > 0:
+                self.pool[token] -= 1
+            else:
+                self.emit(rule, f"no {token} token is left to take")
+                return
+            self.held.setdefault(seat, []).append(token)
+            self.emit(rule, f"{self.name(seat)} takes a {token} token")
+        elif verb == "fetch_card" and seat is not None:
+            cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
+            kind = str(spec.get("stack", "item"))
+            for card in cards:
+                for pile in (self.decks[kind], self.discards[kind], self.token_cards):
+                    if card in pile:
+                        pile.remove(card)
+                        if pile is self.decks[kind] and kind == "omen":
+                            self.omens_drawn += 1  # it has left the omen stack
+                        self.ex[seat].cards.append(card)
+                        self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack")
+                        yield from effects.gain_card(self, seat, card)
+                        return
+            self.emit(rule, f"the {', '.join(cards)} is not in the {kind} stack: nothing is found")
+        elif verb == "steal" and spec == "chosen-token" and seat is not None and target in self.ex:
+            loot = sorted({t for t in self.held.get(target, []) if self._carried(t) and self._room_for_token(seat, t)})
+            if not loot:
+                self.emit("item.tokens-like-cards", f"{self.name(target)} carries no token {self.name(seat)} can take")
+                return
+            token = loot[0]
+            if len(loot) > 1:
+                a = yield from self.ask(seat, [Action.of("steal-token", token=t) for t in loot], "take which token")
+                token = str(a["token"])
+            self.held[target].remove(token)
+            self.held.setdefault(seat, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
+        elif verb == "exit_house" and seat is not None:
+            self.exited.add(seat)
+            self.emit(rule, f"{self.name(seat)} leaves the house")
+            if seat == self.current:
+                self.turn.end_now = True
+        elif verb in ("stop_moving", "end_turn", "draw", "gain", "damage", "set_trait", "move"):
+            if seat is not None:
+                yield from effects.run(self, [eff], effects.Ctx(seat, "token:haunt"))
+        elif verb == "place" and isinstance(spec, Mapping) and "monster" in spec and self.hs is not None:
+            assert self.haunt is not None
+            mdef = self.hs.monsters[str(spec["monster"])]
+            if "any_room" in spec["in"]:
+                room = yield from self._location(spec["in"], set(), f"place the {mdef.name}")
+            else:
+                room = ([r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])])[0]
+            there = [x for x in self.active_monsters() if x.kind == mdef.id]
+            if len(there) == 1 and mdef.count is None:
+                # a single monster already in the house is moved there (the Witch's Wings of Raven)
+                src, there[0].room = there[0].room, room
+                self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
+            else:
+                self._add_monster(mdef, room)
+        elif verb == "control":
+            self.control[str(spec["monster"])] = str(spec["to"])
+            self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
+        elif verb == "branch":
+            chosen = spec["then"] if self.pred(spec["when"], seat, m) else spec.get("else", [])
+            for sub in chosen:
+                yield from self._outcome(sub, seat, m, target)
+        elif verb == "max_move" and seat is not None:
+            if int(spec) == 0:
+                self.turn_mods.setdefault(seat, set()).add("no-move")
+                self.emit(rule, f"{self.name(seat)} cannot move this turn")
+        elif verb == "destroy_item":
+            card = str(spec)
+            for s_ in self.seat_ids:
+                if card in self.held.get(s_, []):
+                    self.held[s_].remove(card)
+                    self.destroyed.append(card)
+                    self.emit(rule, f"the {card} token is destroyed")
+                if card in self.ex[s_].cards:
+                    self.ex[s_].cards.remove(card)
+                    self.destroyed.append(card)
+                    self.emit(rule, f"the {self.card_name(card)} is destroyed")
+                    yield from effects.lose_card(self, s_, card)
+        elif verb == "discard_token" and seat is not None and seat in self.dealt.get(str(spec), {}):
+            number = self.dealt[str(spec)].pop(seat)
+            self.emit(rule, f"{self.name(seat)}'s {spec} token ({number}) is discarded")
+        elif verb == "discard_token" and seat is not None and str(spec) in self.held.get(seat, []) and \
+                self.hs is not None and self.hs.tokens[str(spec)].carried_as_item:
+            self.held[seat].remove(str(spec))  # a token carried like an item is spent from the hand
+            self.emit(rule, f"{self.name(seat)} spends a {spec} token")
+        elif verb == "discard_token" and seat is not None:
+            rooms = self.htokens.get(str(spec), [])
+            if self.ex[seat].room in rooms:
+                rooms.remove(self.ex[seat].room)
+            elif str(spec) in self.held.get(seat, []):
+                self.held[seat].remove(str(spec))
+            self.emit(rule, f"a {spec} token is discarded")
+        elif verb == "custom" and spec in registry.hook.outcome:
+            yield from registry.hook.outcome[spec](self.as_haunt_state(), seat, target)
+        elif verb == "custom" and spec in registry.hook.standing:
+            registry.hook.standing[spec](self.as_haunt_state())
+        elif verb == "custom" and spec in registry.hook.monster:
+            yield from registry.hook.monster[spec](self.as_haunt_state(), seat, m)
+        elif verb == "custom" and spec in registry.hook.action and seat is not None:
+            registry.hook.action[spec](self.as_haunt_state(), seat)
+            yield from self._after_hook(seat)
+        elif verb == "custom":
+            raise NotImplementedError(f"haunt hook {spec!r}")
+        else:
+            raise NotImplementedError(f"haunt outcome {verb!r}")
+
+    def _drop_everything(self, seat: str) -> Gen[None]:
+        """A status with ``drops_items``: the explorer's items and omens fall as a pile in its room,
+        tokens carried like items lie there again, companions are discarded, and an explorer it
+        carried is put down."""
+        e = self.ex[seat]
+        for card in list(e.cards):
+            if card not in e.cards:
+                continue  # losing an earlier card took it away already
+            e.cards.remove(card)
+            if self.t.cards[card].companion:
+                self.discards[self.t.cards[card].type].append(card)
+                self.emit("haunt.rules-override", f"{self.name(seat)} discards the {self.card_name(card)}")
+            else:
+                self.piles.setdefault(e.room, []).append(card)
+                self.emit("haunt.rules-override", f"{self.name(seat)} drops the {self.card_name(card)} in "
+                          f"{self.room_name(e.room)}")
+            yield from effects.lose_card(self, seat, card)
+        for token in self.held.pop(seat, []):
+            # judgement: a dropped token lies in the room as before it was taken
+            self.htokens.setdefault(token, []).append(e.room)
+            self.emit("haunt.rules-override", f"{self.name(seat)} drops a {token} token in {self.room_name(e.room)}")
+        for who, carrier in sorted(self.carried.items()):
+            if carrier == seat:
+                del self.carried[who]
+                self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down")
+
+    def _release_gone(self) -> None:
+        """Holds end when the holder is gone or stunned or the one held is out of play."""
+        for uid, (seat, status) in sorted(self.grips.items()):
+            m = self.monster(uid)
+            if m.gone or m.stunned or not self.in_play(seat):
+                del self.grips[uid]
+                if self.in_play(seat) and status in self.hstatus.get(seat, []):
+                    self.hstatus[seat].remove(status)
+                    self.emit("haunt.rules-override", f"{self.mname(m)} lets go of {self.name(seat)}, who is no "
+                              f"longer {status}")
+
+    def _die(self, seat: str, trait: str) -> None:
+        """``death.skull``, unless a status keeps the explorer off the skull (``no_skull``) or
+        a haunt hook turns the death into something else."""
+        if self.hs is not None and not self.lethal:
+            for hook in self.hooks_used:
+                if hook in registry.hook.skull and registry.hook.skull[hook](self.as_haunt_state(), seat, trait):
+                    return
+            for status in self.hstatus.get(seat, []):
+                if self.hs.statuses.get(status, {}).get("no_skull"):
+                    self.ex[seat].idx[trait] = 0
+                    self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
+                    return
+        super()._die(seat, trait)
+        if self.hs is None or not self.ex[seat].dead:
+            return
+        if self.held.get(seat):
+            room = self.ex[seat].room
+            for token in self.held.pop(seat):
+                if self.hs.tokens.get(token) is not None and self.hs.tokens[token].carried_as_item:
+                    # death.items-drop: a token carried like an item lies in the room again
+                    self.htokens.setdefault(token, []).append(room)
+                    self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
+                else:
+                    self.held.setdefault(seat, []).append(token)
+        if seat == self.hidden:
+            self.reveal_traitor("death")
+        elif self.hidden is not None:
+            number = self.dealt.get(self.hidden_token, {}).get(seat)
+            self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
+                      + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
+
+    def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
+        self.side[seat] = TRAITOR
+        self.emit("death.hero-may-turn", f"{self.name(seat)} joins the traitor's side")
+        if run_setup and self.hs is not None and self.hs.traitor_side is not None:
+            for step_ in self.hs.traitor_side.setup:
+                verb = next(k for k in step_ if k not in ("says", "cite", "unverified", "judgement", "who"))
+                spec = step_[verb]
+                if verb == "place" or (isinstance(spec, Mapping) and spec.get("who") not in (None, "traitor")):
+                    continue
+                yield from self._setup_step("traitor", step_, seat)

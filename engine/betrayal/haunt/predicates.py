@@ -1,0 +1,209 @@
+"""Haunt predicates: the ``when`` / ``requires`` / ``if`` tests of the haunt vocabulary
+(``docs/haunt-format.md``), one method per predicate key, and the order in which a predicate's
+keys are tried (:data:`PREDICATE_ORDER`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt.amounts import Amounts
+from hauntcheck.engine.betrayal.haunt.pieces import Monster
+
+if TYPE_CHECKING:
+    pass
+
+
+class Predicates(Amounts):
+    """Haunt predicates, one method per key."""
+
+    def pred(self, p: Mapping[str, Any], seat: str | None = None, m: Monster | None = None,
+             opponent: str | None = None) -> bool:
+        """Evaluate a haunt predicate (``docs/haunt-format.md``): ``seat`` is the explorer it is
+        about (if any), ``m`` a monster in question, ``opponent`` the other fighter.
+
+        A predicate is tested by its key (see :data:`PREDICATE_ORDER`); other keys (``says``) are
+        notes. Should a predicate carry two test keys, the one earlier in :data:`PREDICATE_ORDER`
+        decides, as it always has."""
+        rank = -1
+        for key in p:
+            r = PREDICATE_RANK.get(key, -1)
+            if r >= 0 and (rank < 0 or r < rank):
+                rank = r
+        if rank < 0:
+            raise NotImplementedError(f"haunt predicate {sorted(p)}")
+        return PREDICATE_ORDER[rank][1](self, p, seat, m, opponent)
+
+    def _pred_all(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return all(self.pred(x, seat, m, opponent) for x in p["all"])
+
+    def _pred_any(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return any(self.pred(x, seat, m, opponent) for x in p["any"])
+
+    def _pred_not(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return not self.pred(p["not"], seat, m, opponent)
+
+    def _pred_opponent(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The predicate holds of the other fighter (an explorer or a monster)."""
+        if opponent is None:
+            return False
+        if opponent in self.ex:
+            return self.pred(p["opponent"], opponent, m, seat)
+        return self.pred(p["opponent"], None, self.monster(opponent), seat)
+
+    def _pred_heroes_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """All heroes dead, or (any other value) more than half of them."""
+        heroes = self.heroes()
+        ex = self.ex
+        dead = sum(1 for s in heroes if ex[s].dead)
+        return dead == len(heroes) if p["heroes_dead"] == "all" else dead * 2 > len(heroes)
+
+    def _pred_heroes_gone(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """No hero left in the house: dead, removed, (``or_exited``) gone out, or with one of
+        the ``or_status`` statuses."""
+        spec = p["heroes_gone"] or {}
+        statuses = spec.get("or_status") or ()
+        or_exited = spec.get("or_exited")
+        for s in self.heroes():
+            if self.ex[s].dead or s in self.removed or (or_exited and s in self.exited):
+                continue
+            if statuses and any(x in statuses for x in self.hstatus.get(s, ())):
+                continue
+            return False  # this hero is still about
+        return True
+
+    def _pred_heroes_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return len(self.living_heroes()) >= self._amount(p["heroes_alive"].get("at_least", 1))
+
+    def _pred_heroes_exited(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return sum(1 for s in self.heroes() if s in self.exited) >= self._amount(p["heroes_exited"].get("at_least", 1))
+
+    def _pred_exited(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return seat is not None and (seat in self.exited) == bool(p["exited"])
+
+    def _pred_monsters_defeated(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                opponent: str | None) -> bool:
+        """All (or ``count``) monsters of a kind gone, by ``how`` if given."""
+        spec = p["monsters_defeated"]
+        kind = spec["monster"]
+        how = spec.get("how")
+        mine = [x for x in self.mon if x.kind == kind]
+        # judgement: a haunt that banishes a monster does it by a kill_monster outcome
+        done = [x for x in mine if x.gone and (how is None or x.gone == how or {x.gone, how} == {"killed", "banished"})]
+        count = spec.get("count", "all")
+        return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= self._amount(count))
+
+    def _pred_none_alive_with_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                     opponent: str | None) -> bool:
+        return not any(p["none_alive_with_status"] in self.hstatus.get(s, []) for s in self.seat_ids if self.in_play(s))
+
+    def _pred_has_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer (without one: any explorer in play) has the status."""
+        who = [seat] if seat else [s for s in self.seat_ids if self.in_play(s)]
+        return any(p["has_status"] in self.hstatus.get(s, []) for s in who)
+
+    def _pred_flag(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return str(p["flag"]) in self.hflags
+
+    def _pred_carried(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return seat is not None and seat in self.carried
+
+    def _pred_custom(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return registry.hook.predicate[str(p["custom"])](self.as_haunt_state(), seat, m)
+
+    def _pred_condition(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return seat is not None and effects.condition(self, p["condition"], effects.Ctx(seat, "token:haunt"))
+
+    def _pred_holds(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """Someone ``who`` names (explorers, or monsters of a kind) holds ``all`` and one of ``any``."""
+        spec = p["holds"]
+        who = spec.get("who", {})
+        if isinstance(who, Mapping) and "monster" in who:
+            bags = [x.cards for x in self.active_monsters() if x.kind == who["monster"]]
+        else:
+            bags = [self.ex[s].cards + self.held.get(s, []) for s in self._who(who)]
+        return any(all(c in bag for c in spec.get("all", [])) and (not spec.get("any") or any(c in bag for c in spec["any"]))
+                   for bag in bags)
+
+    def _pred_monster_in_room(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                              opponent: str | None) -> bool:
+        spec = p["monster_in_room"]
+        rooms = set(self._rooms_for(spec["room"]))
+        return any(x.room in rooms for x in self.active_monsters() if x.kind == spec["monster"])
+
+    def _pred_item_destroyed(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                             opponent: str | None) -> bool:
+        return str(p["item_destroyed"]) in self.destroyed
+
+    def _pred_item_in_room(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The item is carried into, or lies in, one of the rooms."""
+        spec = p["item_in_room"]
+        rooms = set(self._rooms_for(spec["room"]))
+        item = str(spec["item"])
+        return any(self.holds(s, item) and self.ex[s].room in rooms for s in self.seat_ids if self.in_play(s)) \
+            or any(item in self.piles.get(r, []) for r in rooms)
+
+    def _pred_track_reaches(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        return self.track >= int(p["track_reaches"])
+
+    def _pred_tokens_collected(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                               opponent: str | None) -> bool:
+        """Enough of the tokens earned, or (``in``) lying in the rooms named."""
+        spec = p["tokens_collected"]
+        need = self._amount(spec.get("count", 1))
+        tokens = [spec["token"]] if "token" in spec else list(spec.get("tokens", []))
+        if "in" in spec:
+            rooms = set(self._rooms_for(spec["in"]))
+            got = sum(1 for t in tokens for r in self.htokens.get(t, []) if r in rooms)
+        else:
+            got = sum(self.earned.get(t, 0) for t in tokens)
+        return got >= need
+
+    def _pred_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        return seat is not None and self.in_play(seat) == bool(p["alive"])
+
+    def _pred_holds_tokens(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        spec = p["holds_tokens"]
+        return seat is not None and self.held.get(seat, []).count(str(spec["token"])) >= self._amount(spec["count"])
+
+    def _pred_holding(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        cards = p["holding"]
+        cards = [cards] if isinstance(cards, str) else cards
+        return seat is not None and all(self.holds(seat, c) for c in cards)
+
+    def _pred_counterpart_fight(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                opponent: str | None) -> bool:
+        """A fight with the monster that is an explorer's counterpart: ``own`` (the explorer's
+        own), else another's whose explorer is dead."""
+        if m is None or seat is None or not m.counterpart:
+            return False
+        if p["counterpart_fight"] == "own":
+            return m.counterpart == seat
+        return m.counterpart != seat and self.ex[m.counterpart].dead
+
+    def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
+        asks whether the monster shares a room with a living hero."""
+        where = p["in"]
+        room = m.room if m is not None and seat is None else self.ex[seat].room if seat else None
+        if where.get("room_of") == "heroes" and m is not None:
+            return any(self.ex[s].room == m.room for s in self.living_heroes())
+        return room is not None and room in self._rooms_for(where)
+
+
+#: :meth:`Predicates.pred`'s tests by predicate key, in the order they are tried: a predicate is
+#: decided by the first of its keys in this list (other keys, like ``says``, are notes).
+PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str | None, Monster | None, str | None],
+                                           bool]], ...] = tuple(
+    (key, getattr(Predicates, f"_pred_{key}")) for key in (
+        "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "exited",
+        "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
+        "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
+        "holds_tokens", "holding", "counterpart_fight", "in"))
+#: Where each predicate key stands in :data:`PREDICATE_ORDER`.
+PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}

@@ -1,0 +1,386 @@
+"""The haunt's "Right Now" setup: each step of a haunt file's ``setup`` (monsters and tokens placed,
+rooms fetched from the stack, cards dealt, statuses given, the hidden traitor's secret deal),
+and the placements that wait for a room to be discovered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt.monsters import Monsters
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.house import step
+from hauntcheck.engine.betrayal.model import TRAITS
+from hauntcheck.engine.betrayal.state import Gen, Req
+from hauntcheck.engine.core import CHANCE, Action, Shuffle
+
+if TYPE_CHECKING:
+    pass
+
+
+class SetupSteps(Monsters):
+    """The "Right Now" setup steps of a haunt file."""
+
+    def _hidden_deal_step(self) -> Mapping[str, Any] | None:
+        """The haunt's setup step that deals the hidden-traitor tokens (``deal`` with
+        ``traitor_number``), if the file names one."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for step_ in side.setup:
+                deal = step_.get("deal")
+                if isinstance(deal, Mapping) and "traitor_number" in deal:
+                    return deal
+        return None
+
+    def _deal_hidden(self) -> Gen[None]:
+        """``hidden-traitor.deal-tokens``: numbered tokens 1..players are shuffled by chance and
+        dealt face down, one to each player from the revealer's left; the holder of the traitor's
+        number (1 unless the haunt says otherwise) is the traitor (``hidden-traitor.token-one``).
+        The sides are the truth the engine keeps; the table sees everyone as a hero until the
+        traitor is revealed (:meth:`seen_side`)."""
+        assert self.haunt is not None and self.hs is not None
+        deal = self._hidden_deal_step() or {}
+        token = str(deal.get("token", "hidden-traitor-token"))
+        count = self.hs.amount(deal["count"], self.n) if "count" in deal else self.n
+        number = int(deal.get("traitor_number", 1))
+        yield from self._deal_tokens(token, count)
+        self.hidden_token = token
+        self.hidden = next(s for s, k in self.dealt[token].items() if k == number)
+        for s in self.seat_ids:
+            self.side[s] = TRAITOR if s == self.hidden else HERO
+        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who")
+        self.emit("hidden-traitor.all-read-survival", "every player reads the haunt, the traitor's goals included")
+
+    def _deal_tokens(self, token: str, count: int, face_down: bool = True) -> Gen[None]:
+        """Deal numbered tokens 1..count by chance (a shuffle), one per player from the revealer's
+        left (``haunt.setup-right-now``)."""
+        assert self.haunt is not None
+        numbers = [str(k) for k in range(1, count + 1)]
+        a = yield Req(CHANCE, Shuffle(token, numbers), f"deal the {token} tokens")
+        order = [str(x) for x in a["order"]]  # type: ignore[union-attr]
+        seats = [self.left_of(str(self.haunt["revealer"]), k) for k in range(1, self.n + 1)]
+        self.dealt[token] = {s: int(k) for s, k in zip(seats, order, strict=False)}
+        rule = "hidden-traitor.deal-tokens" if face_down else "haunt.setup-right-now"
+        if face_down:
+            self.emit(rule, f"the {token} tokens are dealt face down, one to each player")
+        else:
+            self.emit(rule, f"the {token} tokens are dealt face up: "
+                      + ", ".join(f"{self.name(s)} {self.dealt[token][s]}" for s in seats if s in self.dealt[token]))
+
+    def _haunt_setup(self) -> Gen[None]:
+        hs = self.hs
+        assert hs is not None and self.haunt is not None
+        sides = [("traitor", hs.traitor_side), ("heroes", hs.heroes_side)]
+        for side_name, side in sides:
+            if side is None:
+                continue
+            for step_ in side.setup:
+                yield from self._setup_step(side_name, step_)
+
+    def _setup_step(self, side: str, step_: Mapping[str, Any], only: str | None = None) -> Gen[None]:
+        """One "Right Now" step; ``only`` limits the steps about the traitor to one seat (a hero
+        turning traitor later follows the traitor's setup)."""
+        assert self.hs is not None and self.haunt is not None
+        verb = next(k for k in step_ if k not in ("says", "cite", "unverified", "judgement", "who"))
+        spec = step_[verb]
+        rule = "haunt.setup-right-now"
+
+        def who(name: Any) -> list[str]:
+            return [only] if only is not None and name == "traitor" else self._who(name)
+
+        if isinstance(spec, Mapping) and "if_players" in spec and self.n not in spec["if_players"]:
+            return
+        if verb == "remove_explorer":
+            for seat in who(spec["who"]):
+                self.removed.add(seat)
+                self.emit(rule, f"{self.name(seat)} leaves play (the haunt removes the traitor's explorer)")
+                e = self.ex[seat]
+                if e.cards and not spec.get("keeps_possessions"):
+                    # judgement: an explorer taken out of play leaves its items behind as a pile
+                    self.piles.setdefault(e.room, []).extend(e.cards)
+                    self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in e.cards)} stay in "
+                              f"{self.room_name(e.room)} as an item pile")
+                    e.cards = []
+                token = spec.get("replace_with")
+                for mdef in self.hs.monsters.values():
+                    if mdef.token == token:
+                        self._add_monster(mdef, self.ex[seat].room)
+        elif verb == "drop_items":
+            for seat in who(spec["who"]):
+                e = self.ex[seat]
+                named = spec.get("cards")
+                drop = [c for c in e.cards if named is None or c in ([named] if isinstance(named, str) else named)]
+                if spec.get("may_not_pick_up"):
+                    self.no_pickup.update(f"{seat}/{c}" for c in drop)
+                if drop:
+                    self.piles.setdefault(e.room, []).extend(drop)
+                    self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "
+                              f"pile in {self.room_name(e.room)}" + (" and may never pick it up again"
+                                                                     if spec.get("may_not_pick_up") else ""))
+                    e.cards = [c for c in e.cards if c not in drop]
+                    for card in drop:  # a dropped card's bonuses go with it (item.over-the-top)
+                        yield from effects.lose_card(self, seat, card)
+        elif verb == "place":
+            if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
+                yield from self._place_in_listed_rooms(spec)
+            elif "monster" in spec and "room_with_monster" in spec["in"] and \
+                    self.hs.monsters[str(spec["monster"])].paired_with == spec["in"]["room_with_monster"]:
+                mdef = self.hs.monsters[str(spec["monster"])]
+                for other in [m for m in self.mon if m.kind == mdef.paired_with]:
+                    self._add_monster(mdef, other.room)
+                self.emit(rule, f"each {mdef.name} starts with its matching {self.hs.monsters[str(mdef.paired_with)].name}"
+                          + (" (the others come with theirs)" if self.waiting else ""))
+            elif "monster" in spec:
+                mdef = self.hs.monsters[str(spec["monster"])]
+                count = self.hs.amount(spec.get("count", 1), self.n)
+                used: set[str] = set()
+                for i in range(count):
+                    room = yield from self._location(spec["in"], used, f"place {mdef.name} {i + 1} of {count}")
+                    used.add(room)
+                    self._add_monster(mdef, room, index=i)
+            else:
+                token = str(spec["token"])
+                count = self.hs.amount(spec.get("count", 1), self.n)
+                where = spec["in"]
+                if where.get("on_discovery"):
+                    self._place_on_discovery(token, count, where)
+                    return
+                if "any_room" in where:
+                    rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
+                else:
+                    rooms = self._rooms_for(where)
+                for i in range(count if rooms else 0):
+                    spot = rooms[i % len(rooms)]
+                    self.htokens.setdefault(token, []).append(spot)
+                    self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}")
+        elif verb == "become":
+            for seat in ([only] if only else [str(self.haunt["revealer"])] if spec["who"] == "revealer" else who(spec["who"])):
+                yield from self._outcome({"become": spec["status"]}, seat, None)
+        elif verb == "set_aside_card":
+            for seat in who(spec.get("from", "traitor")):
+                card = str(spec["card"])
+                room = self.ex[seat].room
+                if card in self.ex[seat].cards:
+                    self.ex[seat].cards.remove(card)
+                    self.piles.setdefault(room, []).append(card)
+                    yield from effects.lose_card(self, seat, card)
+                token = spec.get("replace_with_token")
+                placed_later = any(isinstance(x.get("place"), Mapping) and x["place"].get("token") == token
+                                   for x in (self.hs.traitor_side.setup if self.hs.traitor_side else ()))
+                if placed_later and card in self.piles.get(room, []):
+                    self.piles[room].remove(card)
+                    if not self.piles[room]:
+                        del self.piles[room]
+                    self.token_cards.append(card)
+                    self.emit(rule, f"the {self.card_name(card)} is set aside; its {token} token stands for it")
+                elif card in self.piles.get(room, []):
+                    # judgement: the token standing for the card is kept as the card itself in
+                    # the room's item pile, where others may collect it.
+                    self.emit(rule, f"the {self.card_name(card)} stays in {self.room_name(room)} for others to collect")
+        elif verb == "do":
+            for seat in who(step_.get("who", "traitor")):
+                yield from effects.run(self, spec, effects.Ctx(seat, "token:haunt"))
+        elif verb == "spend_trait_points":
+            for seat in who(spec["who"]):
+                points = self._amount(spec["points"])
+                for k in range(points):
+                    xdef = self.t.explorers[self.ex[seat].id]
+                    room_left = [t for t in TRAITS if self.ex[seat].idx[t] < len(xdef.traits[t].values) - 1]
+                    if not room_left:
+                        break
+                    a = yield from self.ask(seat, [Action.of("raise", trait=t) for t in room_left],
+                                            f"spend trait point {k + 1} of {points}")
+                    self.trait_change(seat, str(a["trait"]), 1)
+        elif verb == "fetch_card" and spec.get("when") == "next-omen-room-discovered":
+            cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
+            in_play = [c for c in cards if any(self.holds(x, c) for x in self.seat_ids)
+                       or any(c in pile for pile in self.piles.values())]
+            if spec.get("only_if_absent") and in_play:
+                self.emit(rule, f"the {self.card_name(in_play[0])} is in play: no card is fetched")
+            else:
+                self.next_omen.append((side, tuple(cards)))
+                self.emit(rule, f"the {side}' next omen-room discovery takes "
+                          f"{' or '.join(self.card_name(c) for c in cards)} from the omen stack")
+        elif verb == "fetch_card" and spec.get("when") == "instead-of-item-draw":
+            self.fetches.append((side, str(spec["card"]), str(spec.get("stack", "item"))))
+            self.emit(rule, f"while the {self.card_name(str(spec['card']))} is in the {spec.get('stack', 'item')} stack, "
+                      f"the {side} may take it instead of drawing")
+        elif verb == "fetch_room":
+            yield from self._fetch_room(spec)
+        elif verb == "traitor_in_play":
+            self.emit(rule, "the traitor's explorer stays in play")
+        elif verb == "start_track":
+            self.track = self._amount(spec.get("at", 0))
+            self.emit(rule, f"the Turn/Damage track starts at {self.track}")
+        elif verb == "set_aside" and "monster" in spec:
+            mdef = self.hs.monsters[str(spec["monster"])]
+            self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside")
+        elif verb == "set_aside":
+            token = str(spec["token"])
+            self.pool[token] = self.pool.get(token, 0) + self.hs.amount(spec.get("count", 1), self.n)
+            self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
+        elif verb == "deal":
+            if "traitor_number" in spec and str(spec["token"]) in self.dealt:
+                return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
+            yield from self._deal_tokens(str(spec["token"]), self.hs.amount(spec["count"], self.n), bool(spec.get("face_down")))
+        elif verb == "first_player":
+            self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
+        elif verb == "custom" and spec in registry.hook.setup:
+            yield from registry.hook.setup[spec](self.as_haunt_state())
+        else:
+            raise NotImplementedError(f"haunt setup verb {verb!r}")
+
+    def _place_on_discovery(self, token: str, count: int, where: Mapping[str, Any]) -> None:
+        """Tokens for named rooms: in the room now if it is in the house, else when it is
+        discovered (``on_discovery``); a ``secret`` placement does not say which rooms wait."""
+        rooms = self._rooms_for(where)
+        waiting = 0
+        for i in range(count if rooms else 0):
+            spot = rooms[i % len(rooms)]
+            if spot in self.house.spots:
+                self.htokens.setdefault(token, []).append(spot)
+                self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(spot)}")
+            else:
+                self.waiting_tokens.append((token, spot))
+                waiting += 1
+        if waiting:
+            where_ = "rooms not found yet" if where.get("secret") else \
+                ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
+            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
+
+    def _place_in_listed_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """Monsters put one to a room among listed rooms (``rooms`` with ``on_discovery``): every
+        listed room in play gets one (the chooser picks when the rooms outnumber the monsters);
+        the rest wait and go into listed rooms as they are discovered (``note_new_room``)."""
+        assert self.hs is not None
+        mdef = self.hs.monsters[str(spec["monster"])]
+        where = spec["in"]
+        listed = tuple(str(r) for r in where["rooms"])
+        count = self.hs.amount(spec.get("count", 1), self.n)
+        free = [r for r in listed if r in self.house.spots]
+        if len(free) > count:
+            chooser = self._who(where.get("chosen_by", "traitor")) or [str(self.haunt["revealer"]) if self.haunt else ""]
+            chosen: list[str] = []
+            for i in range(count):
+                left = [r for r in free if r not in chosen]
+                a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in left],
+                                        f"place {mdef.name} {i + 1} of {count}")
+                chosen.append(str(a["room"]))
+            free = chosen
+        for room in free:
+            self._add_monster(mdef, room)
+        self.waiting.extend((mdef.id, listed) for _ in range(count - len(free)))
+        if count > len(free):
+            self.emit("haunt.setup-right-now", f"{count - len(free)} {mdef.name} token(s) wait for their rooms to be "
+                      "discovered")
+
+    def note_new_room(self, room: str) -> None:
+        """A room found in the haunt phase receives the tokens and monsters waiting for it
+        (``on_discovery``)."""
+        super().note_new_room(room)
+        for token_entry in [x for x in self.waiting_tokens if x[1] == room]:
+            self.waiting_tokens.remove(token_entry)
+            self.htokens.setdefault(token_entry[0], []).append(room)
+            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there")
+        if self.hs is None or not self.waiting:
+            return
+        for entry in self.waiting:
+            kind, rooms = entry
+            if room in rooms and not any(m.room == room and m.kind == kind for m in self.mon):
+                self.waiting.remove(entry)
+                mdef = self.hs.monsters[kind]
+                self._add_monster(mdef, room)
+                for partner in self.hs.monsters.values():
+                    if partner.paired_with == kind:
+                        self._add_monster(partner, room)
+                return
+
+    def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
+        assert self.haunt is not None
+        room = str(spec["room"])
+        rule = "discover.placed-room-no-draw"
+        if room in self.house.spots:
+            self.emit(rule, f"{self.room_name(room)} is already in the house")
+            return
+        if room not in self.stack and room not in self.aside:
+            self.emit(rule, f"{self.room_name(room)} is not in the room stack")
+            return
+        place = spec.get("place", {})
+        rdef = self.t.rooms[room]
+        floors = [f for f in ([place["floor"]] if "floor" in place else list(rdef.floors)) if f in rdef.floors]
+        options = [(f, p) for f in floors for p in self.house.open_spots(room, f, keep_open=self.others_remain(f, room))]
+        if not options:
+            self.emit(rule, f"{self.room_name(room)} has no open doorway to go to")
+            return
+        far = place.get("as_far_as_possible_from") or place.get("min_tiles_from", {}).get("from")
+        if far:
+            dist = self._dist_to([self.ex[s].room for s in self._who(far.get("who"))])
+
+            def reach(option: tuple[str, Any]) -> int:
+                floor, p = option
+                near = [self.house.room_at(floor, step(p.cell, side)) for side in range(4)]
+                return max(dist.get(r, 999) for r in near if r is not None)
+
+            need = place.get("min_tiles_from", {}).get("tiles")
+            enough = [o for o in options if need is not None and reach(o) + 1 >= int(need)]
+            if enough:
+                options = enough
+            else:
+                best = max(reach(o) for o in options)
+                options = [o for o in options if reach(o) == best]
+        chooser = self._who(place.get("chosen_by", "revealer")) or [str(self.haunt["revealer"])]
+        acts = effects.placement_actions(options)
+        a = yield from self.ask(chooser[0], acts, f"place {room}")
+        floor, p = options[acts.index(a)]
+        self.put_tile(room, floor, p.cell, p.rotation)
+        self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor")
+        self.note_new_room(room)
+
+    def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
+        """A room for a setup placement (the location vocabulary of haunt-format.md)."""
+        assert self.haunt is not None
+        rooms: list[str]
+        if "room" in where:
+            rooms = [str(where["room"])]
+        elif "room_of" in where:
+            who = self._who(where["room_of"])
+            rooms = [self.ex[who[0]].room] if who else [str(self.haunt["room"])]
+        elif "haunt_room" in where:
+            rooms = [str(self.haunt["room"])]
+        elif "room_of_holder" in where:
+            holder = [s for s in self.seat_ids if self.holds(s, str(where["room_of_holder"]))]
+            rooms = [self.ex[holder[0]].room] if holder else [str(self.haunt["room"])]
+        elif "symbol" in where:
+            rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        else:
+            rooms = sorted(self.house.spots)
+        if where.get("same_floor_as") == "haunt-room":
+            floor = self.house.floor_of(str(self.haunt["room"]))
+            rooms = [r for r in rooms if self.house.floor_of(r) == floor]
+        if "min_tiles_from" in where:
+            far = where["min_tiles_from"]
+            source = far.get("from", {})
+            starts = [m.room for m in self.active_monsters() if m.kind == source.get("monster")] if "monster" in source \
+                else [self.ex[s].room for s in self._who(source.get("who"))]
+            dist = self._dist_to(starts)
+            enough = [r for r in rooms if dist.get(r, 999) >= int(far["tiles"])]
+            if not enough and where.get("fallback") == "as-far-as-possible" and rooms:
+                # judgement: tiles are counted as spaces of movement
+                best = max(dist.get(r, 999) for r in rooms)
+                enough = [r for r in rooms if dist.get(r, 999) == best]
+            rooms = enough or rooms
+        if where.get("one_per_room"):
+            free = [r for r in rooms if r not in used]
+            if not free and "overflow" in where:
+                bad = where["overflow"].get("without_symbol")
+                free = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol != bad and r not in used]
+            rooms = free or rooms
+        if len(rooms) == 1 or "chosen_by" not in where:
+            return rooms[0]
+        chooser = self._who(where["chosen_by"]) or [str(self.haunt["revealer"])]
+        a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in rooms], what)
+        return str(a["room"])

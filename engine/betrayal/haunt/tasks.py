@@ -1,0 +1,198 @@
+"""Tasks: the actions a haunt gives its explorers (``tasks`` of the haunt file): which are open to
+whom, where and against what, the roll they need, and what success and failure do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.haunt.setup_steps import SetupSteps
+from hauntcheck.engine.betrayal.model import TRAITS
+from hauntcheck.engine.betrayal.state import Gen
+from hauntcheck.engine.core import Action
+
+if TYPE_CHECKING:
+    pass
+
+
+class Tasks(SetupSteps):
+    """Haunt tasks: when they are open and what they do."""
+
+    def tasks_for(self, seat: str) -> list[Mapping[str, Any]]:
+        """Every task and special action the explorer may take (by its ``by``: the explorer's
+        side, or ``explorers`` on either side's page)."""
+        assert self.hs is not None
+        mine = self.side.get(seat, HERO)
+        hero = mine == HERO or self.masked(seat)  # the hidden traitor plays as a hero in public
+        return list(self.hs.tasks_by(hero, mine == TRAITOR))
+
+    def _task_actions(self, seat: str) -> list[Action]:
+        """Task rolls and special actions that are possible now."""
+        out: list[Action] = []
+        if self._blocks(seat, "act"):
+            return out
+        for task in self.tasks_for(seat):
+            if any("take_item" in d for d in task.get("do", [])):
+                continue  # offered by _side_actions
+            if task.get("timing") == "end-of-turn" and "roll" not in task:
+                continue  # happens by itself when the turn ends there
+            if not self._task_open(seat, task):
+                continue
+            roll = task.get("roll", {})
+            places = self._task_places(seat, task)
+            if places is not None:
+                out.extend(Action.of("task", id=task["id"], place=x) for x in places)
+            elif task.get("target", {}).get("kind") == "monster":
+                out.extend(Action.of("task", id=task["id"], target=m.uid) for m in self.active_monsters(self.ex[seat].room))
+            elif "target" in task:
+                out.extend(Action.of("task", id=task["id"], target=t) for t in self._task_targets(seat, task))
+            elif "trait_choice" in roll:
+                out.extend(Action.of("task", id=task["id"], trait=t) for t in roll["trait_choice"])
+            else:
+                out.append(Action.of("task", id=task["id"]))
+        return out
+
+    def _task_targets(self, seat: str, task: Mapping[str, Any]) -> list[str]:
+        """Explorers an action may be aimed at (``target``): in play, in range; an action that
+        takes away a dealt token (a collar) needs a target still holding one."""
+        spec = task["target"]
+        if spec.get("kind") != "explorer" or spec.get("range") != "same-room":
+            return self.targets(spec, self.ex[seat].room, seat)
+        room = self.ex[seat].room
+        out = [s for s in self.seat_ids if self.in_play(s) and self.ex[s].room == room]
+        for eff in task.get("do", []) + task.get("success", []):
+            for sub in eff.get("on_target", []):
+                token = sub.get("discard_token")
+                if token is not None and str(token) in self.dealt:
+                    out = [s for s in out if s in self.dealt[str(token)]]
+        return out
+
+    def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
+        keys = self.turn.keys
+        e = self.ex[seat]
+        if "roll" in task and "task-roll" in keys:
+            return False
+        if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
+            return False
+        if task.get("limit") == "once-per-turn" and f"task:{task['id']}" in keys:
+            return False
+        if "exclusive_group" in task and f"group:{task['exclusive_group']}" in keys:
+            return False
+        if "after" in task and task["after"] not in self.done:
+            return False
+        flags = [str(eff["set_flag"]) for eff in task.get("success", []) + task.get("do", []) if "set_flag" in eff]
+        if flags and all(f in self.hflags for f in flags):
+            return False  # judgement: a step that sets a flag is done once the flag is set
+        if task.get("after") and f"done-this-turn:{task['after']}" in keys:
+            return False
+        if "where" in task and not self._where_ok(seat, task["where"]):
+            return False
+        if "where_any" in task and self._task_places(seat, task) == []:
+            return False
+        if "where_any" in task and not any(self._where_ok(seat, w["in"]) for w in task["where_any"] if "in" in w) \
+                and self._task_places(seat, task) is None:
+            return False
+        held = task.get("holding")
+        if held and not all(self.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
+            return False
+        if "requires" in task and not self.pred(task["requires"], seat):
+            return False
+        if task.get("reuse") == "once-per-place" and self._task_places(seat, task) is None \
+                and f"{task['id']}/{e.room}" in self.used_places:
+            return False
+        cost = task.get("cost", {}).get("movement", 0)
+        return not (cost and self.movement_left(seat) < cost)
+
+    def _task_places(self, seat: str, task: Mapping[str, Any]) -> list[str] | None:
+        """For a task whose ``where_any`` also offers cards (``holding``: carrying any of them),
+        the rooms and cards the explorer could use for it now (unused ones, with ``reuse:
+        once-per-place``); None for other tasks."""
+        alternatives = task.get("where_any", [])
+        if not any("holding" in w for w in alternatives):
+            return None
+        room = self.ex[seat].room
+        out: list[str] = []
+        for w in alternatives:
+            if "in" in w and room in self._rooms_for(w["in"]):
+                out.append(room)
+            held = w.get("holding", [])
+            out += [c for c in ([held] if isinstance(held, str) else held) if self.holds(seat, c)]
+        if task.get("reuse") == "once-per-place":
+            out = [x for x in out if f"{task['id']}/{x}" not in self.used_places]
+        return sorted(set(out))
+
+    def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
+        if where.get("any_room"):
+            return True
+        return self.ex[seat].room in self._rooms_for(where)
+
+    def _task(self, seat: str, a: Action) -> Gen[None]:
+        """``haunt.specific-action``: a task roll (``roll.task-once-per-turn``) or a special action."""
+        task = next(t for t in self.tasks_for(seat) if t["id"] == a["id"])
+        keys = self.turn.keys
+        keys.add(f"task:{task['id']}")
+        if task.get("timing") == "instead-of-attack":
+            keys.add("attack")
+        if "exclusive_group" in task:
+            keys.add(f"group:{task['exclusive_group']}")
+        cost = task.get("cost", {}).get("movement", 0)
+        if cost:
+            self.turn.moved += cost
+        room = self.ex[seat].room
+        ok = True
+        roll = task.get("roll")
+        target = str(a["target"]) if a.get("target") else None
+        if roll and roll.get("each_trait"):
+            # one task roll made with every trait in turn; all must reach the target
+            results = []
+            for trait in TRAITS:
+                if trait == TRAITS[0]:
+                    total = yield from self.task_roll(seat, trait, task["id"])
+                    if total is None:
+                        return
+                else:
+                    total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait", f"a {trait} task roll",
+                                                        effects.Ctx(seat, "task"))
+                results.append(f"{trait} {total}")
+                ok = ok and total >= int(roll.get("target", 0))
+            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
+                      f"{', '.join(results)} against {roll.get('target')}+ each: {'success' if ok else 'failure'}")
+        elif roll:
+            trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
+            self.rolled = trait
+            total = yield from self.task_roll(seat, trait, task["id"])
+            if total is None or self.ex[seat].dead:
+                return  # an item used on the roll can cost the explorer's life before it counts
+            if roll.get("opposed_by") == "target" and target is not None:
+                other = yield from self.roll(self.value(target, trait), f"{self.name(target)}'s {trait} roll")
+                ok = total > sum(other)
+                self.emit("haunt.specific-action", f"{task['id']}: {total} against {self.name(target)}'s {sum(other)}")
+            elif "against_dice" in roll:
+                other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
+                ok = total > sum(other)
+                self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
+            else:
+                ok = total >= int(roll.get("target", 0))
+            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
+                      f"{'success' if ok else 'failure'}")
+        else:
+            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
+        outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
+        gone = [str(e["take_token"]) for e in outs if "take_token" in e and not self._token_left(seat, str(e["take_token"]))]
+        if ok and gone and len(outs) > 1:
+            # judgement: a search that finds nothing (every token already taken) is no find: the
+            # place is not used up and what follows a find (stopping) does not happen
+            self.emit("haunt.specific-action", f"no {gone[0]} token is left to find: {self.name(seat)} finds nothing")
+            return
+        if ok:
+            self.done.add(str(task["id"]))
+            keys.add(f"done-this-turn:{task['id']}")
+            if task.get("reuse") == "once-per-place":
+                self.used_places.add(f"{task['id']}/{a.get('place') or room}")
+        for eff in outs:
+            yield from self._outcome(eff, seat, None, target)
+        if ok and any("take_token" in eff or "earn" in eff for eff in outs):
+            self.emit("haunt.knowledge-shared", "what was found is known to every hero")

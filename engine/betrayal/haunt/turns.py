@@ -1,0 +1,502 @@
+"""An explorer's turn in the haunt phase: the actions on offer (moves slowed by opponents, carrying,
+side actions, attacks, tasks), the turn rules of the haunt file at their moments, standing
+rules, timers, and the house collapsing where a haunt makes it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.haunt.tasks import Tasks
+from hauntcheck.engine.betrayal.house import step
+from hauntcheck.engine.betrayal.state import Gen
+from hauntcheck.engine.core import Action
+
+if TYPE_CHECKING:
+    pass
+
+
+class Turns(Tasks):
+    """An explorer's haunt-phase turn: actions, movement, turn rules, timers."""
+
+    def _flag_timers(self, seat: str, moment: str) -> Gen[None]:
+        """Timers that start when a flag is set and tick on the turns of the explorer who set it."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for timer in side.timers:
+                if timer.get("starts") != "on-flag":
+                    continue
+                state = self.timer_state.get(timer["id"])
+                if state is None:
+                    if moment == "end" and timer.get("start_flag") in self.hflags:
+                        self.timer_state[timer["id"]] = {"setter": seat, "stopped": False}
+                        self.track = self._amount(timer.get("start_at", 1))
+                        self.emit("haunt.rules-override", f"{timer.get('says', timer['id'])} (track at {self.track})")
+                    continue
+                if state["stopped"] or state["setter"] != seat:
+                    continue
+                if "stops_when" in timer and self.pred(timer["stops_when"]):
+                    state["stopped"] = True
+                    self.emit("haunt.rules-override", f"the {timer['id']} timer stops")
+                    continue
+                if moment == "end" and timer.get("advance", {}).get("when") == "end-of-turn-of-flag-setter":
+                    self.track += int(timer["advance"].get("by", 1))
+                    self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                if moment == "start":
+                    for at in timer.get("at", []):
+                        if at.get("moment") == "start-of-that-turn" and self.track == int(at["value"]):
+                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                            for eff in at.get("do", []):
+                                yield from self._outcome(eff, seat, None)
+
+    def _collapse_step(self, seat: str) -> Gen[None]:
+        """One room collapses at the end of this explorer's turn, next to a collapsed room: the
+        upper floor first (the Attic, else an empty upper room), then the ground floor from the
+        Grand Staircase, then the basement from the Basement Landing. Anyone inside dies."""
+        if not self.collapsed and seat != self.traitor() and "collapse-started" not in self.hflags:
+            return
+        self.hflags.add("collapse-started")
+        starts = {"upper": "attic", "ground": "grand-staircase", "basement": "basement-landing"}
+        candidates: list[str] = []
+        for floor in ("upper", "ground", "basement"):
+            left = [r for r in self.house.rooms_on(floor) if r not in self.collapsed]
+            if not left:
+                continue
+            done = [r for r in self.collapsed if self.house.floor_of(r) == floor]
+            if not done:
+                first = starts[floor]
+                occupied = {self.ex[x].room for x in self.seat_ids if self.in_play(x)}
+                candidates = [first] if first in left else [r for r in left if r not in occupied] or left
+            else:
+                cells = {self.house.spots[r].cell for r in done}
+                candidates = [r for r in left if any(step(self.house.spots[r].cell, d) in cells for d in range(4))] or left
+            break
+        if not candidates:
+            return
+        a = yield from self.ask(seat, [Action.of("collapse", room=r) for r in sorted(candidates)], "choose a room to collapse")
+        room = str(a["room"])
+        self.collapsed.append(room)
+        self.emit("haunt.rules-override", f"{self.room_name(room)} collapses")
+        for victim in self.seat_ids:
+            if self.in_play(victim) and self.ex[victim].room == room:
+                yield from self._outcome({"kill": True}, victim, None)
+
+    def _advance_timers(self, moment: str) -> Gen[None]:
+        """Timers on the Turn/Damage track advance at their moment (``advance.when``), then do
+        their ``after_advance`` outcomes."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for timer in side.timers:
+                if timer.get("advance", {}).get("when") == moment:
+                    self.track += int(timer["advance"].get("by", 1))
+                    self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                    for eff in timer.get("after_advance", []):
+                        if self._check_wins():
+                            return
+                        yield from self._outcome(eff, None, None)
+
+    def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
+        """A draw, unless the haunt lets the explorer's side take a named card instead (or a
+        status forbids drawing)."""
+        if self.hs is not None and self._blocks(seat, "draw-cards"):
+            self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards")
+            return None
+        for entry in list(self.next_omen):
+            side, cards = entry
+            present = [c for c in cards if c in self.decks["omen"]]
+            if kind == "omen" and self.side.get(seat) == side and present and not self.ex[seat].dead:
+                self.next_omen.remove(entry)
+                a = yield from self.ask(seat, [Action.of("fetch", card=c) for c in present],
+                                        "take a card from the omen stack instead of drawing")
+                card = str(a["card"])
+                if seat == self.current and not self.turn.stopped:
+                    self.turn.stopped = True
+                    self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
+                self.decks["omen"].remove(card)
+                self.omens_drawn += 1  # it has left the omen stack
+                self.ex[seat].cards.append(card)
+                self.emit("haunt.rules-override", f"{self.name(seat)} takes the {self.card_name(card)} from the omen stack "
+                          "instead of drawing")
+                yield from effects.gain_card(self, seat, card)
+                return card
+        for side, card, stack in self.fetches:
+            if stack == kind and self.side.get(seat) == side and card in self.decks[kind] and not self.ex[seat].dead:
+                a = yield from self.ask(seat, [Action.of("fetch", card=card), Action.of("draw-instead", card=card)],
+                                        f"take the {self.card_name(card)} instead of drawing")
+                if a.kind == "fetch":
+                    if seat == self.current and not self.turn.stopped:
+                        self.turn.stopped = True
+                        self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
+                    self.decks[kind].remove(card)
+                    self.ex[seat].cards.append(card)
+                    self.emit("haunt.rules-override", f"{self.name(seat)} takes the {self.card_name(card)} from the "
+                              f"{kind} stack instead of drawing")
+                    yield from effects.gain_card(self, seat, card)
+                    return card
+        return (yield from super().draw_card(seat, kind, ctx_room))
+
+    def _turn_actions(self, seat: str) -> list[Action]:
+        out = super()._turn_actions(seat)
+        if self.hs is None or not self.in_play(seat):
+            return out
+        if self._blocks(seat, "give-away"):
+            out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
+        if self._blocks(seat, "discover-rooms"):
+            out = [a for a in out if a.kind != "explore"]
+        # An explorer that may not carry items (a Werewolf; and, judgement, a Frog carried like an
+        # item) picks none up and is handed none.
+        if self._carriable(seat) or self._blocks(seat, "carry-items"):
+            out = [a for a in out if a.kind != "pickup"]
+        out = [a for a in out if not (a.kind == "trade" and (self._carriable(str(a["to"]))
+                                                              or self._blocks(str(a["to"]), "carry-items")))]
+        out.extend(self._carry_actions(seat))
+        if self.no_pickup:
+            out = [a for a in out if not (a.kind == "pickup" and f"{seat}/{a['card']}" in self.no_pickup)]
+        if self._blocks(seat, "move") and not any(a.kind == "end" for a in out):
+            out.append(Action.of("end"))  # held where a turn may not end (the Coal Chute): it still ends
+        if self._blocks(seat, "use-items"):
+            out = [a for a in out if a.kind not in ("use", "drop", "pickup", "trade")]
+        else:
+            out.extend(self._token_pickups(seat))
+        if self._toward(seat) is not None and any(a.kind == "move" for a in out):
+            out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
+        if self._blocks(seat, "act"):
+            # judgement: a status that forbids acting leaves moving (where allowed), ending the turn
+            # and escaping one's own hindrance (Webs, Debris), which only serves the pull
+            return [a for a in out if a.kind in ("move", "end") or (a.kind == "free" and a.get("who") == seat)]
+        out.extend(self._attack_actions(seat))
+        out.extend(self._side_actions(seat))
+        out.extend(self._task_actions(seat))
+        if self.masked(seat):
+            out.append(Action.of("reveal-traitor"))  # hidden-traitor.self-reveal
+        return out
+
+    def _token_pickups(self, seat: str) -> list[Action]:
+        """``item.tokens-like-cards``: a token carried like an item lying in the room may be picked up."""
+        assert self.hs is not None
+        room = self.ex[seat].room
+        return [Action.of("pickup-token", token=tok) for tok, rooms in sorted(self.htokens.items())
+                if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item]
+
+    def _play_turn(self, seat: str) -> Gen[None]:
+        if self.hs is None:
+            yield from super()._play_turn(seat)
+            return
+        if seat in self.carried:
+            self.emit("haunt.rules-override", f"{self.name(seat)} is carried by {self.name(self.carried[seat])} and does "
+                      "nothing this turn")
+            yield from self._end_haunt_turn(seat)
+            return
+        yield from self._flag_timers(seat, "start")
+        yield from self._turn_rules(seat, "start-of-turn")
+        yield from self._turn_rules(seat, "during-turn")
+        if self.in_play(seat) and not self._check_wins():
+            yield from super()._play_turn(seat)
+        yield from self._end_haunt_turn(seat)
+
+    def _end_haunt_turn(self, seat: str) -> Gen[None]:
+        """What closes a seat's turn in the haunt phase: end-of-turn rules, timers, the house
+        collapsing, pulls toward a room running out, then the standing rules."""
+        assert self.hs is not None, "only the haunt phase ends turns this way"
+        if self.in_play(seat) and not self._check_wins():
+            yield from self._turn_rules(seat, "end-of-turn")
+            for task in self.tasks_for(seat):
+                if task.get("timing") == "end-of-turn" and "roll" not in task and self._task_open(seat, task):
+                    self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}")
+                    for eff in task.get("do", []):
+                        yield from self._outcome(eff, seat, None)
+        self.turn_mods.pop(seat, None)
+        yield from self._flag_timers(seat, "end")
+        if self.collapsing and self.in_play(seat):
+            yield from self._collapse_step(seat)
+        for status in list(self.hstatus.get(seat, [])):
+            # judgement: a pull toward a room lasts the turn; a during-turn rule renews it
+            if self.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
+                self.hstatus[seat].remove(status)
+        yield from self._standing_rules()
+
+    def _turn_action(self, seat: str, a: Action) -> Gen[None]:
+        if a.kind == "attack":
+            yield from self._attack(seat, a)
+        elif a.kind == "reveal-traitor":
+            self.reveal_traitor("self")
+        elif a.kind == "haunt-action":
+            yield from self._side_action(seat, a)
+        elif a.kind == "task":
+            yield from self._task(seat, a)
+            yield from self._turn_rules(seat, "during-turn")
+        elif a.kind in ("carry", "put-down"):
+            self._carry(seat, a)
+        elif a.kind == "pickup-token":
+            token = str(a["token"])
+            self.turn.picked = True
+            self.htokens[token].remove(self.ex[seat].room)
+            self.held.setdefault(seat, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} picks up the {token} token in "
+                      f"{self.room_name(self.ex[seat].room)}")
+        elif a.kind == "give-token":
+            token, to = str(a["token"]), str(a["to"])
+            self.turn.traded = True
+            self.held[seat].remove(token)
+            self.held.setdefault(to, []).append(token)
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} trades the {token} token to {self.name(to)}")
+        else:
+            yield from super()._turn_action(seat, a)
+
+    def _carriable(self, seat: str) -> bool:
+        """The explorer has a status that lets others carry it like an item (a Frog)."""
+        assert self.hs is not None
+        return any(self.hs.statuses.get(x, {}).get("carried_like_item") for x in self.hstatus.get(seat, []))
+
+    def _carry_actions(self, seat: str) -> list[Action]:
+        """Pick up an explorer carried like an item (``carried_like_item``) in the room, or put one
+        down; once each a turn, by an explorer whose statuses do not block carrying."""
+        out: list[Action] = []
+        if self._blocks(seat, "carry-items") or self._carriable(seat):
+            return out
+        room = self.ex[seat].room
+        if "carry" not in self.turn.keys:
+            out += [Action.of("carry", who=s) for s in self.seat_ids if s != seat and s not in self.carried
+                    and self.in_play(s) and self.ex[s].room == room and self._carriable(s)]
+        if "put-down" not in self.turn.keys:
+            out += [Action.of("put-down", who=s) for s, c in sorted(self.carried.items()) if c == seat]
+        return out
+
+    def _carry(self, seat: str, a: Action) -> None:
+        who = str(a["who"])
+        self.turn.keys.add(a.kind)
+        if a.kind == "carry":
+            self.carried[who] = seat
+            self.emit("haunt.rules-override", f"{self.name(seat)} picks up {self.name(who)} and carries them like an item")
+        else:
+            del self.carried[who]
+            self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down in "
+                      f"{self.room_name(self.ex[seat].room)}")
+
+    def _sync_carried(self) -> None:
+        """A carried explorer is where its carrier is; it is dropped when the carrier leaves play
+        or can no longer carry, or when it loses the status that made it carriable."""
+        for who, carrier in sorted(self.carried.items()):
+            if not (self.in_play(who) and self.in_play(carrier) and self._carriable(who)) \
+                    or self._blocks(carrier, "carry-items"):
+                del self.carried[who]
+                continue
+            self.ex[who].room = self.ex[carrier].room
+            self.ex[who].part = self.ex[carrier].part
+
+    def _bound(self, seat: str, card: str) -> bool:
+        """A card a status forbids giving away: the one the status is about (held by ``holding``)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.turn_rules:
+                if any(d.get("become") in self.hstatus.get(seat, []) for d in r.get("do", [])):
+                    held = r.get("requires", {}).get("holding")
+                    if held == card:
+                        return True
+        return False
+
+    def _side_actions(self, seat: str) -> list[Action]:
+        """The haunt's special actions for the explorer's side (``haunt.specific-action``); each
+        may be taken once a turn. Only ``take_item`` from a willing ally here is interpreted."""
+        assert self.hs is not None
+        side = self.hs.sides().get(self.side.get(seat, HERO))
+        out: list[Action] = []
+        if side is None:
+            return out
+        e = self.ex[seat]
+        if not self.turn.picked:
+            # item.tokens-like-cards: a token carried like an item lying here may be picked up
+            for token in sorted({t for t, rooms in self.htokens.items() if e.room in rooms}):
+                if self._carried(token) and self._room_for_token(seat, token):
+                    out.append(Action.of("pickup-token", token=token))
+        if not self.turn.traded:
+            # item.tokens-like-cards: tokens carried like items are traded like them
+            for token in sorted(set(self.held.get(seat, []))):
+                for s in self.seat_ids:
+                    if s != seat and self.in_play(s) and self.seen_side(s) == self.seen_side(seat) and self.ex[s].room == e.room \
+                            and self._room_for_token(s, token):
+                        out.append(Action.of("give-token", token=token, to=s))
+        for act in side.actions:
+            if f"action:{act['id']}" in self.turn.keys:
+                continue
+            for eff in act.get("do", []):
+                take = eff.get("take_item")
+                if not take:
+                    continue  # other actions are offered as tasks
+                if take.get("from") != "chosen-explorer-here":
+                    raise NotImplementedError(f"haunt action {act['id']!r}")
+                types = ("item", "omen") if take.get("type") == "item-or-omen" else (str(take.get("type")),)
+                for s in self.seat_ids:
+                    o = self.ex[s]
+                    if s == seat or not self.in_play(s) or self.seen_side(s) != self.seen_side(seat) or o.room != e.room:
+                        continue
+                    for c in o.cards:
+                        cd = self.t.cards[c]
+                        if cd.type in types and cd.can_trade:
+                            out.append(Action.of("haunt-action", id=act["id"], card=c, owner=s))
+        return out
+
+    def _side_action(self, seat: str, a: Action) -> Gen[None]:
+        self.turn.keys.add(f"action:{a['id']}")
+        card, owner = str(a["card"]), str(a["owner"])
+        answer = yield from self.ask(owner, [Action.of("accept", card=card), Action.of("refuse", card=card)],
+                                     f"let {seat} take {card}")
+        if answer.kind == "refuse":
+            self.emit("haunt.specific-action", f"{self.name(owner)} keeps {self.card_name(card)}")
+            return
+        self.ex[owner].cards.remove(card)
+        self.ex[seat].cards.append(card)
+        self.emit("haunt.specific-action", f"{self.name(seat)} takes {self.card_name(card)} from {self.name(owner)} "
+                  f"({a['id']})")
+        yield from effects.lose_card(self, owner, card)
+        yield from effects.gain_card(self, seat, card)
+
+    def _slowing(self, seat: str) -> int:
+        """Extra spaces to leave the explorer's room: one per opponent there (``move.opponent-slows``)."""
+        room = self.ex[seat].room
+        n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
+        if self.side.get(seat) == HERO:
+            n += sum(1 for m in self.active_monsters(room) if not m.stunned and self.mdef(m).slows_explorers)
+        return n
+
+    def _toward(self, seat: str) -> str | None:
+        """The room a status makes the explorer head for (``must_move_toward``), if any."""
+        if self.hs is None:
+            return None
+        for status in self.hstatus.get(seat, []):
+            target = self.hs.statuses.get(status, {}).get("must_move_toward", {})
+            if "room" in target and target["room"] in self.house.spots:
+                return str(target["room"])
+            if "token" in target:
+                rooms = sorted(set(self.htokens.get(str(target["token"]), [])))
+                if rooms:
+                    return rooms[0]
+        return None
+
+    def _move_actions(self, seat: str) -> list[Action]:
+        actions = super()._move_actions(seat)
+        if self.hs is None or not actions:
+            return actions
+        if self._blocks(seat, "move"):
+            return []
+        if self.collapsed:
+            actions = [a for a in actions if not (a.kind == "move" and a.get("to") in self.collapsed)]
+        goal = self._toward(seat)
+        if goal is not None:
+            dist = self._dist_to([goal])
+            here = dist.get(self.ex[seat].room, 10_000)
+            closer = [a for a in actions if a.kind == "move" and dist.get(str(a["to"]), 10_000) < here]
+            if closer or here == 0:
+                actions = closer  # the status drags the explorer by the shortest way
+        extra = self._slowing(seat)
+        if not extra or self.turn.moved == 0:
+            return actions  # move.minimum-one: the first space is always possible
+        left = self.movement_left(seat)
+        return [a for a in actions if int(a.get("cost", 1) or 0) + extra <= left]  # type: ignore[arg-type]
+
+    def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
+        extra = self._slowing(seat) if self.hs is not None else 0
+        self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
+            m.stunned for m in self.active_monsters(self.ex[seat].room))
+        yield from super()._move(seat, to, cost)
+        self._pay_slowing(seat, extra)
+        if self.carried:
+            self._sync_carried()
+        if self.hs is not None:
+            yield from self._take_custody(seat)
+
+    def _take_custody(self, seat: str) -> Gen[None]:
+        """``death.companion-custody``: the next explorer to enter takes a companion left in a room."""
+        e = self.ex[seat]
+        pile = self.piles.get(e.room, [])
+        for card in [c for c in pile if self.t.cards[c].companion]:
+            if e.dead or self._blocks(seat, "carry-items"):
+                return
+            pile.remove(card)
+            e.cards.append(card)
+            self.emit("death.companion-custody", f"{self.name(seat)} enters {self.room_name(e.room)} and takes custody "
+                      f"of the {self.card_name(card)}")
+            yield from effects.gain_card(self, seat, card)
+        if not pile and e.room in self.piles:
+            del self.piles[e.room]
+
+    def _explore(self, seat: str, side: int) -> Gen[None]:
+        extra = self._slowing(seat) if self.hs is not None else 0
+        yield from super()._explore(seat, side)
+        self._pay_slowing(seat, extra)
+        if self.hs is not None and self.ex[seat].room == "collapsed-room":
+            # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)
+            self.turn.keys.add("passed:collapsed-room")
+
+    def _pay_slowing(self, seat: str, extra: int) -> None:
+        if self.turn.left_room and self.stunned_left:
+            self.emit("move.stunned-do-not-slow", "stunned monsters in the room left behind cost nothing")
+        self.stunned_left = False
+        if not extra:
+            return
+        self.turn.moved += extra
+        if self.rivals(seat):
+            self.emit("move.haunt-rivals", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to leave "
+                      "rivals behind (every other explorer is an opponent in this haunt)")
+        else:
+            self.emit("move.opponent-slows", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to "
+                      "leave opponents behind (heroes and the traitor's side slow each other)")
+        if self.turn.moved > self.speed(seat) + self.turn.extra:
+            self.emit("move.minimum-one", f"{self.name(seat)} may always move at least one space")
+
+    def _turn_rules(self, seat: str, when: str) -> Gen[None]:
+        """The haunt's ``turn_rules`` for ``seat`` at ``when`` (start-of-turn, end-of-turn)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.turn_rules:
+                if r.get("when") != when:
+                    continue
+                who = r.get("who")
+                mine = self.side.get(seat)
+                if who == "traitor" and mine != TRAITOR:
+                    continue
+                if who in ("each-hero", "heroes") and mine != HERO:
+                    continue
+                if when == "during-turn" and "roll" not in r and all(
+                        "become" in d and d["become"] in self.hstatus.get(seat, []) for d in r.get("do", [])):
+                    continue  # already so: nothing to announce
+                self.rule_moment = when
+                held = ("requires" not in r or self.pred(r["requires"], seat)) and not (
+                    "unless" in r and self.pred(r["unless"], seat))
+                self.rule_moment = ""
+                if not held:
+                    continue
+                self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}")
+                outs = list(r.get("do", []))
+                if "roll" in r:
+                    trait = str(r["roll"]["trait"])
+                    faces = yield from self.roll(self.value(seat, trait), f"{r['id']}: {trait}")
+                    total = sum(faces)
+                    if "bands" in r["roll"]:
+                        band = next(b for b in r["roll"]["bands"] if b.get("min", 0) <= total <= b.get("max", 99))
+                        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: {band.get('says', '')}")
+                        outs += list(band.get("then", []))
+                    else:
+                        ok = total >= int(r["roll"].get("target", 0))
+                        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: "
+                                  f"{'success' if ok else 'failure'}")
+                        outs += list(r.get("success" if ok else "failure", []))
+                for eff in outs:
+                    yield from self._outcome(eff, seat, None)
+                    if self.ex[seat].dead:
+                        return
+
+    def _standing_rules(self) -> Gen[None]:
+        """``rules`` with ``while``: fire once when the predicate becomes true."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.rules:
+                if "while" not in r or f"rule:{r['id']}" in self.done:
+                    continue
+                if self.pred(r["while"]):
+                    self.done.add(f"rule:{r['id']}")
+                    self.emit("haunt.rules-override", r.get("says", r["id"]))
+                    for eff in r.get("do", []):
+                        yield from self._outcome(eff, None, None)
