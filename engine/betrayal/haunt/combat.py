@@ -265,7 +265,7 @@ class Combat(Outcomes):
                     m.cards.append(card)
                     self.emit("attack.steal", f"{self.mname(m)} takes {self.card_name(card)} from {self.name(lose)} "
                               "instead of dealing damage")
-                    yield from effects.lose_card(self, lose, card)
+                    yield from effects.card_stolen(self, lose, card)
                     return
             order = next((list(r["damage_to"]) for r in rules if "damage_to" in r), None)
             if order:
@@ -302,7 +302,7 @@ class Combat(Outcomes):
                         self.ex[win].cards.append(card)
                         self.emit("attack.steal", f"{self.name(win)} steals {self.card_name(card)} from {self.name(lose)} "
                                   "instead of dealing damage")
-                        yield from effects.lose_card(self, lose, card)
+                        yield from effects.card_stolen(self, lose, card)
                         yield from effects.gain_card(self, win, card)
                         return
             if kind == "physical" and points >= 2 and win in self.ex:
