@@ -363,6 +363,7 @@ _KEY_KINDS: dict[str, str] = {
     "room_of_holder": "CARD",
     "unaffected_by_cards": "CARD",
     "holding": "CARD_OR_TOKEN",
+    "with_weapon": "CARD",
     "item": "CARD_OR_TOKEN",
     "item_destroyed": "CARD_OR_TOKEN",
     "destroy_item": "CARD_OR_TOKEN",

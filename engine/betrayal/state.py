@@ -950,7 +950,7 @@ class BetrayalState(GameState):
                     out.append(Action("drop", (("card", c),)))
         if not t.picked or last == "pickup":
             for c in self.piles.get(e.room, ()):
-                if c not in t.items_acted:
+                if c not in t.items_acted and self.t.cards[c].item:  # a companion left here is taken by custody
                     out.append(Action("pickup", (("card", c),)))
         if not t.traded:
             others = [s for s, o in sorted(self.ex.items())
@@ -1102,19 +1102,19 @@ class BetrayalState(GameState):
         return moved
 
     def _die(self, seat: str, trait: str) -> None:
-        """After the haunt a trait on the skull kills: items drop as a pile, companions stay."""
+        """After the haunt a trait on the skull kills: items drop as a pile, companions stay in the
+        room for the next explorer to take custody of, and what is neither (the Bite) stays with
+        the dead explorer (``omen.not-items``)."""
         e = self.ex[seat]
         e.dead = True
         self.emit("death.skull", f"{self.name(seat)}'s {trait} reaches the skull: {self.name(seat)} dies")
         if e.cards:
-            companions = [c for c in e.cards if self.t.cards[c].companion]
-            self.piles.setdefault(e.room, []).extend(e.cards)
+            items, companions = self.leave_possessions(seat)
             if companions:
                 self.emit("death.companion-stays", f"{', '.join(self.card_name(c) for c in companions)} stay in "
                           f"{self.room_name(e.room)}")
-            if len(companions) < len(e.cards):
+            if items:
                 self.emit("death.items-drop", f"{self.name(seat)}'s items drop as an item pile in {self.room_name(e.room)}")
-            e.cards = []
         for card in e.kept:
             self.discards["event"].append(card)
         e.kept = []
@@ -1122,6 +1122,28 @@ class BetrayalState(GameState):
         if seat == self.current:
             self.turn.end_now = True
             self.turn.stopped = True
+
+    def damage_taken(self, seat: str, kind: str, points: int) -> int:
+        """The damage the explorer really takes of ``points`` (a haunt status may change it)."""
+        return points
+
+    def leave_possessions(self, seat: str) -> tuple[list[str], list[str]]:
+        """An explorer who dies or leaves play leaves its items as a pile in its room, and its
+        companions there for the next explorer to take custody of (they lie with the pile, but
+        only custody takes them); a card that is neither (the Bite) is no item to drop: it goes
+        to its discard pile (``omen.not-items``). Returns the items and the companions left."""
+        e = self.ex[seat]
+        items = [c for c in e.cards if self.t.cards[c].item]
+        companions = [c for c in e.cards if self.t.cards[c].companion]
+        left = [c for c in e.cards if c in items or c in companions]
+        if left:
+            self.piles.setdefault(e.room, []).extend(left)
+        for card in [c for c in e.cards if c not in left]:
+            # judgement: the rulebook drops only items and leaves only companions behind
+            self.discards[self.t.cards[card].type].append(card)
+            self.emit("omen.not-items", f"{self.card_name(card)} is no item to drop: it is discarded")
+        e.cards = []
+        return items, companions
 
     def values_text(self, seat: str, trait: str, before: int) -> str:
         e = self.ex[seat]

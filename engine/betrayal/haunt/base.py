@@ -58,6 +58,8 @@ class HauntBase(BetrayalState):
         self.hooks_used: list[str] = []
         self.positioned = False
         self._trait = "might"  # the trait of the fight being settled
+        self._weapon: str | None = None  # the weapon card of the explorer's attack being settled
+        self.hero_killers: set[str] = set()  # explorers who won an attack that killed a hero
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
