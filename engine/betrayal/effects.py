@@ -1261,8 +1261,9 @@ def _draw_any_floor(st: BetrayalState, ctx: Ctx) -> Gen[tuple[str | None, str]]:
 
 
 def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
-    """Relocate the room tile (with everyone in it) next to an open door; never sealing a floor."""
-    room = st.ex[ctx.seat].room
+    """Relocate the room tile (with everyone in it) next to an open door; never sealing a floor.
+    The tile is the one the explorer stands in, or ``room`` (a monster's, moved by its controller)."""
+    room = str(spec.get("room") or st.ex[ctx.seat].room)
     spot = st.house.spots[room]
     if st.t.rooms[room].placement != "stack":
         st.emit(source_rule(st, ctx), f"{st.room_name(room)} cannot be moved")
@@ -1276,7 +1277,8 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
         floors = tuple(f for f in FLOORS if f != spot.floor)
     else:
         floors = (target,)
-    floors = tuple(f for f in floors if f not in st.closed_floors)  # haunt.floor-removed
+    named = floors
+    floors = tuple(f for f in floors if st.tile_may_go_to(f, room))  # haunt.floor-removed, a haunt's own ban
     options: list[tuple[str, Any]] = []
     for f in floors:
         for p in st.house.open_spots(room, f, keep_open=st.remaining_for(f) > 0, ignore=room):
@@ -1285,7 +1287,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
             options.append((f, p))
     if not options and spec.get("if_no_spot") == "other-floor" and target == "same":
         for f in FLOORS:
-            if f == spot.floor or f in st.closed_floors:
+            if f == spot.floor or not st.tile_may_go_to(f, room):
                 continue
             for p in st.house.open_spots(room, f, keep_open=st.remaining_for(f) > 0, ignore=room):
                 options.append((f, p))
@@ -1293,7 +1295,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     steer = bool(spec.get("steer"))
     if not options:
         st.emit("room.mystic-elevator.no-door-stays" if is_elevator else source_rule(st, ctx),
-                f"no open door on the {'/'.join(floors)} floor takes {st.room_name(room)} without sealing a floor: it stays")
+                f"no open door on the {'/'.join(floors or named)} floor takes {st.room_name(room)} without sealing a floor: it stays")
         return
     acts = placement_actions(options)
     if steer:
@@ -2005,8 +2007,23 @@ def _hook_dog(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
 def _hook_elevator_steer(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
     """``traitor.elevator-choice``: the traitor sends the Mystic Elevator beside any open door of
     any floor (or keeps it where it is) without rolling; a move never seals a floor."""
-    st.emit("traitor.elevator-choice", f"{st.name(ctx.seat)} chooses where the {st.room_name(st.ex[ctx.seat].room)} goes")
-    yield from _move_tile(st, {"tile": "this-room", "floor": "any", "if_no_spot": "stay", "steer": True}, ctx, eff)
+    yield from villain_elevator(st, ctx.seat, st.ex[ctx.seat].room, st.name(ctx.seat))
+
+
+def villain_elevator(st: BetrayalState, seat: str, room: str, who: str) -> Gen[None]:
+    """The traitor (or, for a monster, its controller ``seat``) enters the Mystic Elevator:
+    no roll, the player chooses where it goes (``room.mystic-elevator.villains-choose``), but the
+    tile moves only the first time the traitor or a monster enters it in each set of traitor and
+    monster turns (``room.mystic-elevator.once-per-villain-round``)."""
+    if st.elevator_villain_round == st.villain_round():
+        st.emit("room.mystic-elevator.once-per-villain-round", f"{who} enters the {st.room_name(room)}, which already "
+                "moved for the traitor's side this round: it stays")
+        return
+    st.elevator_villain_round = st.villain_round()
+    st.emit("room.mystic-elevator.villains-choose", f"{who} rides the {st.room_name(room)} without rolling")
+    st.emit("traitor.elevator-choice", f"{st.name(seat)} chooses where the {st.room_name(room)} goes")
+    spec = {"tile": "this-room", "floor": "any", "if_no_spot": "stay", "steer": True, "room": room}
+    yield from _move_tile(st, spec, Ctx(seat, f"room:{room}"), {})
 
 
 EFFECT_HOOKS: dict[str, Callable[..., Gen[None]]] = {

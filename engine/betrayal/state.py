@@ -170,6 +170,8 @@ class BetrayalState(GameState):
         self.aside: list[str] = []
         # floors a haunt took out of play (``haunt.floor-removed``) and their tiles, out of the game
         self.closed_floors: set[str] = set()
+        # the villain round in which the traitor or a monster last used the Mystic Elevator
+        self.elevator_villain_round = -1
         self.removed_tiles: list[str] = []
         self.decks: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
         self.discards: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
@@ -1122,6 +1124,15 @@ class BetrayalState(GameState):
         if seat == self.current:
             self.turn.end_now = True
             self.turn.stopped = True
+
+    def tile_may_go_to(self, floor: str, tile: str) -> bool:
+        """Whether a moving tile (the Mystic Elevator) may be put on ``floor``: not on a floor the
+        haunt took out of play (``haunt.floor-removed``); a haunt may forbid more."""
+        return floor not in self.closed_floors
+
+    def villain_round(self) -> int:
+        """The traitor-and-monsters set of turns under way (the haunt's round; 0 before it)."""
+        return 0
 
     def damage_taken(self, seat: str, kind: str, points: int) -> int:
         """The damage the explorer really takes of ``points`` (a haunt status may change it)."""

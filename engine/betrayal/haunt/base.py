@@ -274,6 +274,21 @@ class HauntBase(BetrayalState):
                 return mon  # type: ignore[no-any-return]
         return {}
 
+    def villain_round(self) -> int:
+        return self.hround
+
+    def tile_may_go_to(self, floor: str, tile: str) -> bool:
+        """The haunt's text wins over the room's (``haunt.rules-override``): in The Seance the
+        Mystic Elevator cannot go to a floor whose rooms have all collapsed."""
+        if not super().tile_may_go_to(floor, tile):
+            return False
+        rooms = [r for r in self.house.rooms_on(floor) if r != tile]
+        if self.collapsed and rooms and all(r in self.collapsed for r in rooms):
+            self.emit("haunt.rules-override", f"every room of the {floor} floor has collapsed: the "
+                      f"{self.room_name(tile)} cannot go there")
+            return False
+        return True
+
     def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
         """A monster's ways out of a room: every doorway, whichever side of a barrier it is on
         (``room.barrier.monsters-ignore``), and the vertical passages it may use both ways."""

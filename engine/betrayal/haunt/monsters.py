@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.combat import Combat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
@@ -179,9 +180,16 @@ class Monsters(Combat):
             if passage is None or not passage.endswith("-up"):
                 # climbing up a passage is no entry by the room's way in (the Coal Chute's slide)
                 self._monster_room_text(m, ("enter", "cross"))
+            if self._steered(m.room):
+                yield from effects.villain_elevator(self, seat, m.room, self.mname(m))
             yield from self._monster_checks(m, "enter")
             if m.gone:
                 return
+
+    def _steered(self, room: str) -> bool:
+        """The room is one the traitor's side steers without rolling (the Mystic Elevator's
+        ``mystic-elevator-steer`` ability), for monsters as for the traitor."""
+        return any(eff.get("custom") == "mystic-elevator-steer" for a in self.t.rooms[room].abilities for eff in a.get("do", []))
 
     def _monster_passage(self, m: Monster, src: str, how: str) -> None:
         """A monster went up or down a vertical passage (``monster.vertical-passages``)."""
