@@ -289,7 +289,7 @@ GAME = GameDef(
         # alive to die to the house itself; the policy never did so in over 600 haunt-31 games,
         # so that ending is shown by seeded random players (after the reveal too).
         _haunt_case("31-airborne", "heroes", 3, 22),
-        _haunt_case("31-airborne", "nobody", 5, 626, controller="random"),
+        _haunt_case("31-airborne", "nobody", 5, 3621, controller="random"),
         _haunt_case("31-airborne", "heroes", 4, 51),
         _haunt_case("31-airborne", "heroes", 5, 2),
         _haunt_case("31-airborne", "heroes", 6, 207),

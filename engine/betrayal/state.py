@@ -1235,6 +1235,34 @@ class BetrayalState(GameState):
         self.emit("haunt.selection-skip", "every placed omen room gives a played haunt: the original haunt stands")
         return self.t.chart[(room, omen)], room, omen
 
+    def walking_distances(self, seat: str) -> dict[str, int]:
+        """Spaces from the explorer to every room reachable by plain movement, with no rolls:
+        a barrier room is entered on the side of the door used and cannot be crossed (crossing
+        takes a roll), so what lies past a barrier counts only by another way round
+        (``room.barrier.cross-roll``). The Dog's errand uses it (``dog-fetch``)."""
+        e = self.ex[seat]
+        start = (e.room, e.part)
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt: list[tuple[str, int]] = []
+            for room, part in frontier:
+                for other, _, _ in self._exits(Explorer("probe", "", room=room, part=part)):
+                    rdef = self.t.rooms[other]
+                    arrive = 0
+                    if len(rdef.barrier) >= 2:
+                        via = self._entry_side(room, other)
+                        rot = self.house.spots[other].rotation
+                        arrive = next((i for i, s_ in enumerate(rdef.barrier) if via is not None and (s_ + rot) % 4 == via), 0)
+                    if (other, arrive) not in dist:
+                        dist[(other, arrive)] = dist[(room, part)] + 1
+                        nxt.append((other, arrive))
+            frontier = sorted(nxt)
+        out: dict[str, int] = {}
+        for (room, _), d in dist.items():
+            out[room] = min(d, out.get(room, d))
+        return out
+
     def distances(self, start: str) -> dict[str, int]:
         """Tiles apart from ``start`` to every room reachable through doors and fixed links.
         A barrier room counts as one tile whichever side it is entered from, so every door of
