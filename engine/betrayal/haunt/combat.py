@@ -210,6 +210,7 @@ class Combat(Outcomes):
         haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
         ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
         ``steal`` change the damage."""
+        self._trait = trait  # the damage is physical for Speed attacks too (attack.speed-physical)
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
                   f"{a_total} against {d_total}")
