@@ -83,7 +83,6 @@ class HauntState(Turns):
             "grips": {k: list(v) for k, v in sorted(self.grips.items())},
             "waiting": [[k, list(r)] for k, r in self.waiting],
             "no_pickup": sorted(self.no_pickup),
-            "hero_killers": sorted(self.hero_killers),
             "dealt": {k: dict(sorted(v.items())) for k, v in sorted(self.dealt.items())},
             "hidden_traitor": {"seat": self.hidden, "revealed": self.unmasked} if self.hidden else None,
             "monsters": [
