@@ -593,10 +593,13 @@ def cmd_coverage(args: argparse.Namespace) -> int:
             out.print(table)
         never = cov.never()
         shown = ", ".join(f"{s} {exercised[s]}" for s in cov.sources)
-        out.print(f"[bold]{cov.game}[/bold]: {len(cov.rules)} rules; exercised by {shown}; never exercised: {len(never)}")
+        out.print(f"[bold]{cov.game}[/bold]: {len(cov.rules)} rules; exercised by {shown}; never exercised: {len(never)}"
+                  f"; without mechanics (reason given): {len(cov.explained())}")
         for rule in never:
             variant = f" (variant {cov.variants[rule]})" if rule in cov.variants else ""
             out.print(f"  never: {rule}{variant}")
+        for rule in cov.explained():
+            out.print(f"  no mechanics: {rule}: {cov.reasons[rule]}", markup=False)
         for name, hooks in cov.hooks.items():
             out.print(f"  hooks in {name}: {', '.join(hooks)}")
         for name, blockers in cov.haunts.items():

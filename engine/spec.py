@@ -31,7 +31,7 @@ SPEC_ROOT = Path(__file__).resolve().parent.parent / "spec"
 SCHEMA_DIR = SPEC_ROOT / "schema"
 
 PathKey = tuple[str | int, ...]
-MARK_KEYS = ("unverified", "judgement", "sample")
+MARK_KEYS = ("unverified", "judgement", "sample", "no_mechanics")
 
 
 @dataclass(frozen=True, slots=True)

@@ -378,6 +378,7 @@ _KEY_KINDS: dict[str, str] = {
     "unaffected_by_cards": "CARD",
     "custody_of": "CARD_OR_TOKEN",
     "holding": "CARD_OR_TOKEN",
+    "with_weapon": "CARD",
     "item": "CARD_OR_TOKEN",
     "item_destroyed": "CARD_OR_TOKEN",
     "destroy_item": "CARD_OR_TOKEN",

@@ -84,6 +84,9 @@ class CardDef:
     can_trade: bool = True
     can_steal: bool = True
     keep: bool = False  # stays in possession (items and omens), events are discarded unless kept
+    #: An item, or an omen held like one (``omen.like-items``). Companions and the Bite are not
+    #: (``omen.not-items``): they never go into an item pile nor come out of one.
+    item: bool = True
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,7 @@ def _card(data: Mapping[str, Any], card_type: str) -> CardDef:
         can_trade=bool(flags.get("tradable", not not_item)),
         can_steal=bool(flags.get("stealable", not not_item)),
         keep=bool(flags.get("keep", card_type != "event")),
+        item=card_type != "event" and not not_item,
     )
 
 

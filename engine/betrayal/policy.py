@@ -46,6 +46,13 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         need_all, need_any, _ = monster_goal(st, m)
         return next((a for a in actions if a.kind == "monster-pickup" and str(a["card"]) in need_all | need_any),
                     actions[0])
+    if "hand-over" in kinds:  # give a carrying monster what its goal needs (the Girl, the Ring), keep the rest
+        wanted: set[str] = set()
+        for m in st.mon:
+            need_all, need_any, _ = monster_goal(st, m)
+            wanted |= need_all | need_any
+        return next((a for a in actions if a.kind == "hand-over" and str(a["card"]) in wanted),
+                    next(a for a in actions if a.kind == "keep-the-rest"))
     if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk"}:
         return _monster_move(st, actions, rng)
     if "monster-side" in kinds:  # stand with the heroes the monster can then attack
@@ -616,11 +623,12 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
                 continue  # fighting one's own double without the means to kill it only costs
             theirs = st._dice(None, m, weapon.defend if weapon else trait)
         edge = mine - theirs
-        if target in st.ex and st.hs is not None and not st.fight_rules(seat, target) and any(
+        used = str(a["weapon"]) if a.get("weapon") else None
+        if target in st.ex and st.hs is not None and not st.fight_rules(seat, target, weapon=used) and any(
                 st.hs.statuses.get(x, {}).get("no_skull") for x in st.hstatus.get(target, [])):
             continue  # it cannot die of damage: a fight only risks a loss
         chosen = str(a["rule"]) if a.get("rule") else None
-        rules = st.fight_rules(seat, target, chosen=chosen)
+        rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
         if any("on_attacker_wins" in r for r in rules):
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
         elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):

@@ -170,6 +170,8 @@ class BetrayalState(GameState):
         self.aside: list[str] = []
         # floors a haunt took out of play (``haunt.floor-removed``) and their tiles, out of the game
         self.closed_floors: set[str] = set()
+        # the villain round in which the traitor or a monster last used the Mystic Elevator
+        self.elevator_villain_round = -1
         self.removed_tiles: list[str] = []
         self.decks: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
         self.discards: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
@@ -976,7 +978,7 @@ class BetrayalState(GameState):
                     out.append(Action("drop", (("card", c),)))
         if not t.picked or last == "pickup":
             for c in self.piles.get(e.room, ()):
-                if c not in t.items_acted:
+                if c not in t.items_acted and self.t.cards[c].item:  # a companion left here is taken by custody
                     out.append(Action("pickup", (("card", c),)))
         if not t.traded:
             others = [s for s, o in sorted(self.ex.items())
@@ -1128,19 +1130,19 @@ class BetrayalState(GameState):
         return moved
 
     def _die(self, seat: str, trait: str) -> None:
-        """After the haunt a trait on the skull kills: items drop as a pile, companions stay."""
+        """After the haunt a trait on the skull kills: items drop as a pile, companions stay in the
+        room for the next explorer to take custody of, and what is neither (the Bite) stays with
+        the dead explorer (``omen.not-items``)."""
         e = self.ex[seat]
         e.dead = True
         self.emit("death.skull", f"{self.name(seat)}'s {trait} reaches the skull: {self.name(seat)} dies")
         if e.cards:
-            companions = [c for c in e.cards if self.t.cards[c].companion]
-            self.piles.setdefault(e.room, []).extend(e.cards)
+            items, companions = self.leave_possessions(seat)
             if companions:
                 self.emit("death.companion-stays", f"{', '.join(self.card_name(c) for c in companions)} stay in "
                           f"{self.room_name(e.room)}")
-            if len(companions) < len(e.cards):
+            if items:
                 self.emit("death.items-drop", f"{self.name(seat)}'s items drop as an item pile in {self.room_name(e.room)}")
-            e.cards = []
         for card in e.kept:
             self.discards["event"].append(card)
         e.kept = []
@@ -1148,6 +1150,37 @@ class BetrayalState(GameState):
         if seat == self.current:
             self.turn.end_now = True
             self.turn.stopped = True
+
+    def tile_may_go_to(self, floor: str, tile: str) -> bool:
+        """Whether a moving tile (the Mystic Elevator) may be put on ``floor``: not on a floor the
+        haunt took out of play (``haunt.floor-removed``); a haunt may forbid more."""
+        return floor not in self.closed_floors
+
+    def villain_round(self) -> int:
+        """The traitor-and-monsters set of turns under way (the haunt's round; 0 before it)."""
+        return 0
+
+    def damage_taken(self, seat: str, kind: str, points: int) -> int:
+        """The damage the explorer really takes of ``points`` (a haunt status may change it)."""
+        return points
+
+    def leave_possessions(self, seat: str) -> tuple[list[str], list[str]]:
+        """An explorer who dies or leaves play leaves its items as a pile in its room, and its
+        companions there for the next explorer to take custody of (they lie with the pile, but
+        only custody takes them); a card that is neither (the Bite) is no item to drop: it goes
+        to its discard pile (``omen.not-items``). Returns the items and the companions left."""
+        e = self.ex[seat]
+        items = [c for c in e.cards if self.t.cards[c].item]
+        companions = [c for c in e.cards if self.t.cards[c].companion]
+        left = [c for c in e.cards if c in items or c in companions]
+        if left:
+            self.piles.setdefault(e.room, []).extend(left)
+        for card in [c for c in e.cards if c not in left]:
+            # judgement: the rulebook drops only items and leaves only companions behind
+            self.discards[self.t.cards[card].type].append(card)
+            self.emit("omen.not-items", f"{self.card_name(card)} is no item to drop: it is discarded")
+        e.cards = []
+        return items, companions
 
     def values_text(self, seat: str, trait: str, before: int) -> str:
         e = self.ex[seat]
@@ -1232,6 +1265,34 @@ class BetrayalState(GameState):
                     return n, r, o
         self.emit("haunt.selection-skip", "every placed omen room gives a played haunt: the original haunt stands")
         return self.t.chart[(room, omen)], room, omen
+
+    def walking_distances(self, seat: str) -> dict[str, int]:
+        """Spaces from the explorer to every room reachable by plain movement, with no rolls:
+        a barrier room is entered on the side of the door used and cannot be crossed (crossing
+        takes a roll), so what lies past a barrier counts only by another way round
+        (``room.barrier.cross-roll``). The Dog's errand uses it (``dog-fetch``)."""
+        e = self.ex[seat]
+        start = (e.room, e.part)
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt: list[tuple[str, int]] = []
+            for room, part in frontier:
+                for other, _, _ in self._exits(Explorer("probe", "", room=room, part=part)):
+                    rdef = self.t.rooms[other]
+                    arrive = 0
+                    if len(rdef.barrier) >= 2:
+                        via = self._entry_side(room, other)
+                        rot = self.house.spots[other].rotation
+                        arrive = next((i for i, s_ in enumerate(rdef.barrier) if via is not None and (s_ + rot) % 4 == via), 0)
+                    if (other, arrive) not in dist:
+                        dist[(other, arrive)] = dist[(room, part)] + 1
+                        nxt.append((other, arrive))
+            frontier = sorted(nxt)
+        out: dict[str, int] = {}
+        for (room, _), d in dist.items():
+            out[room] = min(d, out.get(room, d))
+        return out
 
     def distances(self, start: str) -> dict[str, int]:
         """Tiles apart from ``start`` to every room reachable through doors and fixed links.

@@ -236,6 +236,13 @@ GAME = GameDef(
         GoldenCase("six-players-seed-23", players=6, seed=23),
         GoldenCase("multilevel-three-players-seed-141", players=3, seed=141, options={"variant": "multilevel"}),
         GoldenCase("long-three-players-seed-99", players=3, seed=99, options={"variant": "long"}),
+        # Endings the cases above never reach (issue 22: every clause exercised): nobody escapes
+        # and the best score wins, or ties, or no score is positive; the turn limit; everyone out.
+        GoldenCase("points-two-players-seed-6", players=2, seed=6),
+        GoldenCase("tie-six-players-seed-6", players=6, seed=6),
+        GoldenCase("nobody-wins-two-players-seed-134", players=2, seed=134),
+        GoldenCase("turn-limit-two-players-seed-20", players=2, seed=20),
+        GoldenCase("long-all-escape-two-players-seed-0", players=2, seed=0, options={"variant": "long"}),
     ),
     milestones=("exit", "trap", "escape"),
     notices=notices,

@@ -58,6 +58,8 @@ class HauntBase(BetrayalState):
         self.hooks_used: list[str] = []
         self.positioned = False
         self._trait = "might"  # the trait of the fight being settled
+        self._weapon: str | None = None  # the weapon card of the explorer's attack being settled
+        self.hero_killers: set[str] = set()  # explorers who won an attack that killed a hero
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
@@ -281,10 +283,56 @@ class HauntBase(BetrayalState):
                 return mon  # type: ignore[no-any-return]
         return {}
 
+    def villain_round(self) -> int:
+        return self.hround
+
+    def tile_may_go_to(self, floor: str, tile: str) -> bool:
+        """The haunt's text wins over the room's (``haunt.rules-override``): in The Seance the
+        Mystic Elevator cannot go to a floor whose rooms have all collapsed."""
+        if not super().tile_may_go_to(floor, tile):
+            return False
+        rooms = [r for r in self.house.rooms_on(floor) if r != tile]
+        if self.collapsed and rooms and all(r in self.collapsed for r in rooms):
+            self.emit("haunt.rules-override", f"every room of the {floor} floor has collapsed: the "
+                      f"{self.room_name(tile)} cannot go there")
+            return False
+        return True
+
     def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
         """A monster's ways out of a room: every doorway, whichever side of a barrier it is on
-        (``room.barrier.monsters-ignore``)."""
-        return self._exits(Explorer("probe", "", room=room), every_side=True)
+        (``room.barrier.monsters-ignore``), and the vertical passages it may use both ways."""
+        out = self._exits(Explorer("probe", "", room=room), every_side=True)
+        seen = {r for r, _, _ in out}
+        return out + [x for x in self.vertical_passages(room) if x[0] not in seen]
+
+    def vertical_passages(self, room: str) -> list[tuple[str, int, str]]:
+        """``monster.vertical-passages``: a monster moves freely up and down the passages between
+        floors that room text makes explorers slide, fall or jump along (the Coal Chute, the
+        Collapsed Room, the Gallery: ``room.gallery.monsters-climb-up``), one space each way
+        (judgement: the rulebook does not count them; a step keeps a monster's move finite). A
+        Collapsed Room nobody has fallen through yet leads down to any basement room
+        (``room.collapsed-room.monster-first``): the first monster's landing is marked there."""
+        out: list[tuple[str, int, str]] = []
+        marked = {t: r for r, ts in self.tokens.items() for t in ts}
+        for rid, rdef in self.t.rooms.items():
+            if rid not in self.house.spots:
+                continue
+            for c in rdef.connections:
+                if c.kind not in ("chute", "fall", "jump"):
+                    continue
+                if c.requires and not self._cond_simple(c.requires):
+                    continue
+                if c.to in self.t.rooms:
+                    ends = [c.to] if c.to in self.house.spots else []
+                elif c.to in marked:
+                    ends = [marked[c.to]]
+                else:  # the first fall: the monster chooses where it lands
+                    ends = self.house.rooms_on("basement") if rid == room else []
+                if rid == room:
+                    out += [(end, 1, f"{c.kind}-down") for end in ends if end != room]
+                elif room in ends:
+                    out.append((rid, 1, f"{c.kind}-up"))
+        return out
 
     def _wall_neighbours(self, room: str) -> list[str]:
         spot = self.house.spots[room]

@@ -109,16 +109,18 @@ class Combat(Outcomes):
         return True
 
     def fight_rules(self, attacker: str, defender: str, ability: str | None = None, *,
-                    chosen: str | None = None) -> list[Mapping[str, Any]]:
+                    chosen: str | None = None, weapon: str | None = None) -> list[Mapping[str, Any]]:
         """The haunt's attack rules whose attacker and defender fit and whose requirement holds.
 
         Requirements read ``seat`` as the explorer in the fight (the attacker if both are), and
         ``opponent`` as the other fighter. A rule with ``by_ability`` governs only the attacks of
         that monster ability (``ability``), and those fights only such rules and the general ones.
         An ``optional`` rule counts only when the attack chose it (``chosen``: its id, or ``*`` for
-        every rule)."""
+        every rule). A rule ``with_weapon`` counts only for an attack made with that weapon:
+        ``weapon`` (a planned attack's), else the weapon of the attack being settled."""
         assert self.hs is not None
         seat, m, opponent = self._fight_ctx(attacker, defender)
+        used = weapon if weapon is not None else self._weapon
         out = []
         for side in self.hs.sides().values():
             for r in side.attack_rules:
@@ -130,6 +132,8 @@ class Combat(Outcomes):
                     continue
                 if "requires" in r and not self.pred(r["requires"], seat, m, opponent):
                     continue
+                if "with_weapon" in r and used != r["with_weapon"]:
+                    continue  # the rule needs the attack made with that weapon, not only held
                 out.append(r)
         return out
 
@@ -169,6 +173,7 @@ class Combat(Outcomes):
         trait = str(a["trait"])
         chosen = str(a["rule"]) if a.get("rule") else None
         w = self.weapons.get(str(a["weapon"])) if a.get("weapon") else None
+        self._weapon = w.card if w is not None else None
         ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
         defend = w.defend if w is not None else trait
         self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
@@ -192,6 +197,7 @@ class Combat(Outcomes):
                                    f"{self.name(seat)}'s {trait} attack")
         dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
         yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
+        self._weapon = None
         if ends_turn:
             self.turn.end_now = True
 
@@ -201,6 +207,7 @@ class Combat(Outcomes):
         haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
         ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
         ``steal`` change the damage."""
+        self._trait = trait  # the damage is physical for Speed attacks too (attack.speed-physical)
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
                   f"{a_total} against {d_total}")
@@ -262,7 +269,7 @@ class Combat(Outcomes):
                     m.cards.append(card)
                     self.emit("attack.steal", f"{self.mname(m)} takes {self.card_name(card)} from {self.name(lose)} "
                               "instead of dealing damage")
-                    yield from effects.lose_card(self, lose, card)
+                    yield from effects.card_stolen(self, lose, card)
                     return
             order = next((list(r["damage_to"]) for r in rules if "damage_to" in r), None)
             if order:
@@ -299,7 +306,7 @@ class Combat(Outcomes):
                         self.ex[win].cards.append(card)
                         self.emit("attack.steal", f"{self.name(win)} steals {self.card_name(card)} from {self.name(lose)} "
                                   "instead of dealing damage")
-                        yield from effects.lose_card(self, lose, card)
+                        yield from effects.card_stolen(self, lose, card)
                         yield from effects.gain_card(self, win, card)
                         return
             if kind == "physical" and points >= 2 and win in self.ex:
@@ -307,14 +314,13 @@ class Combat(Outcomes):
                     self.emit("attack.no-steal-at-range", "nothing can be stolen with a distance attack")
                 elif win != attacker and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
                     self.emit("attack.steal-by-attacker", f"{self.name(win)} defended: only an attacker may steal")
-            for status in self.hstatus.get(lose, []):
-                if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
-                    points = -(-points // 2)
-                    self.emit("haunt.rules-override", f"{self.name(lose)} ({status}) takes half damage, rounded up: {points}")
             rule = "attack.mental" if kind == "mental" else "attack.speed-physical" if self._trait == "speed" else \
                 "attack.damage-difference"
             self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage")
+            hero = self.side.get(lose) == HERO
             yield from effects.take_damage(self, lose, kind, points)
+            if hero and self.ex[lose].dead and win in self.ex:
+                self.hero_killers.add(win)
         else:
             self._defeat_monster(self.monster(lose), points, kind)
 
@@ -335,8 +341,12 @@ class Combat(Outcomes):
         self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight")
         self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn")
         self._release_gone()
-        if m.cards:
-            self.piles.setdefault(m.room, []).extend(m.cards)
-            self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in m.cards)} "
+        items = [c for c in m.cards if self.t.cards[c].item]
+        if items:
+            # a companion in its custody is no item: it stays with the monster (omen.not-items)
+            self.piles.setdefault(m.room, []).extend(items)
+            self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in items)} "
                       "as an item pile")
-            m.cards = []
+            m.cards = [c for c in m.cards if c not in items]
+        if m.cards:
+            self.emit("omen.not-items", f"{self.mname(m)} keeps custody of {', '.join(self.card_name(c) for c in m.cards)}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.combat import Combat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
@@ -164,16 +165,45 @@ class Monsters(Combat):
             cost = next(c for r, c in options if r == to)
             slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
             src = m.room
+            passage = next((how for r, _, how in self.vertical_passages(src) if r == to), None)
             m.room = to
             moved += cost + slow
             self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
                       f"({min(moved, budget)} of {budget})")
+            if passage is not None:
+                self._monster_passage(m, src, passage)
             if slow:
                 self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind")
-            self._monster_room_text(m, ("enter", "cross"))
+            if passage is None or not passage.endswith("-up"):
+                # climbing up a passage is no entry by the room's way in (the Coal Chute's slide)
+                self._monster_room_text(m, ("enter", "cross"))
+            if self._steered(m.room):
+                yield from effects.villain_elevator(self, seat, m.room, self.mname(m))
             yield from self._monster_checks(m, "enter")
             if m.gone:
                 return
+
+    def _steered(self, room: str) -> bool:
+        """The room is one the traitor's side steers without rolling (the Mystic Elevator's
+        ``mystic-elevator-steer`` ability), for monsters as for the traitor."""
+        return any(eff.get("custom") == "mystic-elevator-steer" for a in self.t.rooms[room].abilities for eff in a.get("do", []))
+
+    def _monster_passage(self, m: Monster, src: str, how: str) -> None:
+        """A monster went up or down a vertical passage (``monster.vertical-passages``)."""
+        kind, _, way = how.partition("-")
+        if kind == "jump" and way == "up":
+            self.emit("room.gallery.monsters-climb-up", f"{self.mname(m)} climbs up from the {self.room_name(src)} to the "
+                      f"{self.room_name(m.room)}")
+            return
+        self.emit("monster.vertical-passages", f"{self.mname(m)} goes {way} from the {self.room_name(src)} to the "
+                  f"{self.room_name(m.room)} ({kind})")
+        for c in self.t.rooms[src].connections:
+            if kind == "fall" and c.kind == "fall" and c.to not in self.t.rooms \
+                    and not any(c.to in ts for ts in self.tokens.values()):
+                self.tokens.setdefault(m.room, []).append(c.to)
+                self.emit("room.collapsed-room.monster-first", f"{self.mname(m)} is the first down the "
+                          f"{self.room_name(src)}: no tile is drawn, the {c.to} token marks the "
+                          f"{self.room_name(m.room)}")
 
     def _monster_room_text(self, m: Monster, triggers: tuple[str, ...]) -> None:
         """Room text does nothing to monsters: harmful text and barriers are ignored

@@ -251,6 +251,16 @@ class Outcomes(Wins):
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
 
+    def damage_taken(self, seat: str, kind: str, points: int) -> int:
+        """A status with ``damage_taken: half-up`` halves, rounded up, all damage the explorer
+        takes, whatever its source (an attack, a card, a room, the haunt)."""
+        for status in self.hstatus.get(seat, []):
+            if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
+                points = -(-points // 2)
+                self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes half the {kind} damage, "
+                          f"rounded up: {points}")
+        return points
+
     def _drop_everything(self, seat: str) -> Gen[None]:
         """A status with ``drops_items``: the explorer's items and omens fall as a pile in its room,
         tokens carried like items lie there again, companions are discarded, and an explorer it
@@ -260,7 +270,10 @@ class Outcomes(Wins):
             if card not in e.cards:
                 continue  # losing an earlier card took it away already
             e.cards.remove(card)
-            if self.t.cards[card].companion:
+            if not self.t.cards[card].item:
+                if not self.t.cards[card].companion:
+                    e.cards.append(card)  # the Bite is no item to drop (omen.not-items)
+                    continue
                 self.discards[self.t.cards[card].type].append(card)
                 self.emit("haunt.rules-override", f"{self.name(seat)} discards the {self.card_name(card)}")
             else:

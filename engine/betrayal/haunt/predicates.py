@@ -162,6 +162,14 @@ class Predicates(Amounts):
     def _pred_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return seat is not None and self.in_play(seat) == bool(p["alive"])
 
+    def _pred_killed_a_hero(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        return seat is not None and (seat in self.hero_killers) == bool(p["killed_a_hero"])
+
+    def _pred_the_traitor(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        traitor = self.haunt.get("traitor") if self.haunt is not None else None
+        return seat is not None and (seat == traitor) == bool(p["the_traitor"])
+
     def _pred_holds_tokens(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                            opponent: str | None) -> bool:
         spec = p["holds_tokens"]
@@ -200,6 +208,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "exited",
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
+        "killed_a_hero", "the_traitor",
         "holds_tokens", "holding", "counterpart_fight", "in"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}

@@ -97,10 +97,14 @@ class SetupSteps(Monsters):
                 e = self.ex[seat]
                 if e.cards and not spec.get("keeps_possessions"):
                     # judgement: an explorer taken out of play leaves its items behind as a pile
-                    self.piles.setdefault(e.room, []).extend(e.cards)
-                    self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in e.cards)} stay in "
-                              f"{self.room_name(e.room)} as an item pile")
-                    e.cards = []
+                    # and its companions in the room, as a dead one does
+                    items, companions = self.leave_possessions(seat)
+                    if items:
+                        self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in items)} stay in "
+                                  f"{self.room_name(e.room)} as an item pile")
+                    if companions:
+                        self.emit("death.companion-stays", f"{', '.join(self.card_name(c) for c in companions)} stay in "
+                                  f"{self.room_name(e.room)} for the next explorer to take custody of")
                 token = spec.get("replace_with")
                 for mdef in self.hs.monsters.values():
                     if mdef.token == token:
@@ -109,7 +113,9 @@ class SetupSteps(Monsters):
             for seat in who(spec["who"]):
                 e = self.ex[seat]
                 named = spec.get("cards")
-                drop = [c for c in e.cards if named is None or c in ([named] if isinstance(named, str) else named)]
+                # only items drop: companions and the Bite are no items (omen.not-items)
+                drop = [c for c in e.cards if (named is None and self.t.cards[c].item)
+                        or (named is not None and c in ([named] if isinstance(named, str) else named))]
                 if spec.get("may_not_pick_up"):
                     self.no_pickup.update(f"{seat}/{c}" for c in drop)
                 if drop:
@@ -120,6 +126,11 @@ class SetupSteps(Monsters):
                     e.cards = [c for c in e.cards if c not in drop]
                     for card in drop:  # a dropped card's bonuses go with it (item.over-the-top)
                         yield from effects.lose_card(self, seat, card)
+                tokens = [t for t in self.held.get(seat, []) if named is None and self._carried(t)]
+                for token in tokens:  # item tokens are items too, unless the haunt says otherwise
+                    self.held[seat].remove(token)
+                    self.htokens.setdefault(token, []).append(e.room)
+                    self.emit("item.tokens-like-cards", f"{self.name(seat)} drops the {token} token in {self.room_name(e.room)}")
         elif verb == "place":
             if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
                 yield from self._place_in_listed_rooms(spec)

@@ -36,6 +36,8 @@ class Tasks(SetupSteps):
                 continue  # offered by _side_actions
             if task.get("timing") == "end-of-turn" and "roll" not in task:
                 continue  # happens by itself when the turn ends there
+            if task.get("timing") == "on-entry":
+                continue  # happens by itself to whoever enters (entry_actions)
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
@@ -125,6 +127,13 @@ class Tasks(SetupSteps):
         if where.get("any_room"):
             return True
         return self.ex[seat].room in self._rooms_for(where)
+
+    def entry_actions(self, seat: str) -> Gen[None]:
+        """Actions with ``timing: on-entry`` open where the explorer has just entered happen at
+        once; they are no choice (The Mummy Walks: whoever enters the Girl's room takes her)."""
+        for task in self.tasks_for(seat):
+            if task.get("timing") == "on-entry" and self._task_open(seat, task):
+                yield from self._task(seat, Action.of("task", id=task["id"]))
 
     def _task(self, seat: str, a: Action) -> Gen[None]:
         """``haunt.specific-action``: a task roll (``roll.task-once-per-turn``) or a special action."""

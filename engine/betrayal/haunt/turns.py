@@ -401,6 +401,7 @@ class Turns(Tasks):
             self._sync_carried()
         if self.hs is not None:
             yield from self._take_custody(seat)
+            yield from self.entry_actions(seat)
 
     def _take_custody(self, seat: str) -> Gen[None]:
         """``death.companion-custody``: the next explorer to enter takes a companion left in a room."""
