@@ -8,6 +8,7 @@ recorded actions to a fresh game (never the seed) and checks every recorded cons
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -390,17 +391,17 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
     return ReplayResult(transcript, len(transcript.steps), None, notes, state)
 
 
-#: How many legal actions replay looks through to match a recorded action's arguments by name.
-MATCH_LIMIT = 100_000
+#: Arguments an action may have for replay to try their orders (6! = 720 membership tests).
+MAX_REORDERED_ARGS = 6
 
 
 def _legal_by_name(action: Action, legal: Choices) -> Action | None:
     """The legal action with the same kind and the same arguments by name, whatever their order
     (a YAML tool that sorts keys reorders them); None if there is none."""
-    wanted = sorted(action.args)
-    for index, candidate in enumerate(legal):
-        if index >= MATCH_LIMIT:
-            break
-        if candidate.kind == action.kind and len(candidate.args) == len(action.args) and sorted(candidate.args) == wanted:
+    if len(action.args) > MAX_REORDERED_ARGS:
+        return None
+    for order in itertools.permutations(action.args):
+        candidate = Action(action.kind, order)
+        if candidate in legal:
             return candidate
     return None
