@@ -402,3 +402,10 @@ def test_the_seed_search_has_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> N
     run = run_cli(["play", "betrayal", "--players", "4", "--haunt", "3", "--quiet"])
     assert run.status == 2
     assert "within 0.05 seconds" in run.err
+
+
+def test_lint_names_every_form_a_value_may_take(tmp_path: Path) -> None:
+    target = edited(tmp_path, HAUNT, "stats: {speed: 4,", "stats: {speed: fast,")
+    run = run_cli(["lint", str(target)])
+    assert run.status == 2
+    assert "'fast' is not allowed here; expected an integer from 0 to 8 or 'none'" in run.err
