@@ -324,6 +324,9 @@ def parse_yaml(text: str, display: str, limits: Limits | None = None) -> tuple[A
     return data, Positions(text, display, bounds)
 
 
+#: How many parsed files the cache keeps (a verify run reads about 150).
+CACHE_FILES = 512
+
 _CACHE: dict[tuple[str, str, int, int, Limits], tuple[Any, Positions, str]] = {}
 
 
@@ -344,6 +347,8 @@ def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Positions, s
         data, positions = parse_yaml(text, shown, bounds)
         cached = (data, positions, text)
         if key is not None:
+            if len(_CACHE) >= CACHE_FILES:
+                del _CACHE[next(iter(_CACHE))]  # the oldest: memory stays bounded in a long process
             _CACHE[key] = cached
     data, positions, text = cached
     return plain_copy(data), positions, text
