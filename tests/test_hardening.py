@@ -409,3 +409,18 @@ def test_lint_names_every_form_a_value_may_take(tmp_path: Path) -> None:
     run = run_cli(["lint", str(target)])
     assert run.status == 2
     assert "'fast' is not allowed here; expected an integer from 0 to 8 or 'none'" in run.err
+
+
+@pytest.mark.parametrize("name", ["spec/betrayal/components.yaml", "spec/betrayal/haunts/03-frog-leg-stew.yaml",
+                                  "scenarios/haunted/golden/four-players-seed-91.yaml"])
+def test_the_fast_parse_reads_what_the_pure_python_safe_loader_reads(name: str) -> None:
+    import yaml
+
+    from hauntcheck.engine import inputs
+
+    text = (ROOT / name).read_text(encoding="utf-8")
+    data, positions = inputs.parse_yaml(text, name)
+    assert data == yaml.load(text, Loader=yaml.SafeLoader)
+    slow = inputs._parse(text, name, inputs.Limits(), {}, yaml.SafeLoader)  # the fallback without libyaml
+    assert slow == data
+    assert ("spec_version",) in positions or ("format",) in positions
