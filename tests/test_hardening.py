@@ -424,3 +424,10 @@ def test_the_fast_parse_reads_what_the_pure_python_safe_loader_reads(name: str) 
     slow = inputs._parse(text, name, inputs.Limits(), {}, yaml.SafeLoader)  # the fallback without libyaml
     assert slow == data
     assert ("spec_version",) in positions or ("format",) in positions
+
+
+def test_lint_suggests_the_id_meant(tmp_path: Path) -> None:
+    target = edited(tmp_path, HAUNT, "room: entrance-hall}", "room: entrence-hall}")
+    run = run_cli(["lint", str(target)])
+    assert run.status == 2
+    assert "unknown room 'entrence-hall' (did you mean 'entrance-hall'?)" in run.err
