@@ -353,7 +353,7 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
         if actor != step.actor or legal.size() != step.offered:
             return diverge(step.n, "a different decision point",
                            [f"actor {step.actor}", f"offered {step.offered}"], [f"actor {actor}", f"offered {legal.size()}"])
-        action = step.action if step.action in legal else _legal_by_name(step.action, legal)
+        action = step.action if step.action in legal else legal_by_name(step.action, legal)
         if action is None:
             return diverge(step.n, "the recorded action is not one of the legal actions offered here",
                            [str(step.action)], [f"{legal.size()} offered: {legal.describe()}"])
@@ -395,7 +395,7 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
 MAX_REORDERED_ARGS = 6
 
 
-def _legal_by_name(action: Action, legal: Choices) -> Action | None:
+def legal_by_name(action: Action, legal: Choices) -> Action | None:
     """The legal action with the same kind and the same arguments by name, whatever their order
     (a YAML tool that sorts keys reorders them); None if there is none."""
     if len(action.args) > MAX_REORDERED_ARGS:
