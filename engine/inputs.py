@@ -186,12 +186,13 @@ class _Builder:
             self.loader.flatten_mapping(node)
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
-                key = self.scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
-                if not isinstance(key, str | int) or isinstance(key, bool):
-                    shown = key if key is not None else "a " + ("list" if isinstance(key_node, yaml.SequenceNode) else "mapping")
-                    if isinstance(key_node, yaml.ScalarNode) and key is None:
-                        shown = "null"
-                    self.errors.append(SpecError(self.at(key_node), f"a key must be a plain word, not {shown!r}"))
+                if not isinstance(key_node, yaml.ScalarNode):
+                    shown = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
+                    self.errors.append(SpecError(self.at(key_node), f"a key must be a plain word, not {shown}"))
+                    continue
+                key = self.scalar(key_node)
+                if not isinstance(key, str | int):
+                    self.errors.append(SpecError(self.at(key_node), f"a key must be a plain word, not {key!r}"))
                     continue
                 key = str(key)
                 if key in out:
