@@ -205,6 +205,12 @@ def _explain(error: ValidationError) -> tuple[PathKey, str]:
         bound = {"minimum": "less than the minimum of", "maximum": "more than the maximum of",
                  "exclusiveMinimum": "not more than", "exclusiveMaximum": "not less than"}[str(validator)]
         return path, f"{shown} is {bound} {error.validator_value}"
+    if validator in ("oneOf", "anyOf") and error.context and all(not e.relative_path for e in error.context):
+        # Every alternative refused the value itself (not something inside it): name them all.
+        branches: Any = error.validator_value
+        forms = [_form(b) for b in branches] if isinstance(branches, list) else []
+        if forms and all(forms):
+            return path, f"{shown} is not allowed here; expected {' or '.join(forms)}"
     if validator in ("oneOf", "anyOf") and error.context:
         # Blame the alternative jsonschema ranks as most relevant (the branch the value was meant for).
         # Drop the branches written for another shape of value (a list where a mapping was given).
@@ -213,6 +219,28 @@ def _explain(error: ValidationError) -> tuple[PathKey, str]:
     if validator in ("oneOf", "anyOf"):
         return path, f"{shown} matches more than one of the allowed forms" if validator == "oneOf" else f"{shown} matches no allowed form"
     return path, error.message if len(error.message) <= 200 else error.message[:200] + " ..."
+
+
+def _form(schema: Any) -> str:
+    """A short description of a simple schema alternative ("an integer from 0 to 8", "'none'");
+    empty for one too involved to describe in a few words."""
+    if not isinstance(schema, dict):
+        return ""
+    if "const" in schema:
+        return repr(schema["const"])
+    if "enum" in schema and isinstance(schema["enum"], list):
+        return "one of " + ", ".join(repr(v) for v in schema["enum"])
+    kind = schema.get("type")
+    if kind in ("integer", "number") and set(schema) <= {"type", "minimum", "maximum", "description"}:
+        low, high = schema.get("minimum"), schema.get("maximum")
+        name = "an integer" if kind == "integer" else "a number"
+        if low is not None and high is not None:
+            return f"{name} from {low} to {high}"
+        return name + (f" of at least {low}" if low is not None else f" of at most {high}" if high is not None else "")
+    names = {"string": "a string", "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null"}
+    if isinstance(kind, str) and set(schema) <= {"type", "description"}:
+        return names.get(kind, kind)
+    return ""
 
 
 def short(value: Any, width: int = 60) -> str:

@@ -126,7 +126,7 @@ def test_cross_reference_errors_name_both_places(tmp_path: Path, capsys: pytest.
     assert main(["lint", str(broken)]) == 2
     lines = capsys.readouterr().err.splitlines()
     assert lines[0].startswith(f"{broken}:48:")
-    assert lines[0].endswith("error: unknown room 'chappel' (defined in spec/betrayal/rooms.yaml)")
+    assert lines[0].endswith("error: unknown room 'chappel' (did you mean 'chapel'?) (defined in spec/betrayal/rooms.yaml)")
     assert lines[1].startswith("  spec/betrayal/rooms.yaml:") and lines[1].endswith("note: rooms are defined here")
 
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from hauntcheck.engine.spec import did_you_mean
+
 PLAYER_COUNTS: tuple[int, ...] = (3, 4, 5, 6)
 TRAIT_USED = "trait-used"  # reserved token name: "the token of the trait that was rolled"
 TARGET = "target"  # reserved monster name in kill/stun/trap outcomes: the action's target
@@ -542,9 +544,10 @@ def _check_file(
                 continue
             if kind == "CARD_OR_TOKEN":
                 if ident not in external["CARD"] and ident not in local["token"]:
+                    hint = did_you_mean(ident, sorted(external["CARD"] | local["token"]))
                     report(
                         where,
-                        f"unknown card or token {ident!r} (cards are defined in spec/betrayal/omens.yaml, items.yaml or "
+                        f"unknown card or token {ident!r}{hint} (cards are defined in spec/betrayal/omens.yaml, items.yaml or "
                         "events.yaml; tokens in this file's tokens list)",
                     )
                 continue
@@ -555,7 +558,7 @@ def _check_file(
             known = external[kind] if kind.isupper() else local[kind]
             if ident not in known:
                 what, home = _WHERE_DEFINED[kind]
-                report(where, f"unknown {what} {ident!r} (defined in {home})")
+                report(where, f"unknown {what} {ident!r}{did_you_mean(ident, sorted(known))} (defined in {home})")
 
     for index, hook in enumerate(data.get("hooks", ())):
         if hook.get("id") not in hooks_used:
