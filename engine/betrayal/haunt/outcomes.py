@@ -83,6 +83,22 @@ class Outcomes(Wins):
                     partner.gone = victim.gone
                     self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it")
                 self._release_gone()
+        elif verb == "hit_monster":
+            victim = self.monster(target) if target is not None and target not in self.ex else m
+            cap = self.mdef(victim).damage_capacity if victim is not None else None
+            if victim is not None and cap is not None and not victim.gone:
+                self.track += 1
+                need = self._amount(cap["points"])
+                self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
+                          f"({self.track} of {need})")
+                if self.track >= need:
+                    victim.gone = "killed"
+                    self.emit(rule, f"{self.mname(victim)} is killed")
+        elif verb == "return_token" and seat is not None:
+            if str(spec) in self.held.get(seat, []):
+                self.held[seat].remove(str(spec))
+                self.pool[str(spec)] = self.pool.get(str(spec), 0) + 1
+                self.emit(rule, f"{self.name(seat)}'s {spec} token goes back to the set-aside tokens")
         elif verb == "stun_monster":
             victim = self.monster(target) if target is not None and target not in self.ex else m
             if victim is not None and not victim.gone and not victim.stunned:
