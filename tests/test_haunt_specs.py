@@ -44,6 +44,7 @@ PILOTS = {
     12: "12-fleshwalkers",
     29: "29-frankensteins-legacy",
     31: "31-airborne",
+    48: "48-stacked-like-cordwood",
     34: "34-guillotines",
 }
 
@@ -63,6 +64,7 @@ HOOKS = {
     12: (),
     29: (),
     31: ("remove-basement",),
+    48: (),
     34: ("collars", "key-rules"),
 }
 

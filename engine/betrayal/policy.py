@@ -117,7 +117,8 @@ def goal_rooms(st: HauntState, side: str) -> list[str]:
 
 
 def wanted_cards(st: HauntState, side: str) -> set[str]:
-    """Cards the side's attack rules or tasks require (``holding``)."""
+    """Cards the side's attack rules or tasks require (``holding``); of weapons any one of which
+    will do (``attack_weapon``), all while the side holds none of them, else those it holds."""
     out: set[str] = set()
     if st.hs is None or (own := st.hs.sides().get(side)) is None:
         return out
@@ -128,6 +129,29 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
             out.add(held)
         elif isinstance(held, list):
             out.update(str(h) for h in held)
+    for group in _alternatives(own.attack_rules):
+        mine = {c for c in group if any(st.holds(s, c) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)}
+        out |= mine or group
+    return out
+
+
+def _alternatives(rules: Iterable[Mapping[str, Any]]) -> list[set[str]]:
+    """Groups of cards of which one is enough (``attack_weapon`` lists in the rules' requirements)."""
+    out: list[set[str]] = []
+
+    def visit(p: Any) -> None:
+        if isinstance(p, Mapping):
+            for key, value in p.items():
+                if key == "attack_weapon":
+                    out.append({value} if isinstance(value, str) else {str(v) for v in value})
+                elif key != "not":
+                    visit(value)
+        elif isinstance(p, list):
+            for x in p:
+                visit(x)
+
+    for rule in rules:
+        visit(rule.get("requires", {}))
     return out
 
 

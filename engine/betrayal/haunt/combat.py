@@ -199,6 +199,7 @@ class Combat(Outcomes):
         defend = w.defend if w is not None else trait
         self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
         if w is not None:
+            self.turn.keys.add(f"attack-weapon:{w.card}")  # for the predicate attack_weapon
             self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "
                       f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)")
             # Attacking is the weapon's one action this turn: it cannot then be traded or dropped.
@@ -389,6 +390,16 @@ class Combat(Outcomes):
             if self.track >= self._amount(cap["points"]):
                 m.gone = "killed"
                 self.emit("monster.rules-overridable", f"{self.mname(m)} is killed")
+            return
+        if mdef.on_defeat == "leaves-house":
+            m.gone = "away"
+            m.stunned = False
+            self.emit("monster.rules-overridable", f"{self.mname(m)} is beaten and leaves the house for now "
+                      "(no stun, no damage)")
+            if m.cards:
+                self.piles.setdefault(m.room, []).extend(m.cards)
+                m.cards = []
+            self._release_gone()
             return
         if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
             raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")

@@ -94,6 +94,18 @@ class Outcomes(Wins):
                 if self.track >= need:
                     victim.gone = "killed"
                     self.emit(rule, f"{self.mname(victim)} is killed")
+        elif verb == "return_monster" and self.hs is not None:
+            kind = str(spec["monster"])
+            for back in [x for x in self.mon if x.kind == kind and x.gone == "away"]:
+                rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
+                back.gone = ""
+                back.room = rooms[0] if rooms else str(self.haunt["room"] if self.haunt else back.room)
+                gain = int(spec.get("gain_each_trait", 0))
+                for trait in back.stats:
+                    back.stats[trait] += gain
+                self.emit(rule, f"{self.mname(back)} comes back in {self.room_name(back.room)}"
+                          + (f", each trait {gain} higher: " + ", ".join(f"{k} {v}" for k, v in sorted(back.stats.items()))
+                             if gain else ""))
         elif verb == "return_token" and seat is not None:
             if str(spec) in self.held.get(seat, []):
                 self.held[seat].remove(str(spec))
@@ -173,8 +185,10 @@ class Outcomes(Wins):
             self.emit(rule, f"{self.name(seat)} takes a {token} token")
         elif verb == "fetch_card" and seat is not None:
             cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
-            kind = str(spec.get("stack", "item"))
             for card in cards:
+                kind = str(spec.get("stack", "item"))
+                if kind == "own-stack":
+                    kind = self.t.cards[card].type  # each card from its own stack (the Spear is an omen)
                 for pile in (self.decks[kind], self.discards[kind], self.token_cards):
                     if card in pile:
                         pile.remove(card)
@@ -184,7 +198,8 @@ class Outcomes(Wins):
                         self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack")
                         yield from effects.gain_card(self, seat, card)
                         return
-            self.emit(rule, f"the {', '.join(cards)} is not in the {kind} stack: nothing is found")
+            where = "its" if spec.get("stack") == "own-stack" else f"the {spec.get('stack', 'item')}"
+            self.emit(rule, f"the {', '.join(cards)} is not in {where} stack: nothing is found")
         elif verb == "steal" and spec == "chosen-token" and seat is not None and target in self.ex:
             loot = sorted({t for t in self.held.get(target, []) if self._carried(t) and self._room_for_token(seat, t)})
             if not loot:

@@ -10,7 +10,7 @@ from typing import Any
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec, load_haunt
 
 #: Haunts whose every setup step, rule and goal the interpreter below carries out.
-PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 29, 31, 34})
+PLAYABLE: frozenset[int] = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 29, 31, 34, 48})
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
 
