@@ -150,7 +150,13 @@ def hooks_by_file(game: str) -> dict[str, list[str]]:
 
     for name, file in sorted(spec.files.items()):
         found: list[str] = []
-        walk(file.data, found)
+        if isinstance(file.data, dict) and file.data.get("kind") == "haunt":
+            # a haunt file's hooks, without the shared-effects conditions it borrows (vault-opened)
+            from hauntcheck.engine.betrayal.hauntspec import custom_hooks_used
+
+            found = [hook for _, hook in custom_hooks_used(file.data)]
+        else:
+            walk(file.data, found)
         if found:
             out[name] = sorted(set(found))
     return out

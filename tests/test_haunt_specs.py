@@ -42,7 +42,9 @@ PILOTS = {
     9: "09-the-dance-of-death",
     10: "10-family-gathering",
     12: "12-fleshwalkers",
+    29: "29-frankensteins-legacy",
     31: "31-airborne",
+    48: "48-stacked-like-cordwood",
     34: "34-guillotines",
 }
 
@@ -60,7 +62,9 @@ HOOKS = {
     9: ("skull-sanity-turns-traitor",),
     10: (),
     12: (),
+    29: (),
     31: ("remove-basement",),
+    48: (),
     34: ("collars", "key-rules"),
 }
 

@@ -77,4 +77,9 @@ class Amounts(HauntBase):
             return [self.ex[s].room for s in self._who(where["room_of"])]
         if "haunt_room" in where:
             return [str(self.haunt["room"])] if self.haunt else []
+        if "room_of_holder" in where:
+            held = where["room_of_holder"]
+            cards = [held] if isinstance(held, str) else list(held)
+            return sorted({self.ex[s].room for s in self.seat_ids if self.in_play(s)
+                           and any(self.holds(s, str(c)) for c in cards)})
         raise NotImplementedError(f"haunt location {sorted(where)}")

@@ -228,6 +228,16 @@ class HauntBase(BetrayalState):
             return 0
         return super().movement_left(seat)
 
+    def door_adjacent(self, room: str) -> set[str]:
+        """Rooms joined to ``room`` by a connecting doorway (both doors meet), on its floor; the
+        rooms of the starting strip are joined by the open doorways of their one tile."""
+        out = {c.to for c in self.t.rooms[room].connections if c.kind == "strip" and c.to in self.house.spots}
+        for side in self.house.doors(room):
+            other, meets = self.house.door_neighbour(room, side)
+            if other is not None and meets:
+                out.add(other)
+        return out
+
     def line_of_sight(self, room: str) -> set[str]:
         """Rooms seen from ``room``: straight on through joined doorways on one floor."""
         seen: set[str] = set()

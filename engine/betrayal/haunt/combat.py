@@ -51,7 +51,7 @@ class Combat(Outcomes):
             if self.side.get(seat) == HERO:
                 far += [m.uid for m in self.active_monsters() if m.room in seen]
             targets += [(t, True) for t in far if self._may_attack(seat, t)]
-        out: list[Action] = []
+        out: list[Action] = self._reach_actions(seat)
         for target, distant in targets:
             rules = self.fight_rules(seat, target)
             if not distant:
@@ -59,7 +59,8 @@ class Combat(Outcomes):
                 for r in self.fight_rules(seat, target, chosen="*"):
                     if r.get("optional"):
                         out += [Action.of("attack", target=target, trait=t, rule=r["id"])
-                                for t in r.get("attack_with", ["might"]) if self._target_has(target, t)]
+                                for t in r.get("attack_with", ["might"])
+                                if self._target_has(target, t) or r.get("despite_immunity")]
             allowed = next((tuple(r["attack_with"]) for r in rules if "attack_with" in r), None)
             traits = [t for t in self._attack_traits(seat) if allowed is None or t in allowed]
             if allowed:
@@ -75,6 +76,28 @@ class Combat(Outcomes):
                 for w in ranged:
                     if self._target_has(target, w.trait):
                         out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
+        return out
+
+    def _reach_actions(self, seat: str) -> list[Action]:
+        """Attacks by an ``optional`` rule with ``reach: adjacent`` on a foe in a room joined to the
+        explorer's by a connecting doorway (a thrown Torch); ``despite_immunity`` lets the rule's
+        trait be used against a defender otherwise immune to it."""
+        if self.hs is None:
+            return []
+        room = self.ex[seat].room
+        out: list[Action] = []
+        for other in sorted(self.door_adjacent(room)):
+            foes = [s for s in self.opponents_of(seat) if self.ex[s].room == other]
+            if self.side.get(seat) == HERO:
+                foes += [m.uid for m in self.active_monsters(other)]
+            for target in foes:
+                if not self._may_attack(seat, target):
+                    continue
+                for r in self.fight_rules(seat, target, chosen="*"):
+                    if r.get("optional") and r.get("reach") == "adjacent":
+                        out += [Action.of("attack", target=target, trait=t, rule=r["id"])
+                                for t in r.get("attack_with", ["might"])
+                                if self._target_has(target, t) or r.get("despite_immunity")]
         return out
 
     def _ally_fight(self, seat: str, ally: str) -> bool:
@@ -178,12 +201,16 @@ class Combat(Outcomes):
         defend = w.defend if w is not None else trait
         self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
         if w is not None:
+            self.turn.keys.add(f"attack-weapon:{w.card}")  # for the predicate attack_weapon
             self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "
                       f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)")
             # Attacking is the weapon's one action this turn: it cannot then be traded or dropped.
             self.turn.items_acted.add(w.card)
             self.emit("item.one-action-per-item", f"the {self.card_name(w.card)} has been used this turn")
-        if not ranged:
+        if not ranged and self._room_of(target) != self.ex[seat].room:
+            self.emit("haunt.rules-override", f"{self.name(seat)} attacks into {self.room_name(self._room_of(target))}, "
+                      "joined by a doorway, as the haunt's rule allows")
+        elif not ranged:
             self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}")
         if self.hidden is not None and target in self.ex and self.seen_side(target) == self.seen_side(seat):
             self.emit("hidden-traitor.anyone-attacks", f"{self.name(seat)} may attack {self.name(target)}: with a "
@@ -208,10 +235,16 @@ class Combat(Outcomes):
         ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
         ``steal`` change the damage."""
         self._trait = trait  # the damage is physical for Speed attacks too (attack.speed-physical)
+        rules = self.fight_rules(attacker, defender, ability, chosen=chosen) if self.hs is not None else []
+        for r in rules:
+            bonus = r.get("result_bonus", {})
+            if bonus.get("attacker") or bonus.get("defender"):
+                a_total += int(bonus.get("attacker", 0))
+                d_total += int(bonus.get("defender", 0))
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (results now {a_total} and {d_total})")
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
                   f"{a_total} against {d_total}")
-        rules = self.fight_rules(attacker, defender, ability, chosen=chosen) if self.hs is not None else []
         if chosen is not None:
             self.emit("haunt.rules-override", f"{self._who_name(attacker)} fights by the haunt's rule {chosen}")
         seat, m, _ = self._fight_ctx(attacker, defender)
@@ -271,6 +304,9 @@ class Combat(Outcomes):
                               "instead of dealing damage")
                     yield from effects.card_stolen(self, lose, card)
                     return
+            stolen = yield from self._monster_takes_token(m, lose, points, margin, rules)
+            if stolen:
+                return
             order = next((list(r["damage_to"]) for r in rules if "damage_to" in r), None)
             if order:
                 self.emit("haunt.rules-override", f"{self.name(lose)} takes {points} damage in the haunt's order: "
@@ -324,6 +360,29 @@ class Combat(Outcomes):
         else:
             self._defeat_monster(self.monster(lose), points, kind)
 
+    def _monster_takes_token(self, m: Monster, lose: str, points: int, margin: int | None,
+                             rules: list[Mapping[str, Any]]) -> Gen[bool]:
+        """``steal_tokens`` with ``steal_margin``: a monster beating a hero by the margin may take
+        one of the named tokens the hero carries instead of dealing damage; the token is then
+        destroyed (out of the game) or goes back to the set-aside tokens (``fate``)."""
+        spec = next((r["steal_tokens"] for r in rules if "steal_tokens" in r), None)
+        if spec is None or margin is None or points < margin:
+            return False
+        tokens = sorted({k for k in self.held.get(lose, []) if k in spec["tokens"]})
+        if not tokens:
+            return False
+        acts = [Action.of("damage-them", target=lose, points=points)] + [Action.of("steal-token", token=k) for k in tokens]
+        choice = yield from self.ask(self.monster_controller(m), acts, f"deal {points} damage or take a token")
+        if choice.kind != "steal-token":
+            return False
+        token = str(choice["token"])
+        self.held[lose].remove(token)
+        if spec["fate"] == "set-aside":
+            self.pool[token] = self.pool.get(token, 0) + 1
+        self.emit("attack.steal", f"{self.mname(m)} takes {self.name(lose)}'s {token} token instead of dealing damage; "
+                  f"it is {'destroyed' if spec['fate'] == 'destroyed' else 'put back with the set-aside tokens'}")
+        return True
+
     def _defeat_monster(self, m: Monster, points: int, kind: str) -> None:
         mdef = self.mdef(m)
         cap = mdef.damage_capacity
@@ -331,9 +390,19 @@ class Combat(Outcomes):
             self.track += points
             self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
                       f"({self.track} of {cap['points']})")
-            if self.track >= int(cap["points"]):
+            if self.track >= self._amount(cap["points"]):
                 m.gone = "killed"
                 self.emit("monster.rules-overridable", f"{self.mname(m)} is killed")
+            return
+        if mdef.on_defeat == "leaves-house":
+            m.gone = "away"
+            m.stunned = False
+            self.emit("monster.rules-overridable", f"{self.mname(m)} is beaten and leaves the house for now "
+                      "(no stun, no damage)")
+            if m.cards:
+                self.piles.setdefault(m.room, []).extend(m.cards)
+                m.cards = []
+            self._release_gone()
             return
         if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
             raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")

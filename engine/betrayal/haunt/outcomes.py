@@ -80,6 +80,34 @@ class Outcomes(Wins):
                     partner.gone = victim.gone
                     self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it")
                 self._release_gone()
+        elif verb == "hit_monster":
+            victim = self.monster(target) if target is not None and target not in self.ex else m
+            cap = self.mdef(victim).damage_capacity if victim is not None else None
+            if victim is not None and cap is not None and not victim.gone:
+                self.track += 1
+                need = self._amount(cap["points"])
+                self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
+                          f"({self.track} of {need})")
+                if self.track >= need:
+                    victim.gone = "killed"
+                    self.emit(rule, f"{self.mname(victim)} is killed")
+        elif verb == "return_monster" and self.hs is not None:
+            kind = str(spec["monster"])
+            for back in [x for x in self.mon if x.kind == kind and x.gone == "away"]:
+                rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
+                back.gone = ""
+                back.room = rooms[0] if rooms else str(self.haunt["room"] if self.haunt else back.room)
+                gain = int(spec.get("gain_each_trait", 0))
+                for trait in back.stats:
+                    back.stats[trait] += gain
+                self.emit(rule, f"{self.mname(back)} comes back in {self.room_name(back.room)}"
+                          + (f", each trait {gain} higher: " + ", ".join(f"{k} {v}" for k, v in sorted(back.stats.items()))
+                             if gain else ""))
+        elif verb == "return_token" and seat is not None:
+            if str(spec) in self.held.get(seat, []):
+                self.held[seat].remove(str(spec))
+                self.pool[str(spec)] = self.pool.get(str(spec), 0) + 1
+                self.emit(rule, f"{self.name(seat)}'s {spec} token goes back to the set-aside tokens")
         elif verb == "stun_monster":
             victim = self.monster(target) if target is not None and target not in self.ex else m
             if victim is not None and not victim.gone and not victim.stunned:
@@ -154,8 +182,10 @@ class Outcomes(Wins):
             self.emit(rule, f"{self.name(seat)} takes a {token} token")
         elif verb == "fetch_card" and seat is not None:
             cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
-            kind = str(spec.get("stack", "item"))
             for card in cards:
+                kind = str(spec.get("stack", "item"))
+                if kind == "own-stack":
+                    kind = self.t.cards[card].type  # each card from its own stack (the Spear is an omen)
                 for pile in (self.decks[kind], self.discards[kind], self.token_cards):
                     if card in pile:
                         pile.remove(card)
@@ -165,7 +195,8 @@ class Outcomes(Wins):
                         self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack")
                         yield from effects.gain_card(self, seat, card)
                         return
-            self.emit(rule, f"the {', '.join(cards)} is not in the {kind} stack: nothing is found")
+            where = "its" if spec.get("stack") == "own-stack" else f"the {spec.get('stack', 'item')}"
+            self.emit(rule, f"the {', '.join(cards)} is not in {where} stack: nothing is found")
         elif verb == "steal" and spec == "chosen-token" and seat is not None and target in self.ex:
             loot = sorted({t for t in self.held.get(target, []) if self._carried(t) and self._room_for_token(seat, t)})
             if not loot:
@@ -354,4 +385,5 @@ OUTCOME_EFFECTS = PART1_EFFECTS | {"lose", "max_move", "custom", "take_item"}
 OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
-    "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack"})
+    "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
+    "return_monster", "return_token"})

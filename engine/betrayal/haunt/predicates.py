@@ -190,6 +190,17 @@ class Predicates(Amounts):
             return m.counterpart == seat
         return m.counterpart != seat and self.ex[m.counterpart].dead
 
+    def _pred_monster_away(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        """A monster of the kind is out of the house for now (``on_defeat: leaves-house``)."""
+        return any(x.kind == p["monster_away"] and x.gone == "away" for x in self.mon)
+
+    def _pred_attack_weapon(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        """The explorer's attack this turn is made with one of the named weapons."""
+        cards = p["attack_weapon"]
+        return any(f"attack-weapon:{c}" in self.turn.keys for c in ([cards] if isinstance(cards, str) else cards))
+
     def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
         asks whether the monster shares a room with a living hero."""
@@ -209,7 +220,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor",
-        "holds_tokens", "holding", "counterpart_fight", "in"))
+        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

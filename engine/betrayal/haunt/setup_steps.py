@@ -314,6 +314,10 @@ class SetupSteps(Monsters):
         if room in self.house.spots:
             self.emit(rule, f"{self.room_name(room)} is already in the house")
             return
+        present = [r for r in spec.get("unless_in_house", []) if r in self.house.spots]
+        if present:
+            self.emit(rule, f"{self.room_name(present[0])} is already in the house: {self.room_name(room)} is not fetched")
+            return
         if room not in self.stack and room not in self.aside:
             self.emit(rule, f"{self.room_name(room)} is not in the room stack")
             return
@@ -364,6 +368,9 @@ class SetupSteps(Monsters):
             rooms = [self.ex[holder[0]].room] if holder else [str(self.haunt["room"])]
         elif "symbol" in where:
             rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        elif "rooms" in where:
+            # one of the named rooms in the house (a fetch_room step before makes sure one is)
+            rooms = [str(r) for r in where["rooms"] if r in self.house.spots] or [str(self.haunt["room"])]
         else:
             rooms = sorted(self.house.spots)
         if where.get("same_floor_as") == "haunt-room":

@@ -188,6 +188,7 @@ class HauntState(Turns):
                 elif seat == traitor:
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
                               "explorer is not in play")
+                    yield from self._slot_rules(seat)
                 if seat == anchor:
                     yield from self._advance_timers("end-of-traitor-turn")
                 if seat == revealer:
