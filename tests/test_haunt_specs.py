@@ -44,6 +44,7 @@ PILOTS = {
     12: "12-fleshwalkers",
     31: "31-airborne",
     34: "34-guillotines",
+    38: "38-hellbeasts",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -62,6 +63,7 @@ HOOKS = {
     12: (),
     31: ("remove-basement",),
     34: ("collars", "key-rules"),
+    38: (),
 }
 
 

@@ -60,6 +60,7 @@ class HauntBase(BetrayalState):
         self._trait = "might"  # the trait of the fight being settled
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
+        self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
