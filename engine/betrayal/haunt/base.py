@@ -203,7 +203,7 @@ class HauntBase(BetrayalState):
             return
         raise RuntimeError(f"{req.actor} would have to decide ({req.what}) where no decision can be asked")
 
-    def _add_monster(self, mdef: MonsterDef, room: str, index: int = 0) -> Monster:
+    def _add_monster(self, mdef: MonsterDef, room: str, index: int = 0, rule: str = "haunt.setup-right-now") -> Monster:
         assert self.hs is not None
         uid = f"{mdef.id}-{sum(1 for m in self.mon if m.kind == mdef.id) + 1}"
         stats: dict[str, int] = {}
@@ -218,7 +218,7 @@ class HauntBase(BetrayalState):
                     stats[t] = v
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
-        self.emit("haunt.setup-right-now", f"{self.mname(m)} enters in {self.room_name(room)} ("
+        self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
                   + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
         return m
 

@@ -201,7 +201,7 @@ class Outcomes(Wins):
                 # a counted placement always brings new monsters (the Firebats' breeding)
                 count = self._amount(spec["count"], room)
                 for _ in range(count):
-                    self._add_monster(mdef, room)
+                    self._add_monster(mdef, room, rule=rule)
                 if count == 0:
                     self.emit(rule, f"no new {mdef.name} appears")
             elif len(there) == 1 and mdef.count is None:
@@ -280,7 +280,9 @@ class Outcomes(Wins):
             self.emit("roll.max-eight-dice", f"{dice} dice are called for in {self.room_name(room)}: 8 are rolled")
         faces = yield from self.roll(dice, f"{kind} damage in {self.room_name(room)}")
         total = sum(faces)
-        self.emit("haunt.rules-override", f"{min(dice, 8)} dice of {kind} damage in {self.room_name(room)}: {total} to "
+        rolled = min(dice, 8)
+        self.emit("haunt.rules-override", f"{rolled} {'die' if rolled == 1 else 'dice'} of {kind} damage in "
+                  f"{self.room_name(room)}: {total} to "
                   f"{', '.join(self.name(s) for s in victims)}")
         for victim in victims:
             if total > 0 and self.in_play(victim):
