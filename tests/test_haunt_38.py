@@ -163,3 +163,11 @@ def test_a_policy_game_keeps_the_invariants_and_the_haunt_plays_without_hooks() 
     assert played_out(4, 38).outcome() is not None
     report = hauntmod.support(game_spec("betrayal"))
     assert report[38]["playable"] and report[38]["hooks"] == [] and not report[38]["blockers"]
+
+
+def test_a_side_rule_at_a_monster_moment_is_named_as_not_carried_out() -> None:
+    data = dict(hauntmod.load_haunts(game_spec("betrayal"))[38][1])
+    rule = {"id": "early-burn", "who": "traitor", "when": "after-monsters-move", "says": "x"}
+    data["traitor_side"] = {**data["traitor_side"], "turn_rules": [rule]}
+    assert [str(g) for g in hauntmod.gaps(data)] == [
+        "traitor_side.turn_rules.0.when: 'after-monsters-move' is carried out only in a monster's must rules"]
