@@ -46,6 +46,7 @@ PILOTS = {
     31: "31-airborne",
     48: "48-stacked-like-cordwood",
     34: "34-guillotines",
+    38: "38-hellbeasts",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -66,6 +67,7 @@ HOOKS = {
     31: ("remove-basement",),
     48: (),
     34: ("collars", "key-rules"),
+    38: (),
 }
 
 

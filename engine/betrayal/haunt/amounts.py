@@ -42,11 +42,19 @@ class Amounts(HauntBase):
             out.append(s)
         return out
 
-    def _amount(self, value: Any) -> int:
+    def _amount(self, value: Any, room: str | None = None) -> int:
         """An amount during play: a number, a table entry, or a formula of the player count, the
-        explorers at the haunt's start or the heroes."""
+        explorers at the haunt's start, the heroes, the movement roll just made, or the monsters of
+        a kind in ``room`` (the room in question)."""
         if type(value) is int:
             return value  # the common case, checked first (predicates ask at every step)
+        if isinstance(value, Mapping) and value.get("of") in ("movement-roll", "monsters-in-room"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            if value["of"] == "movement-roll":
+                return evaluate_formula(value, self.movement_roll)
+            kind = value.get("monster")
+            return evaluate_formula(value, sum(1 for m in self.active_monsters() if m.kind == kind and m.room == room))
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 

@@ -62,6 +62,7 @@ class HauntBase(BetrayalState):
         self.hero_killers: set[str] = set()  # explorers who won an attack that killed a hero
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
+        self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
@@ -204,7 +205,7 @@ class HauntBase(BetrayalState):
             return
         raise RuntimeError(f"{req.actor} would have to decide ({req.what}) where no decision can be asked")
 
-    def _add_monster(self, mdef: MonsterDef, room: str, index: int = 0) -> Monster:
+    def _add_monster(self, mdef: MonsterDef, room: str, index: int = 0, rule: str = "haunt.setup-right-now") -> Monster:
         assert self.hs is not None
         uid = f"{mdef.id}-{sum(1 for m in self.mon if m.kind == mdef.id) + 1}"
         stats: dict[str, int] = {}
@@ -219,7 +220,7 @@ class HauntBase(BetrayalState):
                     stats[t] = v
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
-        self.emit("haunt.setup-right-now", f"{self.mname(m)} enters in {self.room_name(room)} ("
+        self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
                   + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
         return m
 

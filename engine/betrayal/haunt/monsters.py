@@ -68,6 +68,9 @@ class Monsters(Combat):
                         self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement")
                     else:
                         self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement")
+                    yield from self._after_movement_roll(m, roll)
+                    if self._check_wins():
+                        return
                 else:
                     roll = shared or 0
                 yield from self._monster_pickup(m)
@@ -85,6 +88,40 @@ class Monsters(Combat):
                 yield from self._monster_rolls(m)
                 if self._check_wins():
                     return
+            yield from self._after_monsters_move(mdef)
+            if self._check_wins():
+                return
+
+    def _after_movement_roll(self, m: Monster, roll: int) -> Gen[None]:
+        """A monster's ``must`` rules ``when: after-movement-roll``: once per movement roll (a
+        group's one roll), right after it, with the amount ``of: movement-roll`` set to it (the
+        Firebats breed by it). Monsters these rules bring in were not in the group that rolled,
+        so they do not move this turn."""
+        self.movement_roll = roll
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "after-movement-roll":
+                continue
+            if "requires" in rule and not self.pred(rule["requires"], None, m):
+                continue
+            self.emit("monster.rules-overridable", f"{self.mdef(m).name} rolled {roll}: {rule.get('says', rule['id'])}")
+            for eff in rule.get("do", []):
+                yield from self._outcome(eff, None, m)
+
+    def _after_monsters_move(self, mdef: MonsterDef) -> Gen[None]:
+        """A monster kind's ``must`` rules ``when: after-monsters-move``: once every monster of
+        the kind has moved, the rule's outcomes for each room its ``where`` names (by name order),
+        about a monster of the kind there (the Firebats' burn)."""
+        for rule in mdef.must:
+            if rule.get("when") != "after-monsters-move":
+                continue
+            rooms = self._rooms_for(rule["where"]) if "where" in rule else sorted(
+                {x.room for x in self.active_monsters() if x.kind == mdef.id})
+            for room in sorted(rooms, key=self.room_name):
+                here = next((x for x in self.active_monsters(room) if x.kind == mdef.id), None)
+                if here is None or ("requires" in rule and not self.pred(rule["requires"], None, here)):
+                    continue
+                for eff in rule.get("do", []):
+                    yield from self._outcome(eff, None, here)
 
     def _basement_rescue(self) -> Gen[None]:
         """``monster.basement-rescue``: monsters shut in the basement away from every hero let the

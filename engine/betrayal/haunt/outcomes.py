@@ -225,12 +225,21 @@ class Outcomes(Wins):
             else:
                 room = ([r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])])[0]
             there = [x for x in self.active_monsters() if x.kind == mdef.id]
-            if len(there) == 1 and mdef.count is None:
+            if "count" in spec:
+                # a counted placement always brings new monsters (the Firebats' breeding)
+                count = self._amount(spec["count"], room)
+                for _ in range(count):
+                    self._add_monster(mdef, room, rule=rule)
+                if count == 0:
+                    self.emit(rule, f"no new {mdef.name} appears")
+            elif len(there) == 1 and mdef.count is None:
                 # a single monster already in the house is moved there (the Witch's Wings of Raven)
                 src, there[0].room = there[0].room, room
                 self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
             else:
                 self._add_monster(mdef, room)
+        elif verb == "room_damage":
+            yield from self._room_damage(spec, seat, m)
         elif verb == "control":
             self.control[str(spec["monster"])] = str(spec["to"])
             self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
@@ -291,6 +300,31 @@ class Outcomes(Wins):
                 self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes half the {kind} damage, "
                           f"rounded up: {points}")
         return points
+
+    def _room_damage(self, spec: Mapping[str, Any], seat: str | None, m: Monster | None) -> Gen[None]:
+        """``room_damage``: one roll of ``dice`` for the room in question (the monster's, else the
+        explorer's); every hero there (every explorer with ``to: explorers``) takes the total as
+        damage of the type, each splitting it and reducing it by their own cards (the Armor)."""
+        room = m.room if m is not None else self.ex[seat].room if seat is not None else None
+        if room is None:
+            return
+        kind = str(spec["type"])
+        pool = [s for s in self.seat_ids if self.in_play(s)] if spec.get("to") == "explorers" else self.living_heroes()
+        victims = [s for s in pool if self.ex[s].room == room]
+        if not victims:
+            return
+        dice = self._amount(spec["dice"], room)
+        if dice > 8:
+            self.emit("roll.max-eight-dice", f"{dice} dice are called for in {self.room_name(room)}: 8 are rolled")
+        faces = yield from self.roll(dice, f"{kind} damage in {self.room_name(room)}")
+        total = sum(faces)
+        rolled = min(dice, 8)
+        self.emit("haunt.rules-override", f"{rolled} {'die' if rolled == 1 else 'dice'} of {kind} damage in "
+                  f"{self.room_name(room)}: {total} to "
+                  f"{', '.join(self.name(s) for s in victims)}")
+        for victim in victims:
+            if total > 0 and self.in_play(victim):
+                yield from effects.take_damage(self, victim, kind, total, effects.Ctx(victim, "token:haunt"))
 
     def _drop_everything(self, seat: str) -> Gen[None]:
         """A status with ``drops_items``: the explorer's items and omens fall as a pile in its room,
@@ -386,4 +420,4 @@ OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
-    "return_monster", "return_token"})
+    "return_monster", "return_token", "room_damage"})

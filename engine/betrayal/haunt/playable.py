@@ -141,7 +141,17 @@ def _gaps(data: Mapping[str, Any]) -> list[Gap]:
     for i, monster in enumerate(data.get("monsters", ()) or ()):
         if isinstance(monster, Mapping) and monster.get("stats_from") == "none-printed":
             out.append(Gap(("monsters", i, "stats_from"), f"monster '{monster.get('id')}' has no printed stats"))
+    for side in ("traitor_side", "heroes_side"):
+        rules = (data.get(side) or {}).get("turn_rules", ()) if isinstance(data.get(side), Mapping) else ()
+        for i, rule in enumerate(rules or ()):
+            if isinstance(rule, Mapping) and rule.get("when") in MONSTER_MOMENTS:
+                out.append(Gap((side, "turn_rules", i, "when"), f"'{rule['when']}' is carried out only in a "
+                                                                 "monster's must rules"))
     return out
+
+
+#: Moments of the monster turn (``when``) that only a monster's ``must`` rules can use.
+MONSTER_MOMENTS = frozenset({"after-movement-roll", "after-monsters-move"})
 
 
 def plays(data: Mapping[str, Any]) -> bool:
