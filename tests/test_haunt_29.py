@@ -5,29 +5,14 @@ the Tower or Chasm, lighting Torches, and the sides' wins."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from betrayal_support import drive, played_out, rolled
+from betrayal_support import drive, pick, played_out, rolled
 from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState, Monster
 from hauntcheck.engine.betrayal.policy import policy
-from hauntcheck.engine.betrayal.state import Req
 from hauntcheck.engine.core import Action, ActionList, Choices, Rng
 
 MONSTER = "frankensteins-monster"
-
-
-def pick(kind: str, **args: Any) -> Callable[[Req], Action]:
-    """Answer with the first option of ``kind`` whose arguments match (else the first option)."""
-    def answer(req: Req) -> Action:
-        assert isinstance(req.choices, ActionList)
-        for a in req.choices:
-            if a.kind == kind and all(a.get(k) == v for k, v in args.items()):
-                return a
-        return req.choices[0]
-    return answer
 
 
 def monster(st: HauntState) -> Monster:
