@@ -79,14 +79,8 @@ class View:
 
 
 def drawer(definition: GameDef) -> Callable[[GameState], str] | None:
-    """The game's picture: its own ``draw_svg``, else one drawn from its snapshot here (Haunted)."""
-    if definition.draw_svg is not None:
-        return definition.draw_svg
-    if definition.id == "haunted":
-        from hauntcheck.engine.haunted_picture import draw_svg
-
-        return draw_svg
-    return None
+    """The game's picture (its ``draw_svg``), or None for a game that draws none."""
+    return definition.draw_svg
 
 
 def _places(svg: str) -> Iterator[tuple[str, str]]:

@@ -41,6 +41,7 @@ from hauntcheck.engine.haunted.model import (
     Static,
     read_deck,
 )
+from hauntcheck.engine.haunted.picture import draw_svg
 from hauntcheck.engine.haunted.state import HauntedState
 from hauntcheck.engine.spec import GameSpec, SpecError, Where
 
@@ -222,6 +223,7 @@ GAME = GameDef(
     max_players=6,
     new_game=new_game,
     cross_check=cross_check,
+    draw_svg=draw_svg,
     options=(
         Option("variant", "standard | long (play until everyone escapes) | multilevel | solo (1 player)", "standard"),
         Option("next_level", "solo: offer to go on to the next level at a Way Out instead of escaping", False),
