@@ -30,7 +30,7 @@ from typing import Any
 from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, DiceRoll, Draw, Event, GameState, IllegalAction, RuleBook
 from hauntcheck.engine.games import GameDef, game_spec, get_game, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, SpecErrors, SpecFile, load_file
-from hauntcheck.engine.transcript import is_transcript
+from hauntcheck.engine.transcript import is_transcript, legal_by_name
 
 
 @dataclass
@@ -276,8 +276,13 @@ class ScenarioRun:
         try:
             events = state.apply(action)
         except IllegalAction as exc:
-            refused = f" (refused by {exc.rule})" if exc.rule else ""
-            return self.halt(path, f"{actor} cannot {action}: {exc.reason}{refused}")
+            # The same action with its arguments in another order (a YAML tool that sorts keys
+            # writes them so) is the same action: arguments are compared by name.
+            same = legal_by_name(action, state.legal_actions()) if actor is not None else None
+            if same is None or same == action:
+                refused = f" (refused by {exc.rule})" if exc.rule else ""
+                return self.halt(path, f"{actor} cannot {action}: {exc.reason}{refused}")
+            action, events = same, state.apply(same)
         self.result.lines.append(Line("action", f"{actor}: {action}"))
         for event in events:
             self.applied.setdefault(event.rule, None)

@@ -429,8 +429,6 @@ def test_lint_suggests_the_id_meant(tmp_path: Path) -> None:
     assert "unknown room 'entrence-hall' (did you mean 'entrance-hall'?)" in run.err
 
 
-@pytest.mark.xfail(strict=True, reason="scenario.py belongs to the disputes work (issue 21 split): its step runner should "
-                                       "fall back to transcript.legal_by_name for an action it finds illegal")
 def test_reordered_action_arguments_in_a_scenario_are_the_same_action(tmp_path: Path) -> None:
     source = ROOT / "scenarios/betrayal/disputes/attack-six-against-five.yaml"
     target = edited(tmp_path, source, "do: {kind: attack, target: P1, trait: might}", "do: {kind: attack, trait: might, target: P1}")
