@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from hauntcheck.checks.output import Check, Location, Problem, display_path, split_location
 from hauntcheck.engine import transcript as transcripts
-from hauntcheck.engine.spec import SpecError
+from hauntcheck.engine.spec import GameSpec, SpecError
 
 if TYPE_CHECKING:
     from hauntcheck.engine.scenario import ScenarioResult, ScenarioRun
@@ -59,6 +59,9 @@ def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | N
     from hauntcheck.engine import setup
     from hauntcheck.engine.games import game_spec
 
+    # Betrayal's spec with the designer's haunt, built once for every transcript that needs it
+    # (a spec built anew also builds its engine tables anew).
+    with_haunt: list[GameSpec] = []
     checks = []
     for path, name in files:
         started = time.perf_counter()
@@ -67,9 +70,11 @@ def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | N
         definition = setup.game_of(log)  # an unknown game is an error at its line
         spec = game_spec(definition.id)
         if haunt_file and definition.id == "betrayal":
-            from hauntcheck.engine.betrayal.reveal import load_haunt_file, spec_with_haunt
+            if not with_haunt:
+                from hauntcheck.engine.betrayal.reveal import load_haunt_file, spec_with_haunt
 
-            spec = spec_with_haunt(spec, load_haunt_file(Path(haunt_file)))
+                with_haunt.append(spec_with_haunt(spec, load_haunt_file(Path(haunt_file))))
+            spec = with_haunt[0]
         result = replay_transcript(log, definition, spec, strict=not lenient)  # a refused header: SpecErrors at its line
         check.checked = result.steps_checked + (1 if result.ok else 0)
         check.notes = list(result.notes)
