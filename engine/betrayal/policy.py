@@ -44,6 +44,8 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     if "monster-pickup" in kinds:
         m = st.monster(str(actions[0]["monster"]))
         need_all, need_any, _ = monster_goal(st, m)
+        if st.mdef(m).carries.get("on_track"):
+            return next(a for a in actions if a.kind == "monster-pickup")  # every item makes it stronger
         return next((a for a in actions if a.kind == "monster-pickup" and str(a["card"]) in need_all | need_any),
                     actions[0])
     if "hand-over" in kinds:  # give a carrying monster what its goal needs (the Girl, the Ring), keep the rest
@@ -53,6 +55,8 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
             wanted |= need_all | need_any
         return next((a for a in actions if a.kind == "hand-over" and str(a["card"]) in wanted),
                     next(a for a in actions if a.kind == "keep-the-rest"))
+    if "monster-re-form" in kinds:
+        return _re_form(st, actions)
     if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk"}:
         return _monster_move(st, actions, rng)
     if "monster-side" in kinds:  # stand with the heroes the monster can then attack
@@ -464,6 +468,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
                 and any(st.holds(s, w) for w in want - mine)]
     if side == HERO:
+        ready = _task_rooms(st, seat, side, None, holding_only=True)
+        if ready:
+            return ready  # take a haunt token the explorer holds to where a task uses it (a Candle to burn)
         lures = goal_rooms(st, HERO)
         if lures:
             return lures
@@ -478,8 +485,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
 
 
-def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None) -> list[str]:
-    """Rooms where the side's tasks can be done (only those yielding ``things`` if given)."""
+def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, holding_only: bool = False) -> list[str]:
+    """Rooms where the side's tasks can be done (only those yielding ``things`` if given; with
+    ``holding_only`` only those of tasks that use a haunt token the explorer carries)."""
     if st.hs is None:
         return []
     out: list[str] = []
@@ -494,6 +502,8 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None) -
             continue
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
+            continue
+        if holding_only and not any(st._carried(h) for h in ([held] if isinstance(held, str) else held or [])):
             continue
         if any(not _left_to_take(st, str(e["take_token"])) for e in task.get("success", []) + task.get("do", [])
                if "take_token" in e):
@@ -674,6 +684,8 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
             continue  # it cannot die of damage: a fight only risks a loss
         chosen = str(a["rule"]) if a.get("rule") else None
         rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
+        if chosen is not None and not _win_changes_anything(st, rules, target):
+            continue  # a fight by the haunt's rule whose win would change nothing now only risks a loss
         if any("on_attacker_wins" in r for r in rules):
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
         elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):
@@ -681,6 +693,27 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         if edge >= 0 and (best is None or edge > best[0]):
             best = (edge, a)
     return best[1] if best else None
+
+
+def _win_changes_anything(st: HauntState, rules: list[Mapping[str, Any]], target: str) -> bool:
+    """Whether winning a fight by these rules would change something now: a win that deals its
+    damage as usual always does; a steal from a monster needs something to take, lowering the
+    track needs a track above 0; any other outcome counts."""
+    outs = [eff for r in rules for eff in r.get("on_attacker_wins", [])]
+    if not any("no_damage" in eff for eff in outs):
+        return True
+    for eff in outs:
+        if "no_damage" in eff:
+            continue
+        if eff.get("steal") == "item" and target not in st.ex:
+            if any(st.t.cards[c].item for c in st.monster(target).cards):
+                return True
+        elif "down" in eff.get("move_track", {}):
+            if st.track > 0:
+                return True
+        else:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -751,6 +784,19 @@ def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if dist.get(str(best["to"]), 10_000) < here or not any(a.kind == "monster-stop" for a in actions):
         return best
     return next(a for a in actions if a.kind == "monster-stop")
+
+
+def _re_form(st: HauntState, actions: list[Action]) -> Action:
+    """A monster that may re-form elsewhere with its track reset (``track``) does so when that
+    leaves it no weaker and brings it nearer its prey, to the room nearest the prey."""
+    stay = next(a for a in actions if a.kind != "monster-re-form")
+    m = st.monster(str(stay["monster"]))
+    dist = st._dist_to(_monster_targets(st, m))
+    here = dist.get(m.room, 10_000)
+    better = [a for a in actions if a.kind == "monster-re-form" and int(str(a["track"])) >= st.track
+              and dist.get(str(a["to"]), 10_000) < here]
+    return min(better, key=lambda a: (dist.get(str(a["to"]), 10_000), -int(str(a["track"])), str(a["to"])),
+               default=stay)
 
 
 def _trap_rooms(st: HauntState, m: Monster) -> Iterable[str]:

@@ -44,8 +44,8 @@ class Amounts(HauntBase):
 
     def _amount(self, value: Any, room: str | None = None) -> int:
         """An amount during play: a number, a table entry, or a formula of the player count, the
-        explorers at the haunt's start, the heroes, the movement roll just made, or the monsters of
-        a kind in ``room`` (the room in question)."""
+        explorers at the haunt's start, the heroes, the movement roll just made, the margin of the
+        fight being settled, or the monsters of a kind in ``room`` (the room in question)."""
         if type(value) is int:
             return value  # the common case, checked first (predicates ask at every step)
         if isinstance(value, Mapping) and value.get("of") in ("movement-roll", "monsters-in-room"):
@@ -55,6 +55,10 @@ class Amounts(HauntBase):
                 return evaluate_formula(value, self.movement_roll)
             kind = value.get("monster")
             return evaluate_formula(value, sum(1 for m in self.active_monsters() if m.kind == kind and m.room == room))
+        if isinstance(value, Mapping) and value.get("of") == "fight-margin":
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, self.fight_margin)
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
@@ -90,4 +94,11 @@ class Amounts(HauntBase):
             cards = [held] if isinstance(held, str) else list(held)
             return sorted({self.ex[s].room for s in self.seat_ids if self.in_play(s)
                            and any(self.holds(s, str(c)) for c in cards)})
+        if where.get("any_room") and ("same_floor_as" in where or "floor" in where):
+            # every room in the house on one floor (the haunt room's, or a named one)
+            near = where.get("same_floor_as")
+            anchor = str(self.haunt["room"]) if near == "haunt-room" and self.haunt else \
+                next((self.ex[s].room for s in self._who(near)), None) if near else None
+            floor = self.house.floor_of(anchor) if anchor is not None else str(where.get("floor"))
+            return [r for r in sorted(self.house.spots) if self.house.floor_of(r) == floor]
         raise NotImplementedError(f"haunt location {sorted(where)}")

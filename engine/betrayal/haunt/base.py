@@ -63,6 +63,7 @@ class HauntBase(BetrayalState):
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
         self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
+        self.fight_margin = 0  # the margin of the fight being settled (amount ``of: fight-margin``)
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
@@ -267,6 +268,19 @@ class HauntBase(BetrayalState):
     def _dice(self, seat: str | None, m: Monster | None, trait: str, bonus: int = 0, cap: int = 8) -> int:
         base = self.value(seat, trait) if seat is not None else (self.mstat(m, trait) if m is not None else 0)
         return max(0, min(cap, 8, base + bonus))
+
+    def move_track(self, by: int, why: str) -> None:
+        """The Turn/Damage track moves by ``by`` (never below 0)."""
+        before, self.track = self.track, max(0, self.track + by)
+        if self.track != before:
+            self.emit("haunt.rules-override", f"{why}: the Turn/Damage track goes from {before} to {self.track}")
+
+    def monster_items_changed(self, m: Monster, delta: int) -> None:
+        """``carries.on_track``: each item a monster gains puts the track up by 1 and each item it
+        loses puts it down by 1 (A Breath of Wind's Poltergeist)."""
+        if delta and self.mdef(m).carries.get("on_track"):
+            self.move_track(delta, f"{self.mname(m)} {'gains' if delta > 0 else 'loses'} {abs(delta)} "
+                            f"item{'s' if abs(delta) > 1 else ''}")
 
     def _room_of(self, who: str) -> str:
         return self.ex[who].room if who in self.ex else self.monster(who).room

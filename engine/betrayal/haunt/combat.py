@@ -111,7 +111,9 @@ class Combat(Outcomes):
         if target in self.ex:
             return True
         m = self.monster(target)
-        if trait == "speed" and "speed-attacks" in self.mdef(m).immune_to:
+        immune = self.mdef(m).immune_to
+        if immune and {f"{trait}-attacks", "all-attacks",
+                       "physical-attacks" if trait in PHYSICAL else "mental-attacks"} & set(immune):
             return False
         return self.mstat(m, trait) > 0 or trait in m.stats
 
@@ -260,6 +262,7 @@ class Combat(Outcomes):
             return
         win, lose = (attacker, defender) if a_total > d_total else (defender, attacker)
         points = abs(a_total - d_total)
+        self.fight_margin = points
         kind = "physical" if trait in PHYSICAL else "mental"
         self.emit("attack.higher-wins", f"{self._who_name(win)} wins by {points}")
         if win == defender and ranged:
@@ -303,6 +306,7 @@ class Combat(Outcomes):
                     self.emit("attack.steal", f"{self.mname(m)} takes {self.card_name(card)} from {self.name(lose)} "
                               "instead of dealing damage")
                     yield from effects.card_stolen(self, lose, card)
+                    self.monster_items_changed(m, 1)
                     return
             stolen = yield from self._monster_takes_token(m, lose, points, margin, rules)
             if stolen:
@@ -401,6 +405,7 @@ class Combat(Outcomes):
                       "(no stun, no damage)")
             if m.cards:
                 self.piles.setdefault(m.room, []).extend(m.cards)
+                self.monster_items_changed(m, -len(m.cards))
                 m.cards = []
             self._release_gone()
             return
@@ -417,5 +422,6 @@ class Combat(Outcomes):
             self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in items)} "
                       "as an item pile")
             m.cards = [c for c in m.cards if c not in items]
+            self.monster_items_changed(m, -len(items))
         if m.cards:
             self.emit("omen.not-items", f"{self.mname(m)} keeps custody of {', '.join(self.card_name(c) for c in m.cards)}")

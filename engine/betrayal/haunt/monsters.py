@@ -158,6 +158,7 @@ class Monsters(Combat):
                 del self.piles[m.room]
             m.cards.append(card)
             self.emit("monster.rules-overridable", f"{self.mname(m)} picks up {self.card_name(card)}")
+            self.monster_items_changed(m, 1)
 
     def _group_move(self, mdef: MonsterDef) -> bool:
         raw = self.haunts[self.hs.number][1] if self.hs is not None else {}

@@ -209,6 +209,21 @@ class Outcomes(Wins):
             self.held[target].remove(token)
             self.held.setdefault(seat, []).append(token)
             self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
+        elif verb == "steal" and spec == "item" and seat is not None and target is not None and target not in self.ex:
+            yield from self._take_from_monster(seat, self.monster(target))
+        elif verb == "monster_draws" and m is not None and not m.gone:
+            kind = str(spec)
+            if not self.decks[kind]:
+                self.emit(rule, f"the {kind} stack is empty: {self.mname(m)} draws nothing")
+                return
+            card = yield from self.top_card(kind)
+            m.cards.append(card)
+            self.emit(rule, f"{self.mname(m)} draws {self.card_name(card)} and keeps it (its effects do nothing for it)")
+            self.monster_items_changed(m, 1)
+        elif verb == "move_track":
+            way = "up" if "up" in spec else "down"
+            by = self._amount(spec[way])
+            self.move_track(by if way == "up" else -by, str(eff.get("says", f"the track moves {way} {by}")))
         elif verb == "exit_house" and seat is not None:
             self.exited.add(seat)
             self.emit(rule, f"{self.name(seat)} leaves the house")
@@ -290,6 +305,23 @@ class Outcomes(Wins):
             raise NotImplementedError(f"haunt hook {spec!r}")
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
+
+    def _take_from_monster(self, seat: str, m: Monster) -> Gen[None]:
+        """``steal: item``: the explorer who beat a monster takes one item card it carries, chosen
+        by the explorer (A Breath of Wind's Speed attack on the Poltergeist)."""
+        loot = [c for c in m.cards if self.t.cards[c].item]
+        if not loot:
+            self.emit("attack.steal", f"{self.mname(m)} carries no item for {self.name(seat)} to take")
+            return
+        card = loot[0]
+        if len(loot) > 1:
+            a = yield from self.ask(seat, [Action.of("steal", card=c) for c in loot], f"take which item from {self.mname(m)}")
+            card = str(a["card"])
+        m.cards.remove(card)
+        self.ex[seat].cards.append(card)
+        self.emit("attack.steal", f"{self.name(seat)} takes {self.card_name(card)} from {self.mname(m)}")
+        self.monster_items_changed(m, -1)
+        yield from effects.gain_card(self, seat, card)
 
     def damage_taken(self, seat: str, kind: str, points: int) -> int:
         """A status with ``damage_taken: half-up`` halves, rounded up, all damage the explorer
@@ -420,4 +452,4 @@ OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
-    "return_monster", "return_token", "room_damage"})
+    "return_monster", "return_token", "room_damage", "monster_draws", "move_track"})

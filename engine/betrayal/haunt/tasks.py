@@ -124,7 +124,7 @@ class Tasks(SetupSteps):
         return sorted(set(out))
 
     def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
-        if where.get("any_room"):
+        if where.get("any_room") and not {"same_floor_as", "floor"} & set(where):
             return True
         return self.ex[seat].room in self._rooms_for(where)
 
