@@ -44,8 +44,9 @@ class Amounts(HauntBase):
 
     def _amount(self, value: Any, room: str | None = None) -> int:
         """An amount during play: a number, a table entry, or a formula of the player count, the
-        explorers at the haunt's start, the heroes, the movement roll just made, or the monsters of
-        a kind in ``room`` (the room in question)."""
+        explorers at the haunt's start, the heroes, the movement roll just made, the monsters of
+        a kind in ``room`` (the room in question), the rooms in the house showing a symbol, or the
+        haunt tokens of a kind lying in rooms."""
         if type(value) is int:
             return value  # the common case, checked first (predicates ask at every step)
         if isinstance(value, Mapping) and value.get("of") in ("movement-roll", "monsters-in-room"):
@@ -55,6 +56,13 @@ class Amounts(HauntBase):
                 return evaluate_formula(value, self.movement_roll)
             kind = value.get("monster")
             return evaluate_formula(value, sum(1 for m in self.active_monsters() if m.kind == kind and m.room == room))
+        if isinstance(value, Mapping) and value.get("of") in ("rooms-with-symbol", "tokens-in-house"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            if value["of"] == "rooms-with-symbol":
+                symbol = value.get("symbol")
+                return evaluate_formula(value, sum(1 for r in self.house.spots if self.t.rooms[r].symbol == symbol))
+            return evaluate_formula(value, len(self.htokens.get(str(value.get("token")), [])))
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
