@@ -118,8 +118,9 @@ def goal_rooms(st: HauntState, side: str) -> list[str]:
     if own is not None:
         for task in own.tasks:
             for r in task.get("where", {}).get("rooms", []):
-                if r in st.house.spots:
-                    rooms.append(r)
+                if r in st.house.spots and not (task.get("reuse") == "once-per-place"
+                                                and f"{task['id']}/{r}" in st.used_places):
+                    rooms.append(r)  # a room that served a once-per-place task is spent
     return sorted(set(rooms))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
-from hauntcheck.engine.betrayal.haunt.pieces import TRAITOR, Monster
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
@@ -406,6 +406,8 @@ class Outcomes(Wins):
         super()._die(seat, trait)
         if self.hs is None or not self.ex[seat].dead:
             return
+        if self.side.get(seat) == HERO:
+            self.deaths_pending.append(seat)  # on-hero-death rules run once the step that killed is over
         if self.held.get(seat):
             room = self.ex[seat].room
             for token in self.held.pop(seat):
