@@ -445,7 +445,7 @@ def amount(data: Mapping[str, Any], value: Any, players: int) -> int | None:
         got = values.get(str(players), values.get(players)) if isinstance(values, Mapping) else None
         return got if isinstance(got, int) and not isinstance(got, bool) else None
     if "of" in value:
-        if value["of"] in ("turn-track", "movement-roll", "monsters-in-room", "fight-margin"):
+        if value["of"] in ("turn-track", "movement-roll", "monsters-in-room", "fight-margin", "rooms-with-symbol", "tokens-in-house"):
             return None  # known only in play
         base = players
         result = base * int(value.get("times", 1)) + int(value.get("plus", 0))
@@ -647,6 +647,20 @@ def best_dice(world: World, roll: Mapping[str, Any]) -> tuple[int, str] | None:
     return min(MAX_DICE, best), how
 
 
+def best_bonus(world: World, data: Mapping[str, Any], roll: Mapping[str, Any], players: int) -> int:
+    """The most a roll's ``modifiers`` can add at once: every ``add`` (a count of rooms with a
+    symbol at most every such room in the box); a ``subtract`` never helps."""
+    bonus = 0
+    for mod in roll.get("modifiers", ()) if isinstance(roll.get("modifiers"), list) else ():
+        add = mod.get("add") if isinstance(mod, Mapping) else None
+        value = amount(data, add, players)
+        if value is None and isinstance(add, Mapping) and add.get("of") == "rooms-with-symbol":
+            rooms = sum(1 for s in world.room_symbols.values() if s == add.get("symbol"))
+            value = rooms * int(add.get("times", 1)) + int(add.get("plus", 0))
+        bonus += max(0, value or 0)
+    return bonus
+
+
 def roll_findings(world: World, file: SpecFile, report: SolverReport) -> None:
     """Every roll with a target can succeed; band ranges can be rolled; never-failing rolls noted."""
     data = file.data
@@ -667,13 +681,16 @@ def roll_findings(world: World, file: SpecFile, report: SolverReport) -> None:
                 target = amount(data, roll["target"], players)
                 if target is None:
                     continue
-                if target > top and (target, "fail") not in seen:
+                reach = top + best_bonus(world, data, roll, players)
+                if target > reach and (target, "fail") not in seen:
                     seen.add((target, "fail"))
                     at = f" at {players} players" if not isinstance(roll["target"], int) else ""
                     report.findings.append(Finding(
                         "rolls", file.where((*rpath, "target")),
-                        f"roll needs {target}+{at} but no explorer can roll more than {top} ({how}: {count} dice of 0-2)",
-                        f"best possible roll: {count} dice all showing 2 = {top} < {target}"))
+                        f"roll needs {target}+{at} but no explorer can roll more than {reach} ({how}: {count} dice of 0-2"
+                        + (f", bonuses {reach - top})" if reach > top else ")"),
+                        f"best possible roll: {count} dice all showing 2 = {top}"
+                        + (f", bonuses {reach - top}" if reach > top else "") + f" < {target}"))
                 elif target <= 0 and (target, "note") not in seen:
                     seen.add((target, "note"))
                     report.findings.append(Finding("rolls", file.where((*rpath, "target")),

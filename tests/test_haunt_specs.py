@@ -48,6 +48,8 @@ PILOTS = {
     48: "48-stacked-like-cordwood",
     34: "34-guillotines",
     38: "38-hellbeasts",
+    32: "32-lost",
+    44: "44-death-doth-find-us-all",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -70,6 +72,8 @@ HOOKS = {
     48: (),
     34: ("collars", "key-rules"),
     38: (),
+    32: ("lost-house-reshuffle",),
+    44: ("age-heroes", "age-one-decade", "first-decade"),
 }
 
 

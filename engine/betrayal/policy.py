@@ -122,8 +122,9 @@ def goal_rooms(st: HauntState, side: str) -> list[str]:
     if own is not None:
         for task in own.tasks:
             for r in task.get("where", {}).get("rooms", []):
-                if r in st.house.spots:
-                    rooms.append(r)
+                if r in st.house.spots and not (task.get("reuse") == "once-per-place"
+                                                and f"{task['id']}/{r}" in st.used_places):
+                    rooms.append(r)  # a room that served a once-per-place task is spent
     return sorted(set(rooms))
 
 
@@ -135,6 +136,7 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
         return out
     for rule in [*own.attack_rules, *own.tasks, *own.actions]:
         _collect_holding(rule.get("requires", {}), out)
+        _collect_holding(_modifier_conditions(rule), out)
         held = rule.get("holding")
         if isinstance(held, str):
             out.add(held)
@@ -187,7 +189,28 @@ def item_places(st: HauntState, side: str) -> dict[str, list[str]]:
 
     for rule in [*own.attack_rules, *own.tasks, *own.actions]:
         visit(rule.get("requires", {}))
+        visit(_modifier_conditions(rule))
     return out
+
+
+def _modifier_conditions(rule: Mapping[str, Any]) -> list[Any]:
+    """The conditions of a task roll's bonuses (``roll.modifiers``): the cards they name are
+    worth gathering and bringing where the roll is made (the Book in the Organ Room)."""
+    roll = rule.get("roll")
+    if not isinstance(roll, Mapping):
+        return []
+    return [m["when"] for m in roll.get("modifiers", ()) if "add" in m and "when" in m]
+
+
+def _hopeless(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
+    """A task roll with bonuses (``roll.modifiers``) that cannot reach its target now even with
+    every die showing 2: the bonuses still to be had are worth more than trying."""
+    roll = task.get("roll")
+    if not isinstance(roll, Mapping) or "modifiers" not in roll or "target" not in roll:
+        return False
+    trait = str(roll.get("trait", "might"))
+    dice = min(8, st.value(seat, trait)) if "trait" in roll else int(roll.get("dice", 0))
+    return 2 * dice + st.roll_modifiers(seat, roll, tell=False) < st._amount(roll["target"])
 
 
 def _collect_holding(p: Any, out: set[str]) -> None:
@@ -262,7 +285,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         if a.get("target") is not None and not _worth_aiming(st, seat, str(a["id"]), str(a["target"])):
             continue
         yields = _task_yields(st, side, str(a["id"]))
-        if (not yields or yields & lacking) and _useful(st, side, str(a["id"])):
+        if (not yields or yields & lacking) and _useful(st, side, str(a["id"])) \
+                and not any(_hopeless(st, seat, t) for t in st.tasks_for(seat) if t["id"] == a["id"]):
             return a
     attack = _best_attack(st, seat, by_kind.get("attack", []))
     if attack is not None:
@@ -499,6 +523,8 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
         if things is None and _yields(task):
             continue  # tasks that yield things are sought only while the side lacks them
         if "requires" in task and not st.pred(task["requires"], seat):
+            continue
+        if _hopeless(st, seat, task):
             continue
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):

@@ -45,7 +45,8 @@ class Amounts(HauntBase):
     def _amount(self, value: Any, room: str | None = None) -> int:
         """An amount during play: a number, a table entry, or a formula of the player count, the
         explorers at the haunt's start, the heroes, the movement roll just made, the margin of the
-        fight being settled, or the monsters of a kind in ``room`` (the room in question)."""
+        fight being settled, the monsters of a kind in ``room`` (the room in question), the rooms in
+        the house showing a symbol, or the haunt tokens of a kind lying in rooms."""
         if type(value) is int:
             return value  # the common case, checked first (predicates ask at every step)
         if isinstance(value, Mapping) and value.get("of") in ("movement-roll", "monsters-in-room"):
@@ -59,6 +60,13 @@ class Amounts(HauntBase):
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
             return evaluate_formula(value, self.fight_margin)
+        if isinstance(value, Mapping) and value.get("of") in ("rooms-with-symbol", "tokens-in-house"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            if value["of"] == "rooms-with-symbol":
+                symbol = value.get("symbol")
+                return evaluate_formula(value, sum(1 for r in self.house.spots if self.t.rooms[r].symbol == symbol))
+            return evaluate_formula(value, len(self.htokens.get(str(value.get("token")), [])))
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 

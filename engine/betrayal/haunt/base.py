@@ -69,6 +69,7 @@ class HauntBase(BetrayalState):
         self.collapsing = False
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []
+        self.deaths_pending: list[str] = []  # heroes who died since the last on-hero-death rules ran
         self.turn_mods: dict[str, set[str]] = {}  # seat -> limits on its next or current turn (no-move)
         self.carried: dict[str, str] = {}  # seat carried like an item (a Frog) -> the seat carrying it
         self.hook_state: dict[str, dict[str, Any]] = {}  # named hooks' own state (JSON-able), by hook id

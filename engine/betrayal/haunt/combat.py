@@ -327,7 +327,7 @@ class Combat(Outcomes):
                 return
         if lose in self.ex:
             if win == attacker and win in self.ex and kind == "physical" and points >= 2 and not ranged:
-                stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal]
+                stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal and f"{win}/{c}" not in self.no_pickup]
                 tokens = sorted({k for k in self.held.get(lose, []) if self.hs is not None and k in self.hs.tokens
                                  and self.hs.tokens[k].carried_as_item})
                 if stealable or tokens:

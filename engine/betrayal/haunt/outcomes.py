@@ -10,8 +10,9 @@ from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
-from hauntcheck.engine.betrayal.haunt.pieces import TRAITOR, Monster
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
+from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
 
@@ -45,6 +46,28 @@ class Outcomes(Wins):
         self.emit(rule, f"{self.name(seat)} {why} token 1 face up: {self.name(seat)} is the traitor")
         if not self.ex[seat].dead:
             self._free_traitor(seat)
+
+    def _trait_points(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """``trait_points``: the explorer rolls the dice and loses (or gains) that many trait
+        points, choosing a trait for each point in turn among ``traits`` (all four by default)."""
+        dice = self._amount(spec["dice"])
+        lose = spec["change"] == "lose"
+        traits = [str(t) for t in spec.get("traits", TRAITS)]
+        total = yield from effects.own_roll(self, seat, dice, "trait", f"{dice} dice of trait points", effects.Ctx(seat, "haunt"))
+        self.emit("haunt.rules-override", f"{self.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s) "
+                  f"({dice} dice), spread over {', '.join(traits)}")
+        for i in range(total):
+            e = self.ex[seat]
+            if e.dead:
+                return
+            options = traits if lose else [t for t in traits if e.idx[t] < len(self.t.explorers[e.id].traits[t].values) - 1]
+            if not options:
+                return  # every trait at its top: nothing left to gain
+            kind = "damage" if lose else "trait"
+            acts = [Action.of(kind, **{t: 1}) if lose else Action.of(kind, trait=t) for t in options]
+            a = yield from self.ask(seat, acts, f"{'lose' if lose else 'gain'} trait point {i + 1} of {total}")
+            trait = next(t for t in options if a.get(t) is not None) if lose else str(a["trait"])
+            self.trait_change(seat, trait, -1 if lose else 1)
 
     def _outcome(self, eff: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None = None
                  ) -> Gen[None]:
@@ -124,6 +147,8 @@ class Outcomes(Wins):
             for trait, k in spec.items():
                 if not self.ex[seat].dead:
                     self.trait_change(seat, trait, -int(k))
+        elif verb == "trait_points" and seat is not None:
+            yield from self._trait_points(seat, spec)
         elif verb == "become" and seat is not None:
             status = str(spec)
             immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
@@ -413,6 +438,8 @@ class Outcomes(Wins):
         super()._die(seat, trait)
         if self.hs is None or not self.ex[seat].dead:
             return
+        if self.side.get(seat) == HERO:
+            self.deaths_pending.append(seat)  # on-hero-death rules run once the step that killed is over
         if self.held.get(seat):
             room = self.ex[seat].room
             for token in self.held.pop(seat):
@@ -452,4 +479,4 @@ OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
-    "return_monster", "return_token", "room_damage", "monster_draws", "move_track"})
+    "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points"})

@@ -118,6 +118,9 @@ class SetupSteps(Monsters):
                         or (named is not None and c in ([named] if isinstance(named, str) else named))]
                 if spec.get("may_not_pick_up"):
                     self.no_pickup.update(f"{seat}/{c}" for c in drop)
+                if spec.get("never_carry") and named is not None:
+                    # the named cards, held now or not, are never picked up, taken or stolen
+                    self.no_pickup.update(f"{seat}/{c}" for c in ([named] if isinstance(named, str) else named))
                 if drop:
                     self.piles.setdefault(e.room, []).extend(drop)
                     self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "

@@ -128,6 +128,20 @@ class Tasks(SetupSteps):
             return True
         return self.ex[seat].room in self._rooms_for(where)
 
+    def roll_modifiers(self, seat: str, roll: Mapping[str, Any], tell: bool = True) -> int:
+        """What a roll's ``modifiers`` add to its result now (each while its ``when`` holds of the
+        roller); with ``tell``, each one that counts is told in the transcript."""
+        change = 0
+        for mod in roll.get("modifiers", ()):
+            if "when" in mod and not self.pred(mod["when"], seat):
+                continue
+            k = self._amount(mod["add"]) if "add" in mod else -self._amount(mod["subtract"])
+            if k:
+                change += k
+                if tell:
+                    self.emit("haunt.rules-override", f"{k:+d} to the roll: {mod['says']}")
+        return change
+
     def entry_actions(self, seat: str) -> Gen[None]:
         """Actions with ``timing: on-entry`` open where the explorer has just entered happen at
         once; they are no choice (The Mummy Walks: whoever enters the Girl's room takes her)."""
@@ -181,7 +195,10 @@ class Tasks(SetupSteps):
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
             else:
-                ok = total >= int(roll.get("target", 0))
+                total += self.roll_modifiers(seat, roll)
+                ok = total >= self._amount(roll.get("target", 0))
+                if "modifiers" in roll:
+                    self.emit("haunt.rules-override", f"the result is {total} against {self._amount(roll.get('target', 0))}+")
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
                       f"{'success' if ok else 'failure'}")
         else:

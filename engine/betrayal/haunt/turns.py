@@ -187,6 +187,7 @@ class Turns(Tasks):
         yield from self._flag_timers(seat, "start")
         yield from self._turn_rules(seat, "start-of-turn")
         yield from self._turn_rules(seat, "during-turn")
+        yield from self._death_rules()
         if self.in_play(seat) and not self._check_wins():
             yield from super()._play_turn(seat)
         yield from self._end_haunt_turn(seat)
@@ -202,6 +203,7 @@ class Turns(Tasks):
                     self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}")
                     for eff in task.get("do", []):
                         yield from self._outcome(eff, seat, None)
+        yield from self._death_rules()
         self.turn_mods.pop(seat, None)
         yield from self._flag_timers(seat, "end")
         if self.collapsing and self.in_play(seat):
@@ -239,6 +241,7 @@ class Turns(Tasks):
             self.emit("item.tokens-like-cards", f"{self.name(seat)} trades the {token} token to {self.name(to)}")
         else:
             yield from super()._turn_action(seat, a)
+        yield from self._death_rules()
 
     def _carriable(self, seat: str) -> bool:
         """The explorer has a status that lets others carry it like an item (a Frog)."""
@@ -456,6 +459,38 @@ class Turns(Tasks):
             self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
             for eff in r.get("do", []):
                 yield from self._outcome(eff, None, None)
+        for r in side.turn_rules if side is not None else ():
+            # an end-of-turn slot rule ("even if you have been killed") follows at the same slot
+            if r.get("when") != "end-of-turn" or not r.get("slot") or r.get("who") != "traitor":
+                continue
+            if "requires" in r and not self.pred(r["requires"], None):
+                continue
+            self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
+            for eff in r.get("do", []):
+                yield from self._outcome(eff, None, None)
+        yield from self._death_rules()
+
+    def _death_rules(self) -> Gen[None]:
+        """Turn rules ``when: on-hero-death``, once for each hero who died since they last ran
+        (after the step that killed): for the traitor (if in play) or each living hero meeting
+        ``requires``."""
+        while self.deaths_pending and self.hs is not None:
+            dead = self.deaths_pending.pop(0)
+            for side in self.hs.sides().values():
+                for r in side.turn_rules:
+                    if r.get("when") != "on-hero-death":
+                        continue
+                    who = r.get("who")
+                    traitor = self.traitor()
+                    seats = ([traitor] if traitor and self.in_play(traitor) else []) if who == "traitor" \
+                        else self.living_heroes() if who in ("each-hero", "heroes") else []
+                    for seat in seats:
+                        if "requires" in r and not self.pred(r["requires"], seat):
+                            continue
+                        self.emit("haunt.rules-override", f"{self.name(dead)} is dead: {self.name(seat)}: "
+                                  f"{r.get('says', r['id'])}")
+                        for eff in r.get("do", []):
+                            yield from self._outcome(eff, seat, None)
 
     def _turn_rules(self, seat: str, when: str) -> Gen[None]:
         """The haunt's ``turn_rules`` for ``seat`` at ``when`` (start-of-turn, end-of-turn)."""
