@@ -9,7 +9,8 @@ from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
 from hauntcheck.engine.betrayal.house import opposite, step
-from hauntcheck.engine.betrayal.policy import _hopeless, wanted_cards
+from hauntcheck.engine.betrayal.policy import wanted_cards
+from hauntcheck.engine.betrayal.policy.turn import _hopeless
 from hauntcheck.engine.betrayal.state import Req
 from hauntcheck.engine.core import Action
 
