@@ -79,8 +79,12 @@ class SearchRules(HallsBase):
             self.need(p.seat, "search", [Action.of("search", what=o) for o in opts])
 
     def _on_search(self, action: Action) -> None:
+        """Rule search.options: with several ways open, the Participant names one as the Search
+        resolves (never when choosing the action card), and the Search does only that."""
         p = self.participant(self.ctx["seat"])
-        self._search_with(p, str(action["what"]))
+        what = str(action["what"])
+        self._ev("search.options", f"{p.name} uses the Search for: {what} (open: {', '.join(self.search_options(p))})")
+        self._search_with(p, what)
 
     def participant(self, seat: str) -> Participant:
         return self.pp[int(seat[1:]) - 1]
@@ -338,6 +342,8 @@ class SearchRules(HallsBase):
         if p.hp == 0:
             if rule == "search.damage-resolve":
                 self._ev("search.death", f"{p.name} is killed by the search")
+            else:  # every other damage is a combat's hit (a room's HP price never reaches 0: search.requires-item)
+                self._ev("combat.damage", f"{p.name} is brought to 0 HP in the combat and dies")
             self._die(p)
 
     def _die(self, p: Participant) -> None:

@@ -260,3 +260,11 @@ class TurnRules(CombatRules):
                 return
         self.turn["moves"].append([p.seat, frm, to])
         self._enter(p, to, "move.one-space", f"{p.name} moves {direction}")
+        met = [q.name for q in self.people_in(to) if q is not p]
+        if self.killer.active() and self.killer.pos == to:
+            met.append("the Killer")
+        if met:
+            # turn.resolution-order: actions resolve one by one but count as simultaneous, so a
+            # meeting made during the resolution starts no combat (or changes no choice) this turn
+            self._ev("turn.resolution-order", f"{p.name} joins {' and '.join(met)} in {self.where(to)}: the actions "
+                     "of this turn count as simultaneous, so any combat waits for the next turn")
