@@ -472,7 +472,8 @@ class GameState(abc.ABC):
     def apply(self, action: Action) -> list[Event]:
         actor = self.to_move()
         if actor is None:
-            raise IllegalAction(action, None, "the game is over")
+            rule, _ = self.refusal(action)
+            raise IllegalAction(action, None, "the game is over", rule)
         legal = self.legal_actions()
         if action not in legal:
             rule, why = self.refusal(action)

@@ -42,6 +42,7 @@ class HauntedBase(GameState):
         self.polls: list[int] = []
         self.countdown: int | None = None
         self.end_reason: str | None = None
+        self.finished_by = ""  # the clause that ended the game (what refuses any further action)
         self.exits_revealed: list[str] = []
         self.levels: list[str] = []
         self.total_turns = 0
