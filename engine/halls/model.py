@@ -5,11 +5,12 @@ pieces of a game state (a Room, a Participant, the Killer, a pending decision).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hauntcheck.engine.core import Action, Choices, RuleBook
+from hauntcheck.engine.core import Action, Choices, RuleBook, Scalar
 from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
@@ -17,6 +18,31 @@ GAME_ID = "halls-of-horror"
 DIRS: dict[str, tuple[int, int]] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 ITEM_ORDER = ("knife", "fireaxe", "pistol", "shotgun", "first-aid-kit", "kevlar-vest")
 NEGATIVE = ("damage", "panic")
+
+
+@functools.lru_cache(maxsize=None, typed=True)  # typed: act("resolve", "spend", True) is not ... 1
+def act(kind: str, name: str = "", value: Scalar = None) -> Action:
+    """The action ``kind name=value`` (or ``kind`` alone), built once: menus are rebuilt at every
+    decision from the same few actions, and one shared object also makes ``apply``'s check of the
+    menu an identity match."""
+    return Action(kind, ((name, value),) if name else ())
+
+
+@functools.cache
+def act_cell(kind: str, row: int, col: int) -> Action:
+    """The action ``kind row=R col=C``, built once (see :func:`act`)."""
+    return Action(kind, (("row", row), ("col", col)))
+
+
+@functools.cache
+def grid_steps(rows: int, cols: int) -> tuple[Mapping[str, int | None], ...]:
+    """For each cell index of a rows x cols grid, the cell one step in each direction (None off the grid)."""
+    out = []
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        out.append({d: (r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols else None
+                    for d, (dr, dc) in DIRS.items()})
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------

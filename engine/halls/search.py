@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from hauntcheck.engine.core import Action, Shuffle
 from hauntcheck.engine.halls.base import HallsBase
-from hauntcheck.engine.halls.model import ITEM_ORDER, NEGATIVE, Participant, RoomDef, Slot
+from hauntcheck.engine.halls.model import ITEM_ORDER, NEGATIVE, Participant, RoomDef, Slot, act
 
 
 class SearchRules(HallsBase):
@@ -76,7 +76,7 @@ class SearchRules(HallsBase):
         if len(opts) == 1:
             self._search_with(p, opts[0])
         else:
-            self.need(p.seat, "search", [Action.of("search", what=o) for o in opts])
+            self.need(p.seat, "search", [act("search", "what", o) for o in opts])
 
     def _on_search(self, action: Action) -> None:
         """Rule search.options: with several ways open, the Participant names one as the Search
@@ -145,7 +145,7 @@ class SearchRules(HallsBase):
             self._ev(rule, f"{p.name} draws {', '.join(ctx['drawn'])}")
         if p.resolve > 0 and (self.reward_deck or self.reward_discard):
             self.stage = "search-resolve"
-            self.need(p.seat, "search-resolve", [Action.of("resolve", spend=True), Action.of("resolve", spend=False)])
+            self.need(p.seat, "search-resolve", [act("resolve", "spend", True), act("resolve", "spend", False)])
             return
         self._search_discard_or_finish()
 
@@ -178,7 +178,7 @@ class SearchRules(HallsBase):
             ctx["discard_offered"] = True
             cards = sorted(set(ctx["drawn"]))
             self.stage = "search-wait"
-            self.need(p.seat, "search-discard", [Action.of("discard", card="none")] + [Action.of("discard", card=c) for c in cards])
+            self.need(p.seat, "search-discard", [act("discard", "card", "none")] + [act("discard", "card", c) for c in cards])
             return
         self._finish_search()
 
