@@ -7,9 +7,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from hauntcheck.engine.core import Action, DiceRoll
+from hauntcheck.engine.core import Action, DiceRoll, act
 from hauntcheck.engine.halls.locks import LockRules
-from hauntcheck.engine.halls.model import DIRS, Participant, act, ints
+from hauntcheck.engine.halls.model import DIRS, Participant, ints
 
 
 def _subsets(items: Sequence[int]) -> list[tuple[int, ...]]:

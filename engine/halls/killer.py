@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.checks.halls_locks import Cell
-from hauntcheck.engine.core import Action, Outcome, Shuffle
-from hauntcheck.engine.halls.model import DIRS, act, act_cell, num
+from hauntcheck.engine.core import Action, Outcome, Shuffle, act
+from hauntcheck.engine.halls.model import DIRS, act_cell, num
 from hauntcheck.engine.halls.turn import TurnRules
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hauntcheck.engine.core import Action, Choices, RuleBook, Scalar
+from hauntcheck.engine.core import Action, Choices, RuleBook
 from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
@@ -20,17 +20,9 @@ ITEM_ORDER = ("knife", "fireaxe", "pistol", "shotgun", "first-aid-kit", "kevlar-
 NEGATIVE = ("damage", "panic")
 
 
-@functools.lru_cache(maxsize=None, typed=True)  # typed: act("resolve", "spend", True) is not ... 1
-def act(kind: str, name: str = "", value: Scalar = None) -> Action:
-    """The action ``kind name=value`` (or ``kind`` alone), built once: menus are rebuilt at every
-    decision from the same few actions, and one shared object also makes ``apply``'s check of the
-    menu an identity match."""
-    return Action(kind, ((name, value),) if name else ())
-
-
 @functools.cache
 def act_cell(kind: str, row: int, col: int) -> Action:
-    """The action ``kind row=R col=C``, built once (see :func:`act`)."""
+    """The action ``kind row=R col=C``, built once (see :func:`hauntcheck.engine.core.act`)."""
     return Action(kind, (("row", row), ("col", col)))
 
 

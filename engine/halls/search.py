@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hauntcheck.engine.core import Action, Shuffle
+from hauntcheck.engine.core import Action, Shuffle, act
 from hauntcheck.engine.halls.base import HallsBase
-from hauntcheck.engine.halls.model import ITEM_ORDER, NEGATIVE, Participant, RoomDef, Slot, act
+from hauntcheck.engine.halls.model import ITEM_ORDER, NEGATIVE, Participant, RoomDef, Slot
 
 
 class SearchRules(HallsBase):

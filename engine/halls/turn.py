@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hauntcheck.engine.core import Action, DiceRoll, Outcome, Shuffle
+from hauntcheck.engine.core import Action, DiceRoll, Outcome, Shuffle, act
 from hauntcheck.engine.halls.combat import CombatRules
-from hauntcheck.engine.halls.model import DIRS, Participant, act, act_cell, num, strs
+from hauntcheck.engine.halls.model import DIRS, Participant, act_cell, num, strs
 
 
 class TurnRules(CombatRules):

@@ -67,4 +67,4 @@ class HauntedState(DoorRules):
             self._exit_choice(kind == "escape", events)
         else:  # pragma: no cover - legality is checked before _apply
             raise AssertionError(kind)
-        return events
+        return [] if self.quiet else events
