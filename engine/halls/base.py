@@ -30,6 +30,11 @@ def _rule_of(cls: type, prefix: str, name: str) -> Callable[..., None]:
     return method
 
 
+@functools.cache
+def _turn_order(first: int, players: int) -> tuple[int, ...]:
+    return tuple((first + k) % players for k in range(players))
+
+
 class HallsBase(GameState):
     """The state's fields and the helpers every rule uses; it plays nothing by itself."""
 
@@ -200,10 +205,9 @@ class HallsBase(GameState):
     def living(self) -> list[Participant]:
         return [p for p in self.pp if p.alive and not p.escaped]
 
-    def order(self) -> list[int]:
+    def order(self) -> tuple[int, ...]:
         """Seat indexes in turn order: the First Player, then clockwise."""
-        n = self.players
-        return [(self.first + k) % n for k in range(n)]
+        return _turn_order(self.first, self.players)
 
     def living_order(self) -> list[int]:
         return [i for i in self.order() if self.pp[i].alive and not self.pp[i].escaped]

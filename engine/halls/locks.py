@@ -77,7 +77,7 @@ class LockRules(SearchRules):
                 second.append(self.cell(i))
         grid = self.lock_grid()
         options = legal_locks(grid, first, second)
-        if explain:
+        if explain and not self.quiet:  # explanations only: nothing below changes the options
             if occupied:
                 self._ev("lock.empty", "not empty, so not lockable: " + ", ".join(self.where(i) for i in occupied))
             blocked = [c for c in first if c not in options and not lock_is_safe(grid, c)]

@@ -11,6 +11,9 @@ from hauntcheck.engine.core import Action, Shuffle, act
 from hauntcheck.engine.halls.base import HallsBase
 from hauntcheck.engine.halls.model import ITEM_ORDER, NEGATIVE, Participant, RoomDef, Slot
 
+#: Seat name -> index into the Participants ("P1" -> 0), for every seat a layout can have.
+_SEAT_INDEX = {f"P{k + 1}": k for k in range(8)}
+
 
 class SearchRules(HallsBase):
     """The Search action and its rewards."""
@@ -87,7 +90,7 @@ class SearchRules(HallsBase):
         self._search_with(p, what)
 
     def participant(self, seat: str) -> Participant:
-        return self.pp[int(seat[1:]) - 1]
+        return self.pp[_SEAT_INDEX[seat]]
 
     def _search_with(self, p: Participant, what: str) -> None:
         if len(self.people_in(p.pos)) > 1:
