@@ -10,7 +10,9 @@ move off the grid, a combat card while alone ...), not one catch-all clause.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +76,29 @@ def test_no_refusal_is_left_without_a_rule(game: str) -> None:
             probe(state, seen[-1], book, named, full=True)
     missing = EXPECTED[game] - set(named)
     assert not missing, f"no probe was refused by {sorted(missing)}; named: {dict(named)}"
+
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
+
+
+def test_every_decision_the_engines_ask_for_has_its_refusing_rule() -> None:
+    """The decisions random play may never reach (a solo hunting step, a room refreshed ...) are
+    explained too: every decision kind the engines' code can ask for has its clause, and every
+    clause the refusal tables name is defined."""
+    from hauntcheck.engine.halls import refusal as halls
+    from hauntcheck.engine.haunted import refusal as haunted
+
+    asked = set()
+    for path in sorted((ENGINE / "halls").glob("*.py")):
+        asked |= set(re.findall(r'self\.need\([^,]+, "([a-z-]+)"|need_chance\("([a-z-]+)"', path.read_text()))
+    kinds = {a or b for a, b in asked}
+    assert len(kinds) > 20 and kinds <= set(halls.DECISION_RULES), sorted(kinds - set(halls.DECISION_RULES))
+    steps = set()
+    for path in sorted((ENGINE / "haunted").glob("*.py")):
+        steps |= set(re.findall(r'self\.step = "([a-z-]+)"', path.read_text()))
+    assert len(steps) > 8 and steps - {"deal", "over"} <= set(haunted.STEP_RULES), sorted(steps - set(haunted.STEP_RULES))
+    for game, tables in (("halls-of-horror", (halls.DECISION_RULES, halls._RESHUFFLE_RULES, halls._END_RULES)),
+                         ("haunted", (haunted.STEP_RULES, haunted._DEAL_RULES))):
+        book = set(rulebook(game_spec(game)).rules)
+        for table in tables:
+            assert set(table.values()) <= book, sorted(set(table.values()) - book)
