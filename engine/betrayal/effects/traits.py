@@ -79,7 +79,7 @@ def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx |
                     kind = str(conv["to"])
                     st.emit("card.card-beats-book", f"{_source_name(st, source)}: the damage is taken as {kind}")
     if points > 0:
-        points = st.damage_taken(seat, kind, points)
+        points = st.damage_taken(seat, kind, points, reducible)
     if points <= 0:
         return
     if ctx is not None:

@@ -64,6 +64,7 @@ class HauntBase(BetrayalState):
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
         self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
         self.fight_margin = 0  # the margin of the fight being settled (amount ``of: fight-margin``)
+        self.damage_source: str | None = None  # the winner of the fight whose damage is being taken
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
@@ -74,6 +75,7 @@ class HauntBase(BetrayalState):
         self.carried: dict[str, str] = {}  # seat carried like an item (a Frog) -> the seat carrying it
         self.hook_state: dict[str, dict[str, Any]] = {}  # named hooks' own state (JSON-able), by hook id
         self.waiting_tokens: list[tuple[str, str]] = []  # (token, room): placed when the room is discovered
+        self.waiting_pool: list[tuple[str, str]] = []  # (token, room): one from the pool when the room is discovered
         self.grips: dict[str, tuple[str, str]] = {}  # monster uid -> (seat held, the status holding it)
         self.waiting: list[tuple[str, tuple[str, ...]]] = []  # (monster kind, rooms): placed when one is found
         self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again

@@ -358,7 +358,9 @@ class Combat(Outcomes):
                 "attack.damage-difference"
             self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage")
             hero = self.side.get(lose) == HERO
+            self.damage_source = win
             yield from effects.take_damage(self, lose, kind, points)
+            self.damage_source = None
             if hero and self.ex[lose].dead and win in self.ex:
                 self.hero_killers.add(win)
         else:

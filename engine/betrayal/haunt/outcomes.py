@@ -291,6 +291,11 @@ class Outcomes(Wins):
             if int(spec) == 0:
                 self.turn_mods.setdefault(seat, set()).add("no-move")
                 self.emit(rule, f"{self.name(seat)} cannot move this turn")
+        elif verb == "destroy_item" and seat is not None and str(spec) in self.held.get(seat, []):
+            # a token carried like an item: the one the actor holds (others may hold more of them)
+            self.held[seat].remove(str(spec))
+            self.destroyed.append(str(spec))
+            self.emit(rule, f"{self.name(seat)}'s {spec} token is destroyed")
         elif verb == "destroy_item":
             card = str(spec)
             for s_ in self.seat_ids:
@@ -348,10 +353,21 @@ class Outcomes(Wins):
         self.monster_items_changed(m, -1)
         yield from effects.gain_card(self, seat, card)
 
-    def damage_taken(self, seat: str, kind: str, points: int) -> int:
+    def damage_taken(self, seat: str, kind: str, points: int, reducible: bool = True) -> int:
         """A status with ``damage_taken: half-up`` halves, rounded up, all damage the explorer
-        takes, whatever its source (an attack, a card, a room, the haunt)."""
+        takes, whatever its source (an attack, a card, a room, the haunt). One with ``none``
+        stops it all, except unreducible damage and attack damage from an opponent holding one of
+        its ``hurt_by_holders`` cards."""
         for status in self.hstatus.get(seat, []):
+            sdef = self.hs.statuses.get(status, {}) if self.hs is not None else {}
+            if sdef.get("damage_taken") == "none" and reducible:
+                source = self.damage_source
+                if source is not None and source in self.ex and any(self.holds(source, c) for c in sdef.get("hurt_by_holders", [])):
+                    self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) is hurt by {self.name(source)}, "
+                              f"who holds {' or '.join(self.card_name(c) for c in sdef['hurt_by_holders'])}")
+                    continue
+                self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes none of the {points} {kind} damage")
+                return 0
             if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
                 points = -(-points // 2)
                 self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes half the {kind} damage, "

@@ -132,7 +132,17 @@ class Predicates(Amounts):
 
     def _pred_item_destroyed(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                              opponent: str | None) -> bool:
-        return str(p["item_destroyed"]) in self.destroyed
+        spec = p["item_destroyed"]
+        if isinstance(spec, Mapping):
+            # so many of a token destroyed (three Paint tokens in A Friend for the Ages)
+            return self.destroyed.count(str(spec["item"])) >= self._amount(spec["count"])
+        return str(spec) in self.destroyed
+
+    def _pred_traitor_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        """The haunt's traitor is dead (not merely out of the house)."""
+        traitor = self.traitor()
+        return traitor is not None and self.ex[traitor].dead == bool(p["traitor_dead"])
 
     def _pred_item_in_room(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The item is carried into, or lies in, one of the rooms."""
@@ -225,7 +235,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor",
-        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby"))
+        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

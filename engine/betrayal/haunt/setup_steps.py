@@ -154,8 +154,11 @@ class SetupSteps(Monsters):
                     self._add_monster(mdef, room, index=i)
             else:
                 token = str(spec["token"])
-                count = self.hs.amount(spec.get("count", 1), self.n)
+                count = self._amount(spec.get("count", 1))
                 where = spec["in"]
+                if where.get("on_discovery") and where.get("extras") == "set-aside" and "rooms" in where:
+                    self._place_one_per_listed_room(token, count, where)
+                    return
                 if where.get("on_discovery"):
                     self._place_on_discovery(token, count, where)
                     return
@@ -197,9 +200,16 @@ class SetupSteps(Monsters):
         elif verb == "spend_trait_points":
             for seat in who(spec["who"]):
                 points = self._amount(spec["points"])
+                xdef = self.t.explorers[self.ex[seat].id]
+                if spec.get("restore_start"):
+                    for t in TRAITS:
+                        if self.ex[seat].idx[t] < xdef.traits[t].start:
+                            self.trait_change(seat, t, xdef.traits[t].start - self.ex[seat].idx[t])
                 for k in range(points):
-                    xdef = self.t.explorers[self.ex[seat].id]
                     room_left = [t for t in TRAITS if self.ex[seat].idx[t] < len(xdef.traits[t].values) - 1]
+                    if spec.get("to") == "least-above-start" and room_left:
+                        least = min(self.ex[seat].idx[t] - xdef.traits[t].start for t in room_left)
+                        room_left = [t for t in room_left if self.ex[seat].idx[t] - xdef.traits[t].start == least]
                     if not room_left:
                         break
                     a = yield from self.ask(seat, [Action.of("raise", trait=t) for t in room_left],
@@ -231,7 +241,7 @@ class SetupSteps(Monsters):
             self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside")
         elif verb == "set_aside":
             token = str(spec["token"])
-            self.pool[token] = self.pool.get(token, 0) + self.hs.amount(spec.get("count", 1), self.n)
+            self.pool[token] = self.pool.get(token, 0) + self._amount(spec.get("count", 1))
             self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
         elif verb == "deal":
             if "traitor_number" in spec and str(spec["token"]) in self.dealt:
@@ -261,6 +271,25 @@ class SetupSteps(Monsters):
             where_ = "rooms not found yet" if where.get("secret") else \
                 ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
             self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
+
+    def _place_one_per_listed_room(self, token: str, count: int, where: Mapping[str, Any]) -> None:
+        """Tokens one to a room among listed rooms (``rooms`` with ``on_discovery`` and ``extras:
+        set-aside``): each listed room in the house gets one - the farthest from the nearest
+        explorer first when they outnumber the tokens -; the rest are set aside, and a listed room
+        discovered later takes one of them while any are left (A Friend for the Ages' Paint)."""
+        listed = [str(r) for r in where["rooms"]]
+        dist = self._dist_to([self.ex[s].room for s in self.seat_ids if self.in_play(s)])
+        here = sorted((r for r in listed if r in self.house.spots), key=lambda r: (-dist.get(r, 10_000), r))
+        for room in here[:count]:
+            self.htokens.setdefault(token, []).append(room)
+            self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(room)}")
+        left = count - min(count, len(here))
+        self.pool[token] = self.pool.get(token, 0) + left
+        self.waiting_pool.extend((token, r) for r in listed if r not in self.house.spots)
+        if left:
+            self.emit("haunt.setup-right-now", f"{left} {token} token(s) are set aside for "
+                      + ", ".join(self.room_name(r) for t, r in self.waiting_pool if t == token)
+                      + " when discovered")
 
     def _place_in_listed_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Monsters put one to a room among listed rooms (``rooms`` with ``on_discovery``): every
@@ -296,6 +325,13 @@ class SetupSteps(Monsters):
             self.waiting_tokens.remove(token_entry)
             self.htokens.setdefault(token_entry[0], []).append(room)
             self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there")
+        for token_entry in [x for x in self.waiting_pool if x[1] == room]:
+            self.waiting_pool.remove(token_entry)
+            if self.pool.get(token_entry[0], 0) > 0:
+                self.pool[token_entry[0]] -= 1
+                self.htokens.setdefault(token_entry[0], []).append(room)
+                self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a set-aside "
+                          f"{token_entry[0]} token is placed there")
         if self.hs is None or not self.waiting:
             return
         for entry in self.waiting:

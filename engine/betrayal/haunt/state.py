@@ -80,6 +80,7 @@ class HauntState(Turns):
             "carried": dict(sorted(self.carried.items())),
             "hook_state": {k: dict(sorted(v.items())) for k, v in sorted(self.hook_state.items())},
             "waiting_tokens": [list(x) for x in self.waiting_tokens],
+            "waiting_pool": [list(x) for x in self.waiting_pool],
             "grips": {k: list(v) for k, v in sorted(self.grips.items())},
             "waiting": [[k, list(r)] for k, r in self.waiting],
             "no_pickup": sorted(self.no_pickup),
@@ -226,7 +227,7 @@ def invariants(state: GameState) -> list[str]:
     if not isinstance(state, HauntState):
         return part1(state)
     saved = list(state.token_cards)
-    state.token_cards.extend(state.destroyed)
+    state.token_cards.extend(c for c in state.destroyed if c in state.t.cards)  # destroyed tokens are no cards
     for m in state.mon:
         state.token_cards.extend(m.cards)
     try:

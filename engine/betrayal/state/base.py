@@ -316,8 +316,9 @@ class StateBase(GameState):
         """The traitor-and-monsters set of turns under way (the haunt's round; 0 before it)."""
         return 0
 
-    def damage_taken(self, seat: str, kind: str, points: int) -> int:
-        """The damage the explorer really takes of ``points`` (a haunt status may change it)."""
+    def damage_taken(self, seat: str, kind: str, points: int, reducible: bool = True) -> int:
+        """The damage the explorer really takes of ``points`` (a haunt status may change it;
+        ``reducible`` False: damage nothing may lessen)."""
         return points
 
     def as_betrayal_state(self) -> BetrayalState:
