@@ -51,6 +51,7 @@ PILOTS = {
     38: "38-hellbeasts",
     32: "32-lost",
     44: "44-death-doth-find-us-all",
+    45: "45-tick-tick-tick",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -76,6 +77,7 @@ HOOKS = {
     38: (),
     32: ("lost-house-reshuffle",),
     44: ("age-heroes", "age-one-decade", "first-decade"),
+    45: (),
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt.base import HauntBase
 from hauntcheck.engine.betrayal.haunt.pieces import HERO
+from hauntcheck.engine.betrayal.house import step
 
 
 class Amounts(HauntBase):
@@ -49,6 +50,14 @@ class Amounts(HauntBase):
         the house showing a symbol, or the haunt tokens of a kind lying in rooms."""
         if type(value) is int:
             return value  # the common case, checked first (predicates ask at every step)
+        if isinstance(value, Mapping) and "plus_of" in value:
+            # a second quantity added to the first: the track plus the heroes still alive
+            extra = self._amount({"of": value["plus_of"]}, room)
+            value = {**{k: v for k, v in value.items() if k != "plus_of"}, "plus": int(value.get("plus", 0)) + extra}
+        if isinstance(value, Mapping) and value.get("of") in ("turn-track", "heroes-alive"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, self.track if value["of"] == "turn-track" else len(self.living_heroes()))
         if isinstance(value, Mapping) and value.get("of") in ("movement-roll", "monsters-in-room"):
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
@@ -79,7 +88,13 @@ class Amounts(HauntBase):
         return self.hs.amount(value, self.n)
 
     def _rooms_for(self, where: Mapping[str, Any]) -> list[str]:
-        """The rooms a location names (without choices): rooms, tokens, monsters, statuses."""
+        """The rooms a location names (without choices): rooms, tokens, monsters, statuses;
+        ``with_neighbours``: also every room next to one of them on its floor, doors or not."""
+        if where.get("with_neighbours"):
+            base = self._rooms_for({k: v for k, v in where.items() if k != "with_neighbours"})
+            beside = {self.house.room_at(self.house.floor_of(r), step(self.house.spots[r].cell, side))
+                      for r in base if r in self.house.spots for side in range(4)}
+            return sorted(set(base) | {r for r in beside if r is not None})
         if "room" in where:
             return [str(where["room"])]
         if "rooms" in where:

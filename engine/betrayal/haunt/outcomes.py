@@ -47,6 +47,17 @@ class Outcomes(Wins):
         if not self.ex[seat].dead:
             self._free_traitor(seat)
 
+    def _left_of_traitor(self, p: Mapping[str, Any]) -> str | None:
+        """The living hero nearest the traitor's left (in seat order) meeting the predicate."""
+        traitor = self.traitor()
+        if traitor is None:
+            return None
+        for k in range(1, self.n):
+            seat = self.left_of(traitor, k)
+            if self.in_play(seat) and self.side.get(seat) == HERO and self.pred(p, seat):
+                return seat
+        return None
+
     def _trait_points(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
         """``trait_points``: the explorer rolls the dice and loses (or gains) that many trait
         points, choosing a trait for each point in turn among ``traits`` (all four by default)."""
@@ -82,6 +93,11 @@ class Outcomes(Wins):
             if seat is None or not self.in_play(seat):
                 return
             eff = {k: v for k, v in eff.items() if k != "who"}
+        if isinstance(eff.get("who"), Mapping) and "left_of_traitor" in eff["who"]:
+            seat = self._left_of_traitor(eff["who"]["left_of_traitor"])
+            if seat is None:
+                self.emit(rule, f"no hero meets it: {eff.get('says', verb)}")
+                return
         if verb == "on_target":
             for sub in spec:
                 if target is not None and target in self.ex:
@@ -147,6 +163,28 @@ class Outcomes(Wins):
             for trait, k in spec.items():
                 if not self.ex[seat].dead:
                     self.trait_change(seat, trait, -int(k))
+        elif verb == "roll_dice":
+            dice = min(8, self._amount(spec["dice"]))
+            faces = yield from self.roll(dice, f"{dice} dice ({eff.get('says', 'a haunt roll')})")
+            ok = sum(faces) >= self._amount(spec["target"])
+            self.emit(rule, f"{dice} dice roll {sum(faces)} against {self._amount(spec['target'])}+: "
+                      f"{'success' if ok else 'failure'}")
+            for sub in spec.get("success" if ok else "failure", []):
+                yield from self._outcome(sub, seat, m, target)
+        elif verb == "room_kill" and seat is not None:
+            room = self.ex[seat].room
+            blasted = [seat] + [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == room
+                                and (spec.get("to") == "explorers" or self.side.get(s) == HERO)]
+            self.emit(rule, f"{eff.get('says', 'everyone there dies')} in {self.room_name(room)}: "
+                      f"{', '.join(self.name(v) for v in blasted)}")
+            for dying in blasted:
+                if spec.get("destroy_cards") and self.ex[dying].cards:
+                    gone = list(self.ex[dying].cards)
+                    self.ex[dying].cards = []
+                    self.destroyed.extend(gone)
+                    self.emit(rule, f"destroyed with {self.name(dying)}: {', '.join(self.card_name(c) for c in gone)}")
+                if self.in_play(dying):
+                    yield from self._outcome({"kill": True}, dying, None)
         elif verb == "trait_points" and seat is not None:
             yield from self._trait_points(seat, spec)
         elif verb == "become" and seat is not None:
@@ -495,4 +533,4 @@ OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
-    "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points"})
+    "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill"})

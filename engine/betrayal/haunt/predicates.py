@@ -216,6 +216,12 @@ class Predicates(Amounts):
         word = str(p["hobby"]).lower()
         return seat is not None and any(word in h.lower().split() for h in self.t.explorers[self.ex[seat].id].hobbies)
 
+    def _pred_traitor_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        """The traitor's explorer is (``true``) or is no longer (``false``) in play."""
+        traitor = self.traitor()
+        return (traitor is not None and self.in_play(traitor)) == bool(p["traitor_alive"])
+
     def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
         asks whether the monster shares a room with a living hero."""
@@ -235,7 +241,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor",
-        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead"))
+        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

@@ -215,6 +215,10 @@ class SetupSteps(Monsters):
                     a = yield from self.ask(seat, [Action.of("raise", trait=t) for t in room_left],
                                             f"spend trait point {k + 1} of {points}")
                     self.trait_change(seat, str(a["trait"]), 1)
+        elif verb == "fetch_card" and spec.get("when") == "now":
+            for seat in who(spec.get("by", "traitor")):
+                for card in spec["card"] if isinstance(spec["card"], list) else [spec["card"]]:
+                    yield from self._fetch_now(seat, str(card), spec)
         elif verb == "fetch_card" and spec.get("when") == "next-omen-room-discovered":
             cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
             in_play = [c for c in cards if any(self.holds(x, c) for x in self.seat_ids)
@@ -344,6 +348,33 @@ class SetupSteps(Monsters):
                     if partner.paired_with == kind:
                         self._add_monster(partner, room)
                 return
+
+    def _fetch_now(self, seat: str, card: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_card`` at once: nothing if the explorer holds the card; with ``from_anyone``,
+        taken from whoever holds it or from the pile it lies in; else searched for in its stack."""
+        if self.holds(seat, card):
+            self.emit("haunt.setup-right-now", f"{self.name(seat)} already has the {self.card_name(card)}")
+            return
+        if spec.get("from_anyone"):
+            holder = next((s for s in self.seat_ids if s != seat and card in self.ex[s].cards), None)
+            if holder is not None:
+                self.ex[holder].cards.remove(card)
+                yield from effects.lose_card(self, holder, card)
+                self.ex[seat].cards.append(card)
+                self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} from {self.name(holder)}")
+                yield from effects.gain_card(self, seat, card)
+                return
+            room = next((r for r, pile in sorted(self.piles.items()) if card in pile), None)
+            if room is not None:
+                self.piles[room].remove(card)
+                if not self.piles[room]:
+                    del self.piles[room]
+                self.ex[seat].cards.append(card)
+                self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} lying in "
+                          f"{self.room_name(room)}")
+                yield from effects.gain_card(self, seat, card)
+                return
+        yield from self._outcome({"fetch_card": {"card": card, "stack": spec.get("stack", "item")}}, seat, None)
 
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""

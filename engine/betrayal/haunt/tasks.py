@@ -165,6 +165,7 @@ class Tasks(SetupSteps):
         ok = True
         roll = task.get("roll")
         target = str(a["target"]) if a.get("target") else None
+        dice_total: int | None = None  # what the dice showed, before modifiers (for bands)
         if roll and roll.get("each_trait"):
             # one task roll made with every trait in turn; all must reach the target
             results = []
@@ -195,6 +196,7 @@ class Tasks(SetupSteps):
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
             else:
+                dice_total = total
                 total += self.roll_modifiers(seat, roll)
                 ok = total >= self._amount(roll.get("target", 0))
                 if "modifiers" in roll:
@@ -204,6 +206,12 @@ class Tasks(SetupSteps):
         else:
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
         outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
+        if roll and "bands" in roll and dice_total is not None:
+            # a band of the dice rolled (before modifiers) adds its outcomes: a roll of 2 or less sets the bomb off
+            for band in roll["bands"]:
+                if band.get("min", 0) <= dice_total <= band.get("max", 99):
+                    self.emit("haunt.specific-action", f"the dice show {dice_total}: {band.get('says', 'a band of the roll')}")
+                    outs = [*outs, *band.get("then", [])]
         gone = [str(e["take_token"]) for e in outs if "take_token" in e and not self._token_left(seat, str(e["take_token"]))]
         if ok and gone and len(outs) > 1:
             # judgement: a search that finds nothing (every token already taken) is no find: the

@@ -74,7 +74,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             continue
         yields = _task_yields(st, side, str(a["id"]))
         if (not yields or yields & lacking) and _useful(st, side, str(a["id"])) \
-                and not any(_hopeless(st, seat, t) for t in st.tasks_for(seat) if t["id"] == a["id"]):
+                and not any(_hopeless(st, seat, t) or _too_risky(st, seat, t) for t in st.tasks_for(seat)
+                            if t["id"] == a["id"]):
             return a
     attack = _best_attack(st, seat, by_kind.get("attack", []))
     if attack is not None:
@@ -92,6 +93,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
         if st.ex[seat].room not in st._dist_to(goals) and not by_kind.get("move") and by_kind.get("use"):
             return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
+    if any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)) and "move" in by_kind:
+        by_kind["move"] = [a for a in by_kind["move"] if not _deadly_entry(st, seat, str(a["to"]))]
     if goals:
         dist = st._dist_to(goals)
         here = dist.get(st.ex[seat].room, 10_000)
@@ -482,3 +485,49 @@ def _win_changes_anything(st: HauntState, rules: list[Mapping[str, Any]], target
         else:
             return True
     return False
+
+
+def _sum_odds(dice: int) -> list[float]:
+    """The chance of each total of ``dice`` Betrayal dice (faces 0, 0, 1, 1, 2, 2)."""
+    odds = [1.0]
+    for _ in range(dice):
+        nxt = [0.0] * (len(odds) + 2)
+        for total, p in enumerate(odds):
+            for face in (0, 1, 2):
+                nxt[total + face] += p / 3
+        odds = nxt
+    return odds
+
+
+def _kills(effs: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether outcomes kill (``kill``, ``room_kill``, also on the action's target)."""
+    return any("kill" in e or "room_kill" in e or _kills(e.get("on_target", ())) for e in effs)
+
+
+def _too_risky(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
+    """A task roll with a deadly band of the dice (a bomb set off on 2 or less) is tried only
+    while success is at least as likely as the disaster."""
+    roll = task.get("roll")
+    if not isinstance(roll, Mapping) or "target" not in roll or "trait" not in roll:
+        return False
+    deadly = [b for b in roll.get("bands", ()) if _kills(b.get("then", ()))]
+    if not deadly:
+        return False
+    odds = _sum_odds(min(8, st.value(seat, str(roll["trait"]))))
+    need = st._amount(roll["target"]) - st.roll_modifiers(seat, roll, tell=False)
+    win = sum(p for total, p in enumerate(odds) if total >= need)
+    lose = sum(p for total, p in enumerate(odds) for b in deadly if b.get("min", 0) <= total <= b.get("max", 99))
+    return win < lose
+
+
+def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
+    """Whether entering ``room`` would set off an on-entry rule that kills the explorer (a
+    bomb's proximity trigger): checked with the explorer placed there for the test only."""
+    e = st.ex[seat]
+    here = e.room
+    try:
+        e.room = room
+        return any(task.get("timing") == "on-entry" and _kills(task.get("do", []) + task.get("success", []))
+                   and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
+    finally:
+        e.room = here
