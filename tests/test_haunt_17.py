@@ -181,8 +181,9 @@ def test_candles_are_found_in_four_rooms_and_burnt_on_the_haunt_floor() -> None:
     assert burn in st._task_actions(hero)
     pool = st.pool["candle-token"]
     rolled(st._task(hero, burn), [2])  # Knowledge 5+ (at least 3 dice showing 2)
-    assert st.held[hero] == [] and st.earned["candle-token"] == 1 and st.pool["candle-token"] == pool
-    assert st.htokens["candle-token"] == [st.ex[hero].room]
+    assert st.held[hero] == [] and st.earned["burnt-candle"] == 1 and st.pool["candle-token"] == pool + 1
+    assert st.htokens["burnt-candle"] == [st.ex[hero].room] and not st.htokens.get("candle-token")
+    assert not any(a.kind == "pickup-token" for a in st.legal_actions())  # a burnt Candle stays put
     st.held[hero] = ["candle-token"]
     st.turn.keys.clear()
     assert burn not in st._task_actions(hero)  # no more burning in that room
@@ -196,14 +197,14 @@ def test_a_failed_burning_loses_the_candle() -> None:
     st.pool["candle-token"] -= 1
     pool = st.pool["candle-token"]
     rolled(st._task(hero, Action.of("task", id="burn-candle")), [0])
-    assert st.held[hero] == [] and st.pool["candle-token"] == pool + 1 and not st.earned.get("candle-token")
+    assert st.held[hero] == [] and st.pool["candle-token"] == pool + 1 and not st.earned.get("burnt-candle")
 
 
 def test_the_heroes_win_with_a_candle_burnt_for_each_hero_and_the_traitor_when_they_are_dead() -> None:
     st, _, _ = game(5)
-    st.earned["candle-token"] = len(st.heroes()) - 1
+    st.earned["burnt-candle"] = len(st.heroes()) - 1
     assert not st._check_wins()
-    st.earned["candle-token"] += 1
+    st.earned["burnt-candle"] += 1
     assert st._check_wins() and st.result is not None and st.result.result == HERO
     st2, _, _ = game(3)
     for h in st2.living_heroes():
