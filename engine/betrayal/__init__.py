@@ -2,7 +2,7 @@
 
 Part 1 of the engine plays the game exactly by ``spec/betrayal/`` from setup to the revealing of
 the haunt (milestone ``reveal``); see ``docs/betrayal-engine.md`` for how rules map to code. Part 2
-(the ``haunt`` package, its ``hooks``, ``policy.py``; ``docs/haunt-phase.md``) plays the revealed haunt from its spec file to
+(the ``haunt`` package, its ``hooks``, the ``policy`` package; ``docs/haunt-phase.md``) plays the revealed haunt from its spec file to
 the end, with a goal-directed policy as the controller of golden games.
 """
 

@@ -38,7 +38,7 @@ NOTE_KEYS = frozenset({"says", "cite", "unverified", "judgement", "id"})
 CARRIED_OUT: dict[str, frozenset[str]] = {
     # setup_steps.py (``SetupSteps._setup_step``)
     "step": SETUP_VERBS | {"who"},
-    # outcomes.py (``Outcomes._outcome``); part-1 effects it hands to effects.py are "effect"
+    # outcomes.py (``Outcomes._outcome``); part-1 effects it hands to the effects package are "effect"
     "haunt_outcome": OUTCOME_VERBS | {"who"},
     "effect": OUTCOME_EFFECTS | {"who"},
     # predicates.py (one ``_pred_<key>`` method per key)

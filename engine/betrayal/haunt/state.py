@@ -97,7 +97,7 @@ class HauntState(Turns):
         return data
 
     def restart_turns(self, seat: str) -> None:
-        """A position built directly (``position.py``) with its haunt already under way plays on by
+        """A position built directly (the ``position`` package) with its haunt already under way plays on by
         part 1's rules: positions do not describe the haunt phase (monsters, tokens, sides) yet. A
         position from before the reveal plays the haunt like any game."""
         self.positioned = self.haunt is not None and self.hs is None
