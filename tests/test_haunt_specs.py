@@ -47,6 +47,7 @@ PILOTS = {
     48: "48-stacked-like-cordwood",
     34: "34-guillotines",
     38: "38-hellbeasts",
+    22: "22-the-abyss-gazes-back",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -68,6 +69,7 @@ HOOKS = {
     48: (),
     34: ("collars", "key-rules"),
     38: (),
+    22: (),
 }
 
 

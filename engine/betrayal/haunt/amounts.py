@@ -81,6 +81,8 @@ class Amounts(HauntBase):
                            and where["room_with_status"] in self.hstatus.get(s, [])})
         if "symbol" in where:
             return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        if "symbols" in where:
+            return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
         if "room_of" in where:
             return [self.ex[s].room for s in self._who(where["room_of"])]
         if "haunt_room" in where:
