@@ -48,6 +48,7 @@ PILOTS = {
     34: "34-guillotines",
     38: "38-hellbeasts",
     22: "22-the-abyss-gazes-back",
+    26: "26-pay-the-piper",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -70,6 +71,7 @@ HOOKS = {
     34: ("collars", "key-rules"),
     38: (),
     22: (),
+    26: (),
 }
 
 

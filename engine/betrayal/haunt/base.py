@@ -67,6 +67,7 @@ class HauntBase(BetrayalState):
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
+        self.joined: dict[str, int] = {}  # monster uid -> the round it joined a joint attack (attacks_together)
         self.collapse_state: dict[str, Any] = {}  # a ``collapse`` piece's progress (started, paused, stopped)
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []

@@ -399,6 +399,8 @@ class SetupSteps(Monsters):
             rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
         elif "symbols" in where:
             rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
+        elif "next_to_room" in where:
+            rooms = self._rooms_for(where) or [str(self.haunt["room"])]
         elif "rooms" in where:
             # one of the named rooms in the house (a fetch_room step before makes sure one is)
             rooms = [str(r) for r in where["rooms"] if r in self.house.spots] or [str(self.haunt["room"])]
@@ -410,13 +412,17 @@ class SetupSteps(Monsters):
         if "floor" in where:
             rooms = [r for r in rooms if self.house.floor_of(r) == where["floor"]]
         if where.get("unoccupied"):
-            taken = {self.ex[s].room for s in self.seat_ids if self.in_play(s)} | {m.room for m in self.active_monsters()}
+            taken = {self.ex[s].room for s in self.seat_ids if self.in_play(s)}
             rooms = [r for r in rooms if r not in taken]
+        if "not_rooms" in where:
+            rooms = [r for r in rooms if r not in where["not_rooms"]]
         if not rooms and where.get("if_none") == "from-room-stack":
             found = yield from self._room_from_stack(where, what)
             if found is not None:
                 return found
             rooms = [str(self.haunt["room"])]  # judgement: nothing fits anywhere: the haunt's own room
+        if not rooms:
+            rooms = [str(self.haunt["room"])]  # judgement: no room fits the constraints: the haunt's own room
         if "min_tiles_from" in where:
             far = where["min_tiles_from"]
             source = far.get("from", {})

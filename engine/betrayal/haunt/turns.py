@@ -374,6 +374,11 @@ class Turns(Collapse):
                     return rooms[0]
         return None
 
+    def _barred_rooms(self, seat: str) -> set[str]:
+        """Rooms the explorer's statuses forbid (``may_not_use``): it may not move into them."""
+        assert self.hs is not None
+        return {str(r) for s in self.hstatus.get(seat, []) for r in self.hs.statuses.get(s, {}).get("may_not_use", ())}
+
     def _move_actions(self, seat: str) -> list[Action]:
         actions = super()._move_actions(seat)
         if self.hs is None or not actions:
@@ -382,6 +387,9 @@ class Turns(Collapse):
             return []
         if self.collapsed:
             actions = [a for a in actions if not (a.kind == "move" and a.get("to") in self.collapsed)]
+        barred = self._barred_rooms(seat)
+        if barred:
+            actions = [a for a in actions if not (a.kind == "move" and a.get("to") in barred)]
         goal = self._toward(seat)
         if goal is not None:
             dist = self._dist_to([goal])
