@@ -122,6 +122,7 @@ class SideDef:
     rules: tuple[Mapping[str, Any], ...] = ()
     ends_without_winner: tuple[WinDef, ...] = ()
     rivals: bool = False  # the side's explorers are one another's opponents (move.haunt-rivals)
+    collapse: Mapping[str, Any] | None = None  # the house falling room by room (haunt/collapse.py)
 
 
 @dataclass(frozen=True)
@@ -275,6 +276,7 @@ def _side(data: Mapping[str, Any]) -> SideDef:
         rules=_tuple(data.get("rules")),
         ends_without_winner=tuple(_win(w) for w in data.get("ends_without_winner", ())),
         rivals="rivals" in data,
+        collapse=data.get("collapse"),
     )
 
 

@@ -7,7 +7,7 @@ what stats, how far one room is from another for a monster, whether a status blo
 
 The haunt phase is built as a chain of classes, one module each, every one adding one part of
 the rules (``amounts`` -> ``predicates`` -> ``wins`` -> ``outcomes`` -> ``combat`` -> ``monsters`` ->
-``setup_steps`` -> ``tasks`` -> ``turns`` -> ``state``). A rule lower in the chain that must call
+``setup_steps`` -> ``tasks`` -> ``collapse`` -> ``turns`` -> ``state``). A rule lower in the chain that must call
 one defined higher up (the "Right Now" steps, which outcomes re-run when a hero turns traitor)
 finds it declared at the end of this class.
 """
@@ -53,6 +53,7 @@ class HauntBase(BetrayalState):
         self.exited: set[str] = set()  # seats whose explorers left the house
         self.lethal = False  # a kill that ignores no_skull statuses is under way
         self.fetches: list[tuple[str, str, str]] = []  # (side, card, stack): take it instead of a draw
+        self.fetch_floor: dict[str, str] = {}  # card of a fetch -> the floor the drawer must be on
         self.destroyed: list[str] = []  # cards a haunt destroyed (out of the game)
         self.next_omen: list[tuple[str, tuple[str, ...]]] = []  # (side, cards) taken at its next omen draw
         self.hooks_used: list[str] = []
@@ -68,6 +69,8 @@ class HauntBase(BetrayalState):
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
+        self.joined: dict[str, int] = {}  # monster uid -> the round it joined a joint attack (attacks_together)
+        self.collapse_state: dict[str, Any] = {}  # a ``collapse`` piece's progress (started, paused, stopped)
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []
         self.deaths_pending: list[str] = []  # heroes who died since the last on-hero-death rules ran
@@ -79,7 +82,7 @@ class HauntBase(BetrayalState):
         self.grips: dict[str, tuple[str, str]] = {}  # monster uid -> (seat held, the status holding it)
         self.waiting: list[tuple[str, tuple[str, ...]]] = []  # (monster kind, rooms): placed when one is found
         self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
-        self._graph_key: tuple[int, int, int] | None = None
+        self._graph_key: tuple[int, int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self.hround = 0
         self.result: Outcome | None = None
@@ -374,11 +377,14 @@ class HauntBase(BetrayalState):
     def _graph(self) -> dict[str, set[str]]:
         """The house as an undirected graph of rooms (doors, stairs and links, every side of a
         barrier room), cached until a tile or link is added."""
-        key = (self.house.version, self._tile_version, len(self.links))
+        key = (self.house.version, self._tile_version, len(self.links), len(self.collapsed))
         if self._graph_key == key:
             return self._graph_cache
-        graph: dict[str, set[str]] = {r: set() for r in self.house.spots}
-        for room in sorted(self.house.spots):
+        # under a ``collapse`` piece nobody enters a fallen room: it is no way through
+        gone = set(self.collapsed) if self.hs is not None and any(
+            s.collapse is not None for s in self.hs.sides().values()) else set()
+        graph: dict[str, set[str]] = {r: set() for r in self.house.spots if r not in gone}
+        for room in sorted(graph):
             for part in range(max(1, len(self.t.rooms[room].barrier))):
                 for other, _, _ in self._exits_of(Explorer("probe", "", room=room, part=part)):
                     if other in graph:

@@ -411,6 +411,16 @@ class Combat(Outcomes):
                 m.cards = []
             self._release_gone()
             return
+        if mdef.on_defeat in ("killed", "destroyed"):
+            # a monster whose defeat kills it (the Rats of haunt 26) drops what it carried
+            m.gone = "killed"
+            m.stunned = False
+            self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight and is killed")
+            if m.cards:
+                self.piles.setdefault(m.room, []).extend(m.cards)
+                m.cards = []
+            self._release_gone()
+            return
         if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
             raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")
         m.stunned = True

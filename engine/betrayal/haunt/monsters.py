@@ -38,6 +38,9 @@ class Monsters(Combat):
                 continue  # judgement: a monster the heroes control stays where it is
             shared: int | None = None
             grouped = self._group_move(mdef)
+            # monsters that attack together (attacks_together) all move first, then attack
+            swarm = "attacks_together" in self._monster_raw(mdef)
+            moved: list[Monster] = []
             for m in group:
                 if m.gone:
                     continue
@@ -79,6 +82,9 @@ class Monsters(Combat):
                     continue
                 yield from self._monster_stops(m)
                 yield from self._monster_pickup(m)
+                if swarm:
+                    moved.append(m)
+                    continue
                 yield from self._monster_attack(m)
                 if self._check_wins():
                     return
@@ -88,6 +94,11 @@ class Monsters(Combat):
                 yield from self._monster_rolls(m)
                 if self._check_wins():
                     return
+            for m in moved:
+                if not m.gone and not m.stunned:
+                    yield from self._monster_attack(m)
+                    if self._check_wins():
+                        return
             yield from self._after_monsters_move(mdef)
             if self._check_wins():
                 return
@@ -476,7 +487,25 @@ class Monsters(Combat):
             dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
             yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn), ability=name)
 
+    def _swarm_dice(self, m: Monster, trait: str) -> int:
+        """The dice of a monster's attack; under ``attacks_together`` every other monster of its
+        kind in the room that is not stunned joins in, adding its trait (at most ``max_dice``),
+        and makes no attack of its own this turn."""
+        together = self._monster_raw(self.mdef(m)).get("attacks_together")
+        if together is None:
+            return self._dice(None, m, trait)
+        swarm = [x for x in self.active_monsters(m.room) if x.kind == m.kind and x is not m and not x.stunned
+                 and self.joined.get(x.uid) != self.hround and self.together(x.uid, m.uid)]
+        for x in (m, *swarm):
+            self.joined[x.uid] = self.hround
+        dice = min(int(together.get("max_dice", 8)), self._dice(None, m, trait, sum(self.mstat(x, trait) for x in swarm)))
+        if swarm:
+            self.emit("haunt.rules-override", f"{len(swarm) + 1} {self.mdef(m).name}s attack together: {dice} dice")
+        return dice
+
     def _monster_attack(self, m: Monster) -> Gen[None]:
+        if self.joined.get(m.uid) == self.hround:
+            return  # it attacked with its room's swarm this turn (attacks_together)
         here = [s for s in self.living_heroes() if self.together(m.uid, s)]
         across = [s for s in self.living_heroes() if self.ex[s].room == m.room and s not in here]
         if across:
@@ -520,7 +549,7 @@ class Monsters(Combat):
         rules = self.fight_rules(m.uid, target)
         trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
         self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)}")
-        att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
+        att = yield from self.roll(self._swarm_dice(m, trait), f"{self.mname(m)} attacks")
         if any(r.get("reroll_blanks") for r in rules) and 0 in att:
             again = yield from self.roll(att.count(0), f"{self.mname(m)} rerolls its blanks")
             self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {att.count(0)} blank dice: {sum(again)} more")

@@ -298,7 +298,7 @@ class Outcomes(Wins):
         elif verb == "place" and isinstance(spec, Mapping) and "monster" in spec and self.hs is not None:
             assert self.haunt is not None
             mdef = self.hs.monsters[str(spec["monster"])]
-            if "any_room" in spec["in"]:
+            if "any_room" in spec["in"] or "next_to_room" in spec["in"]:
                 room = yield from self._location(spec["in"], set(), f"place the {mdef.name}")
             else:
                 room = ([r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])])[0]
@@ -306,6 +306,9 @@ class Outcomes(Wins):
             if "count" in spec:
                 # a counted placement always brings new monsters (the Firebats' breeding)
                 count = self._amount(spec["count"], room)
+                if mdef.count is not None:
+                    # a kind with a set number of tokens never has more in the house at once
+                    count = max(0, min(count, self._amount(mdef.count) - len(there)))
                 for _ in range(count):
                     self._add_monster(mdef, room, rule=rule)
                 if count == 0:

@@ -140,7 +140,7 @@ class Predicates(Amounts):
 
     def _pred_traitor_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                            opponent: str | None) -> bool:
-        """The haunt's traitor is dead (not merely out of the house)."""
+        """The traitor's explorer is dead (``true``), or alive (``false``); not merely out of the house."""
         traitor = self.traitor()
         return traitor is not None and self.ex[traitor].dead == bool(p["traitor_dead"])
 

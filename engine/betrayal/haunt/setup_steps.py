@@ -162,7 +162,7 @@ class SetupSteps(Monsters):
                 if where.get("on_discovery"):
                     self._place_on_discovery(token, count, where)
                     return
-                if "any_room" in where:
+                if "any_room" in where or "symbols" in where:
                     rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
                 else:
                     rooms = self._rooms_for(where)
@@ -229,10 +229,13 @@ class SetupSteps(Monsters):
                 self.next_omen.append((side, tuple(cards)))
                 self.emit(rule, f"the {side}' next omen-room discovery takes "
                           f"{' or '.join(self.card_name(c) for c in cards)} from the omen stack")
-        elif verb == "fetch_card" and spec.get("when") == "instead-of-item-draw":
+        elif verb == "fetch_card" and spec.get("when") in ("instead-of-item-draw", "instead-of-draw"):
             self.fetches.append((side, str(spec["card"]), str(spec.get("stack", "item"))))
+            if "floor" in spec:
+                self.fetch_floor[str(spec["card"])] = str(spec["floor"])
             self.emit(rule, f"while the {self.card_name(str(spec['card']))} is in the {spec.get('stack', 'item')} stack, "
-                      f"the {side} may take it instead of drawing")
+                      f"the {side} may take it instead of drawing"
+                      + (f" (on the {spec['floor']} floor)" if "floor" in spec else ""))
         elif verb == "fetch_room":
             yield from self._fetch_room(spec)
         elif verb == "traitor_in_play":
@@ -422,6 +425,32 @@ class SetupSteps(Monsters):
         self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor")
         self.note_new_room(room)
 
+    def _room_from_stack(self, where: Mapping[str, Any], what: str) -> Gen[str | None]:
+        """``if_none: from-room-stack``: no room in the house fits, so tiles are turned up until one
+        fits the ``floor`` (and ``symbols``) and can be placed there; the others go back and the
+        stack is shuffled. The stack is kept as a set drawn by chance, so the first fitting tile
+        turned up is a chance draw among the fitting tiles."""
+        assert self.haunt is not None
+        floor = str(where.get("floor", "ground"))
+        symbols = where.get("symbols")
+        fits = [t for t in sorted(set(self.stack)) if floor in self.t.rooms[t].floors
+                and (symbols is None or self.t.rooms[t].symbol in symbols)
+                and self.house.open_spots(t, floor, keep_open=self.others_remain(floor, t))]
+        if not fits:
+            self.emit("haunt.setup-right-now", f"no tile in the room stack fits the {floor} floor for {what}")
+            return None
+        tile = yield from self.draw_from(fits, "tile", f"turn up room tiles until one fits the {floor} floor")
+        options = [(floor, p) for p in self.house.open_spots(tile, floor, keep_open=self.others_remain(floor, tile))]
+        chooser = self._who(where.get("chosen_by", "traitor")) or [str(self.haunt["revealer"])]
+        acts = effects.placement_actions(options)
+        a = yield from self.ask(chooser[0], acts, f"place {tile}")
+        _, p = options[acts.index(a)]
+        self.put_tile(tile, floor, p.cell, p.rotation)
+        self.emit("discover.placed-room-no-draw", f"{self.room_name(tile)} is turned up from the room stack and placed "
+                  f"on the {floor} floor; the stack is shuffled")
+        self.note_new_room(tile)
+        return tile
+
     def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
         """A room for a setup placement (the location vocabulary of haunt-format.md)."""
         assert self.haunt is not None
@@ -438,6 +467,10 @@ class SetupSteps(Monsters):
             rooms = [self.ex[holder[0]].room] if holder else [str(self.haunt["room"])]
         elif "symbol" in where:
             rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        elif "symbols" in where:
+            rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
+        elif "next_to_room" in where:
+            rooms = self._rooms_for(where) or [str(self.haunt["room"])]
         elif "rooms" in where:
             # one of the named rooms in the house (a fetch_room step before makes sure one is)
             rooms = [str(r) for r in where["rooms"] if r in self.house.spots] or [str(self.haunt["room"])]
@@ -446,6 +479,20 @@ class SetupSteps(Monsters):
         if where.get("same_floor_as") == "haunt-room":
             floor = self.house.floor_of(str(self.haunt["room"]))
             rooms = [r for r in rooms if self.house.floor_of(r) == floor]
+        if "floor" in where:
+            rooms = [r for r in rooms if self.house.floor_of(r) == where["floor"]]
+        if where.get("unoccupied"):
+            taken = {self.ex[s].room for s in self.seat_ids if self.in_play(s)}
+            rooms = [r for r in rooms if r not in taken]
+        if "not_rooms" in where:
+            rooms = [r for r in rooms if r not in where["not_rooms"]]
+        if not rooms and where.get("if_none") == "from-room-stack":
+            found = yield from self._room_from_stack(where, what)
+            if found is not None:
+                return found
+            rooms = [str(self.haunt["room"])]  # judgement: nothing fits anywhere: the haunt's own room
+        if not rooms:
+            rooms = [str(self.haunt["room"])]  # judgement: no room fits the constraints: the haunt's own room
         if "min_tiles_from" in where:
             far = where["min_tiles_from"]
             source = far.get("from", {})

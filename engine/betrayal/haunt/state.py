@@ -75,6 +75,7 @@ class HauntState(Turns):
             "control": dict(sorted(self.control.items())),
             "collapsed": list(self.collapsed),
             "collapsing": self.collapsing,
+            "collapse_state": dict(sorted(self.collapse_state.items())),
             "timers": {k: dict(sorted(v.items())) for k, v in sorted(self.timer_state.items())},
             "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
             "carried": dict(sorted(self.carried.items())),

@@ -6,14 +6,14 @@ rules, timers, and the house collapsing where a haunt makes it.
 from __future__ import annotations
 
 from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt.collapse import Collapse
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
-from hauntcheck.engine.betrayal.haunt.tasks import Tasks
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
 
 
-class Turns(Tasks):
+class Turns(Collapse):
     """An explorer's haunt-phase turn: actions, movement, turn rules, timers."""
 
     def _flag_timers(self, seat: str, moment: str) -> Gen[None]:
@@ -117,6 +117,8 @@ class Turns(Tasks):
                 yield from effects.gain_card(self, seat, card)
                 return card
         for side, card, stack in self.fetches:
+            if card in self.fetch_floor and self.house.floor_of(self.ex[seat].room) != self.fetch_floor[card]:
+                continue
             if stack == kind and self.side.get(seat) == side and card in self.decks[kind] and not self.ex[seat].dead:
                 a = yield from self.ask(seat, [Action.of("fetch", card=card), Action.of("draw-instead", card=card)],
                                         f"take the {self.card_name(card)} instead of drawing")
@@ -208,6 +210,8 @@ class Turns(Tasks):
         yield from self._flag_timers(seat, "end")
         if self.collapsing and self.in_play(seat):
             yield from self._collapse_step(seat)
+        if self.in_play(seat):
+            yield from self.collapse_turn(seat)
         for status in list(self.hstatus.get(seat, [])):
             # judgement: a pull toward a room lasts the turn; a during-turn rule renews it
             if self.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
@@ -373,6 +377,11 @@ class Turns(Tasks):
                     return rooms[0]
         return None
 
+    def _barred_rooms(self, seat: str) -> set[str]:
+        """Rooms the explorer's statuses forbid (``may_not_use``): it may not move into them."""
+        assert self.hs is not None
+        return {str(r) for s in self.hstatus.get(seat, []) for r in self.hs.statuses.get(s, {}).get("may_not_use", ())}
+
     def _move_actions(self, seat: str) -> list[Action]:
         actions = super()._move_actions(seat)
         if self.hs is None or not actions:
@@ -381,6 +390,9 @@ class Turns(Tasks):
             return []
         if self.collapsed:
             actions = [a for a in actions if not (a.kind == "move" and a.get("to") in self.collapsed)]
+        barred = self._barred_rooms(seat)
+        if barred:
+            actions = [a for a in actions if not (a.kind == "move" and a.get("to") in barred)]
         goal = self._toward(seat)
         if goal is not None:
             dist = self._dist_to([goal])
@@ -468,6 +480,7 @@ class Turns(Tasks):
             self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
             for eff in r.get("do", []):
                 yield from self._outcome(eff, None, None)
+        yield from self.collapse_turn(seat)  # a traitor's collapse goes on after its death
         yield from self._death_rules()
 
     def _death_rules(self) -> Gen[None]:

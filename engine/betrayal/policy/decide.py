@@ -83,6 +83,10 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
             return ride
     if "collapse" in kinds:
         return _collapse(st, actions)
+    if "sacrifice" in kinds:
+        return _sacrifice(st, actions)
+    if "jump" in kinds:  # away from the pit: the room with the fewest fallen rooms around it
+        return min(actions, key=lambda a: (len(st._collapse_neighbours(str(a["room"])) & set(st.collapsed)), str(a["room"])))
     if "rescue" in kinds:
         return next(a for a in actions if a.kind == "rescue")
     if "fetch" in kinds:
@@ -174,3 +178,14 @@ def _re_form(st: HauntState, actions: list[Action]) -> Action:
               and dist.get(str(a["to"]), 10_000) < here]
     return min(better, key=lambda a: (dist.get(str(a["to"]), 10_000), -int(str(a["track"])), str(a["to"])),
                default=stay)
+
+
+def _sacrifice(st: HauntState, actions: list[Action]) -> Action:
+    """Give up a card to hold the collapse back once it no longer serves a task (its place is
+    used up) or once the house falls by the handful (dice a turn); keep it before."""
+    card = str(actions[0]["card"])
+    served = any(p.endswith(f"/{card}") for p in st.used_places)
+    rule = st.collapse_rule()
+    rate = st._collapse_rate(rule) if rule is not None else None
+    give = served or (rate is not None and "dice" in rate)
+    return next(a for a in actions if a.kind == ("sacrifice" if give else "collapse-anyway"))

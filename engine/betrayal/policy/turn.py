@@ -285,6 +285,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
             return _frontier(st)  # every known place is used up: open the house for more rooms and cards
         return goals
+    rituals = _win_token_rooms(st, seat, side)
+    if rituals:
+        return rituals  # the side's own goal is a count of tokens its tasks earn: go and earn them
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
 
 
@@ -531,3 +534,32 @@ def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
                    and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
     finally:
         e.room = here
+
+
+def _win_token_rooms(st: HauntState, seat: str, side: str) -> list[str]:
+    """Rooms of the side's tasks that earn the tokens one of its wins counts (``tokens_collected``)."""
+    own = st.hs.sides().get(side) if st.hs is not None else None
+    if own is None:
+        return []
+    counted: set[str] = set()
+
+    def visit(p: Any) -> None:
+        if isinstance(p, Mapping):
+            spec = p.get("tokens_collected")
+            if isinstance(spec, Mapping):
+                counted.update(str(t) for t in ([spec["token"]] if "token" in spec else spec.get("tokens", [])))
+            for key, value in p.items():
+                if key != "not":
+                    visit(value)
+        elif isinstance(p, list):
+            for x in p:
+                visit(x)
+
+    for win in own.wins:
+        visit(win.when)
+    out: list[str] = []
+    for task in own.tasks:
+        earns = {str(e["earn"].get("token")) for e in task.get("success", []) + task.get("do", []) if "earn" in e}
+        if earns & counted and "where" in task:
+            out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
+    return out

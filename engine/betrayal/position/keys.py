@@ -57,6 +57,7 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
     "held": ("held", "maplist"), "earned": ("earned", "map"), "done": ("done", "set"), "exited": ("exited", "set"),
     "destroyed": ("destroyed", "list"), "control": ("control", "map"), "collapsed": ("collapsed", "list"),
     "collapsing": ("collapsing", "bool"), "timers": ("timer_state", "map"), "turn_mods": ("turn_mods", "mapset"),
+    "collapse_state": ("collapse_state", "map"),
     "carried": ("carried", "map"), "waiting_tokens": ("waiting_tokens", "list"), "waiting_pool": ("waiting_pool", "list"),
     "hook_state": ("hook_state", "map"),
     "grips": ("grips", "maptuple"), "waiting": ("waiting", "pairs"), "no_pickup": ("no_pickup", "set"),
