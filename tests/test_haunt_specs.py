@@ -49,6 +49,7 @@ PILOTS = {
     38: "38-hellbeasts",
     22: "22-the-abyss-gazes-back",
     26: "26-pay-the-piper",
+    37: "37-checkmate",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -72,6 +73,7 @@ HOOKS = {
     38: (),
     22: (),
     26: (),
+    37: (),
 }
 
 
