@@ -54,6 +54,7 @@ PILOTS = {
     45: "45-tick-tick-tick",
     22: "22-the-abyss-gazes-back",
     26: "26-pay-the-piper",
+    37: "37-checkmate",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -82,6 +83,7 @@ HOOKS = {
     45: (),
     22: (),
     26: (),
+    37: (),
 }
 
 

@@ -62,6 +62,9 @@ class Monsters(Combat):
                         continue  # the hook's move replaced the monster's move and attack
                 if mdef.movement.get("roll") == "none":
                     yield from self._monster_attack(m)  # it never moves
+                    yield from self._monster_does(m)
+                    if self._check_wins():
+                        return
                     continue
                 if not grouped or shared is None:
                     faces = yield from self.roll(self.mstat(m, "speed"), f"{mdef.name} movement")
@@ -380,6 +383,20 @@ class Monsters(Combat):
                     self.used_places.add(key)
             if m.gone:
                 return
+
+    def _monster_does(self, m: Monster) -> Gen[None]:
+        """A monster's ``must`` rules ``when: monster-turn`` with plain outcomes (a ``contest``)
+        for a monster that never moves: done on its turn, in place of moving."""
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "monster-turn" or rule.get("who") == "each-explorer" or "roll" in rule:
+                continue
+            if any("monster_attack" in d for d in rule.get("do", [])):
+                continue
+            if "requires" in rule and not self.pred(rule["requires"], None, m):
+                continue
+            for eff in rule.get("do", []):
+                if not m.gone:
+                    yield from self._outcome(eff, None, m)
 
     def _monster_rolls(self, m: Monster) -> Gen[None]:
         """A monster's ``must`` rules for ``each-explorer`` on the monster turn: every explorer in

@@ -321,6 +321,13 @@ class Outcomes(Wins):
                 self._add_monster(mdef, room)
         elif verb == "room_damage":
             yield from self._room_damage(spec, seat, m)
+        elif verb == "contest" and m is not None:
+            yield from self._contest(spec, m)
+        elif verb == "weaken_monster" and self.hs is not None:
+            for x in [x for x in self.mon if x.kind == spec["monster"] and not x.gone]:
+                trait = str(spec["trait"])
+                x.stats[trait] = max(0, self.mstat(x, trait) - self._amount(spec["by"]))
+                self.emit(rule, f"{self.mname(x)}'s {trait} drops to {x.stats[trait]}")
         elif verb == "control":
             self.control[str(spec["monster"])] = str(spec["to"])
             self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
@@ -525,6 +532,48 @@ class Outcomes(Wins):
                 yield from self._setup_step("traitor", step_, seat)
 
 
+    def _contest(self, spec: Mapping[str, Any], m: Monster) -> Gen[None]:
+        """``contest``: the monster rolls its trait against the explorer in its room with the
+        highest value of it (first seat on ties); the opponent rolls with ``opponent_bonus``
+        dice for cards held (at most 8); with ``reroll_blanks`` the monster rerolls its blank
+        dice once. The opponent's higher result does ``opponent_wins``; the monster's, the
+        ``margin`` row its lead falls in (each row's ``each_hero`` outcomes for every living
+        hero); a tie does nothing."""
+        trait = str(spec["trait"])
+        # judgement: the contest is with whoever is in the monster's room, whichever side of a
+        # barrier (as the company its rules ask for is counted by room)
+        here = [s for s in self.seat_ids if self.in_play(s) and self.ex[s].room == m.room]
+        if not here:
+            return
+        opponent = max(here, key=lambda s: (self.value(s, trait), -self.seat_ids.index(s)))
+        bonus = sum(int(b.get("dice", 1)) for b in spec.get("opponent_bonus", []) if self.holds(opponent, str(b["holding"])))
+        self.emit("monster.rules-overridable", f"{self.mname(m)} takes on {self.name(opponent)}: "
+                  f"{spec.get('says', 'a ' + trait + ' contest')}")
+        mine = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)}'s {trait} roll")
+        if spec.get("reroll_blanks") and 0 in mine:
+            again = yield from self.roll(mine.count(0), f"{self.mname(m)} rerolls its blanks")
+            self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {mine.count(0)} blank dice: {sum(again)} more")
+            mine = tuple(f for f in mine if f) + again
+        theirs = yield from self.roll(self._dice(opponent, None, trait, bonus), f"{self.name(opponent)}'s {trait} roll")
+        lead = sum(mine) - sum(theirs)
+        self.emit("monster.rules-overridable", f"{self.mname(m)} {sum(mine)} against {self.name(opponent)} {sum(theirs)}"
+                  + (f" ({bonus} die from what they carry)" if bonus else ""))
+        if lead < 0:
+            for eff in spec.get("opponent_wins", []):
+                yield from self._outcome(eff, opponent, m)
+            return
+        row = next((r for r in spec.get("margin", []) if int(r["min"]) <= lead <= int(r.get("max", 99))), None)
+        if lead == 0 or row is None:
+            self.emit("monster.rules-overridable", "a tie: nothing happens" if lead == 0 else "nothing happens")
+            return
+        if "says" in row:
+            self.emit("monster.rules-overridable", str(row["says"]))
+        for hero in self.living_heroes():
+            for eff in row.get("each_hero", []):
+                if self.in_play(hero):
+                    yield from self._outcome(eff, hero, m)
+
+
 #: Part-1 effects (``effects.schema.json``) an outcome hands to the part-1 engine as they are.
 PART1_EFFECTS = frozenset({"stop_moving", "end_turn", "draw", "gain", "damage", "set_trait", "move"})
 #: Part-1 effect verbs an outcome may use: those handed on, two :meth:`Outcomes._outcome` does
@@ -536,4 +585,5 @@ OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
-    "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill"})
+    "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
+    "contest", "weaken_monster"})

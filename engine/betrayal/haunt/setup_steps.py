@@ -460,6 +460,8 @@ class SetupSteps(Monsters):
         elif "room_of" in where:
             who = self._who(where["room_of"])
             rooms = [self.ex[who[0]].room] if who else [str(self.haunt["room"])]
+            if len(who) > 1 and "chosen_by" in where:
+                rooms = sorted({self.ex[s].room for s in who})  # the chooser picks whose room
         elif "haunt_room" in where:
             rooms = [str(self.haunt["room"])]
         elif "room_of_holder" in where:

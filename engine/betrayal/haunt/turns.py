@@ -5,6 +5,9 @@ rules, timers, and the house collapsing where a haunt makes it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.collapse import Collapse
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
@@ -175,7 +178,16 @@ class Turns(Collapse):
         assert self.hs is not None
         room = self.ex[seat].room
         return [Action.of("pickup-token", token=tok) for tok, rooms in sorted(self.htokens.items())
-                if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item]
+                if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item
+                and self._may_pick_up(seat, tok)]
+
+    def _may_pick_up(self, seat: str, token: str) -> bool:
+        """A token whose ``picked_up_by`` names a side is picked up by that side only."""
+        assert self.hs is not None
+        raw: Mapping[str, Any] = next(
+            (t for t in self.haunts[self.hs.number][1].get("tokens", ()) if t.get("id") == token), {})
+        side = raw.get("picked_up_by")
+        return side is None or (side == "heroes") == (self.side.get(seat) == HERO)
 
     def _play_turn(self, seat: str) -> Gen[None]:
         if self.hs is None:
@@ -311,7 +323,7 @@ class Turns(Collapse):
         if not self.turn.picked:
             # item.tokens-like-cards: a token carried like an item lying here may be picked up
             for token in sorted({t for t, rooms in self.htokens.items() if e.room in rooms}):
-                if self._carried(token) and self._room_for_token(seat, token):
+                if self._carried(token) and self._room_for_token(seat, token) and self._may_pick_up(seat, token):
                     out.append(Action.of("pickup-token", token=token))
         if not self.turn.traded:
             # item.tokens-like-cards: tokens carried like items are traded like them
@@ -380,7 +392,12 @@ class Turns(Collapse):
     def _barred_rooms(self, seat: str) -> set[str]:
         """Rooms the explorer's statuses forbid (``may_not_use``): it may not move into them."""
         assert self.hs is not None
-        return {str(r) for s in self.hstatus.get(seat, []) for r in self.hs.statuses.get(s, {}).get("may_not_use", ())}
+        out = {str(r) for s in self.hstatus.get(seat, []) for r in self.hs.statuses.get(s, {}).get("may_not_use", ())}
+        for s in self.hstatus.get(seat, []):
+            where = self.hs.statuses.get(s, {}).get("may_not_enter")
+            if where is not None:
+                out.update(self._rooms_for(where))
+        return out
 
     def _move_actions(self, seat: str) -> list[Action]:
         actions = super()._move_actions(seat)

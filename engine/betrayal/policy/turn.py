@@ -37,6 +37,10 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             return moves[rng.below(len(moves))]
         return by_kind.get("end", actions)[0]
     side = st.side.get(seat, HERO)
+    if side == HERO:
+        post = _guard_post(st, seat, by_kind)
+        if post is not None:
+            return post
     if side == HERO and "carry" in by_kind:
         return by_kind["carry"][0]  # a carried ally is safe from what hunts it
     reveal = by_kind.pop("reveal-traitor", [])
@@ -563,3 +567,35 @@ def _win_token_rooms(st: HauntState, seat: str, side: str) -> list[str]:
         if earns & counted and "where" in task:
             out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
     return out
+
+
+def _company_rooms(st: HauntState) -> list[str]:
+    """Rooms of monsters whose turn starts by asking whether a hero is with them (a ``branch``
+    on ``not: {in: {room_of: heroes}}``: Death's chessboard, left empty, loses the game)."""
+    if st.hs is None:
+        return []
+    kinds = {mdef.id for mdef in st.hs.monsters.values() for rule in mdef.must if rule.get("when") == "start-of-turn"
+             and any(d.get("branch", {}).get("when") == {"not": {"in": {"room_of": "heroes"}}} for d in rule.get("do", []))}
+    return sorted({m.room for m in st.active_monsters() if m.kind in kinds})
+
+
+def _guard_post(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
+    """A hero keeps such a monster company: the one hero with it stays (doing its tasks there,
+    then ending the turn); with nobody there, the hero nearest it (first seat on ties) goes."""
+    for room in _company_rooms(st):
+        there = [s for s in st.living_heroes() if st.ex[s].room == room]
+        here = st.ex[seat].room
+        if there == [seat]:
+            for a in by_kind.get("task", []) + by_kind.get("pickup-token", []):
+                return a
+            return by_kind["end"][0] if "end" in by_kind else None
+        if there:
+            continue
+        dist = st._dist_to([room])
+        guard = min(st.living_heroes(), key=lambda s: (dist.get(st.ex[s].room, 10_000), st.seat_ids.index(s)))
+        if guard != seat or here not in dist:
+            continue
+        steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < dist[here]]
+        if steps:
+            return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    return None
