@@ -58,7 +58,7 @@ HOOKS = {
     4: (),
     5: (),
     6: (),
-    7: ("creeper-grab", "jam-mystic-elevator"),
+    7: ("jam-mystic-elevator",),
     8: ("banshee-path",),
     9: ("skull-sanity-turns-traitor",),
     10: (),

@@ -11,6 +11,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt.grabs import devour, drag
 from hauntcheck.engine.betrayal.haunt.combat import Combat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.hauntspec import MonsterDef
@@ -52,6 +53,12 @@ class Monsters(Combat):
                             yield from self._outcome(eff, None, m)
                 if m.gone:
                     continue
+                if mdef.grabs:
+                    yield from devour(self.as_haunt_state(), m)
+                    if m.gone:
+                        continue
+                    if (yield from drag(self.as_haunt_state(), m)):
+                        continue  # dragging its catch replaced the monster's move and attack
                 hook = mdef.movement.get("custom")
                 if hook in registry.hook.turn:
                     spent = yield from registry.hook.turn[str(hook)](self.as_haunt_state(), m)

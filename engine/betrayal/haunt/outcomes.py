@@ -10,6 +10,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt.grabs import grab, retreat
 from hauntcheck.engine.betrayal.haunt.pieces import TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
 from hauntcheck.engine.betrayal.state import Gen
@@ -84,13 +85,24 @@ class Outcomes(Wins):
             victim = self.monster(target) if target is not None and target not in self.ex else m
             cap = self.mdef(victim).damage_capacity if victim is not None else None
             if victim is not None and cap is not None and not victim.gone:
-                self.track += 1
                 need = self._amount(cap["points"])
-                self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
-                          f"({self.track} of {need})")
-                if self.track >= need:
+                hits = self._count_hit(victim, cap, need)
+                if hits >= need:
                     victim.gone = "killed"
                     self.emit(rule, f"{self.mname(victim)} is killed")
+        elif verb == "grab" and seat is not None and m is not None:
+            yield from grab(self.as_haunt_state(), seat, m)
+        elif verb == "retreat":
+            mover = self.monster(target) if target is not None and target not in self.ex else m
+            if mover is not None:
+                retreat(self.as_haunt_state(), mover)
+        elif verb == "roll_dice":
+            yield from self._roll_dice(spec, seat, m, target)
+        elif verb == "fetch_room":
+            yield from self._fetch_room(spec)
+        elif verb == "room_cost" and seat is not None:
+            self.turn_mods.setdefault(seat, set()).add(f"room-cost:{int(spec)}")
+            self.emit(rule, f"for the rest of the turn each room {self.name(seat)} moves into costs {int(spec)} spaces")
         elif verb == "return_monster" and self.hs is not None:
             kind = str(spec["monster"])
             for back in [x for x in self.mon if x.kind == kind and x.gone == "away"]:
@@ -113,6 +125,7 @@ class Outcomes(Wins):
             if victim is not None and not victim.gone and not victim.stunned:
                 victim.stunned = True
                 self.emit("monster.stun-token", f"{self.mname(victim)} is stunned")
+            self._release_gone()  # a stunned holder lets go
         elif verb == "kill" and seat is not None:
             self.lethal = True
             e = self.ex[seat]
@@ -355,6 +368,36 @@ class Outcomes(Wins):
                 del self.carried[who]
                 self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down")
 
+    def _count_hit(self, victim: Monster, cap: Mapping[str, Any], need: int) -> int:
+        """One hit on a ``damage_capacity`` of ``type: hits``: counted on the Turn/Damage track, or
+        (``counted_on: {token}``) as one of those set-aside tokens placed in the monster's room.
+        Returns the hits so far."""
+        counted = cap.get("counted_on")
+        if isinstance(counted, Mapping):
+            token = str(counted["token"])
+            if self.pool.get(token, 0) > 0:
+                self.pool[token] -= 1
+            self.htokens.setdefault(token, []).append(victim.room)
+            victim.damage += 1
+            self.emit("monster.rules-overridable", f"{self.mname(victim)} would take damage: a {token} token is placed "
+                      f"in {self.room_name(victim.room)} ({victim.damage} of {need})")
+            return victim.damage
+        self.track += 1
+        self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
+                  f"({self.track} of {need})")
+        return self.track
+
+    def _roll_dice(self, spec: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None) -> Gen[None]:
+        """The outcome ``roll_dice``: roll the dice and carry out the band the total falls in."""
+        dice = self._amount(spec["dice"])
+        faces = yield from self.roll(dice, f"a roll of {dice} dice")
+        total = sum(faces)
+        band = next((b for b in spec["bands"] if int(b.get("min", 0)) <= total <= int(b.get("max", 99))), None)
+        self.emit("haunt.rules-override", f"{dice} dice roll {total}" + (f": {band.get('says', '')}" if band else
+                                                                        ": no band applies"))
+        for eff in band.get("then", []) if band else []:
+            yield from self._outcome(eff, seat, m, target)
+
     def _release_gone(self) -> None:
         """Holds end when the holder is gone or stunned or the one held is out of play."""
         for uid, (seat, status) in sorted(self.grips.items()):
@@ -420,4 +463,5 @@ OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
-    "return_monster", "return_token", "room_damage"})
+    "return_monster", "return_token", "room_damage"}) | frozenset({
+    "grab", "retreat", "roll_dice", "fetch_room", "room_cost"})

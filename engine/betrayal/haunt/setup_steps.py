@@ -218,6 +218,8 @@ class SetupSteps(Monsters):
                       f"the {side} may take it instead of drawing")
         elif verb == "fetch_room":
             yield from self._fetch_room(spec)
+        elif verb == "fetch_rooms":
+            yield from self._fetch_rooms(spec)
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "start_track":
@@ -352,6 +354,21 @@ class SetupSteps(Monsters):
         self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor")
         self.note_new_room(room)
 
+    def _fetch_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_rooms``: the listed rooms missing from the house are searched from the stack, in
+        list order, until ``until`` of them are in the house (each placed by ``place``)."""
+        rooms = [str(r) for r in spec["rooms"]]
+        need = self._amount(spec["until"])
+        for room in rooms:
+            have = sum(1 for r in rooms if r in self.house.spots)
+            if have >= need:
+                break
+            if room not in self.house.spots:
+                yield from self._fetch_room({"room": room, "place": spec.get("place", {})})
+        have = sum(1 for r in rooms if r in self.house.spots)
+        self.emit("discover.placed-room-no-draw", f"{have} of the rooms {', '.join(self.room_name(r) for r in rooms)} "
+                  f"are in the house ({need} needed)")
+
     def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
         """A room for a setup placement (the location vocabulary of haunt-format.md)."""
         assert self.haunt is not None
@@ -404,4 +421,5 @@ class SetupSteps(Monsters):
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"})
+    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"}) | frozenset({
+    "fetch_rooms"})

@@ -385,7 +385,7 @@ class Turns(Tasks):
             closer = [a for a in actions if a.kind == "move" and dist.get(str(a["to"]), 10_000) < here]
             if closer or here == 0:
                 actions = closer  # the status drags the explorer by the shortest way
-        extra = self._slowing(seat)
+        extra = self._slowing(seat) + self._room_cost_extra(seat)
         if not extra or self.turn.moved == 0:
             return actions  # move.minimum-one: the first space is always possible
         left = self.movement_left(seat)
@@ -397,6 +397,10 @@ class Turns(Tasks):
             m.stunned for m in self.active_monsters(self.ex[seat].room))
         yield from super()._move(seat, to, cost)
         self._pay_slowing(seat, extra)
+        dear = self._room_cost_extra(seat) if self.hs is not None else 0
+        if dear:
+            self.turn.moved += dear
+            self.emit("haunt.rules-override", f"{self.name(seat)} pays {dear} more: each room costs {dear + 1} spaces this turn")
         if self.carried:
             self._sync_carried()
         if self.hs is not None:
@@ -425,6 +429,11 @@ class Turns(Tasks):
         if self.hs is not None and self.ex[seat].room == "collapsed-room":
             # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)
             self.turn.keys.add("passed:collapsed-room")
+
+    def _room_cost_extra(self, seat: str) -> int:
+        """Extra spaces each room costs this turn beyond the first (the outcome ``room_cost``)."""
+        costs = [int(k.split(":", 1)[1]) for k in self.turn_mods.get(seat, ()) if k.startswith("room-cost:")]
+        return max(costs) - 1 if costs else 0
 
     def _pay_slowing(self, seat: str, extra: int) -> None:
         if self.turn.left_room and self.stunned_left:
