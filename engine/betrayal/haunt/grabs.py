@@ -94,7 +94,7 @@ def drag(st: HauntState, m: Monster) -> Gen[bool]:
     parts = st.partners(m)
     if not spec or seat is None or not parts:
         return False
-    dist = st._dist_to([parts[0].room])
+    dist = monster_dist(st, parts[0].room)
     for _ in range(int(spec["spaces"])):
         here = dist.get(m.room, 10_000)
         steps = sorted(r for r, _c, _how in st._room_exits(m.room) if dist.get(r, 10_000) < here)
@@ -107,6 +107,27 @@ def drag(st: HauntState, m: Monster) -> Gen[bool]:
                 f"{st.room_name(m.room)}, toward {st.mname(parts[0])}")
     return True
     yield  # a generator: the drag asks nobody
+
+
+def monster_dist(st: HauntState, goal: str) -> dict[str, int]:
+    """Spaces from every room to ``goal`` as a monster walks (``_room_exits``: every doorway on
+    every side of a barrier, and the vertical passages both ways - a Sucker that slid down the
+    Coal Chute can climb back up it to its Arm)."""
+    back: dict[str, set[str]] = {r: set() for r in st.house.spots}
+    for room in st.house.spots:
+        for other, _c, _how in st._room_exits(room):
+            back.setdefault(other, set()).add(room)
+    dist = {goal: 0}
+    frontier = [goal]
+    while frontier:
+        nxt: list[str] = []
+        for room in frontier:
+            for other in sorted(back.get(room, ())):
+                if other not in dist:
+                    dist[other] = dist[room] + 1
+                    nxt.append(other)
+        frontier = nxt
+    return dist
 
 
 def retreat(st: HauntState, m: Monster) -> None:

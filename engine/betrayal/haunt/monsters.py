@@ -11,8 +11,8 @@ from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
-from hauntcheck.engine.betrayal.haunt.grabs import devour, drag
 from hauntcheck.engine.betrayal.haunt.combat import Combat
+from hauntcheck.engine.betrayal.haunt.grabs import devour, drag
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.hauntspec import MonsterDef
 from hauntcheck.engine.betrayal.model import SIDES

@@ -149,6 +149,7 @@ class Tasks(SetupSteps):
             self.turn.moved += cost
         room = self.ex[seat].room
         ok = True
+        banded: list[Mapping[str, Any]] = []  # the outcomes of the roll's band (roll.bands)
         roll = task.get("roll")
         target = str(a["target"]) if a.get("target") else None
         if roll and roll.get("each_trait"):
@@ -184,9 +185,13 @@ class Tasks(SetupSteps):
                 ok = total >= int(roll.get("target", 0))
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
                       f"{'success' if ok else 'failure'}")
+            band = next((b for b in roll.get("bands", ()) if int(b.get("min", 0)) <= total <= int(b.get("max", 99))), None)
+            if band is not None:
+                self.emit("roll.trait-roll", f"{self.name(seat)} rolled {total}: {band.get('says', 'a band of the roll')}")
+                banded = list(band.get("then", []))
         else:
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
-        outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
+        outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *banded, *task.get("do", [])]
         gone = [str(e["take_token"]) for e in outs if "take_token" in e and not self._token_left(seat, str(e["take_token"]))]
         if ok and gone and len(outs) > 1:
             # judgement: a search that finds nothing (every token already taken) is no find: the
