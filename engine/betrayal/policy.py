@@ -84,6 +84,9 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         return next(a for a in actions if a.kind == "rescue")
     if "fetch" in kinds:
         return next(a for a in actions if a.kind == "fetch")
+    if "keep-card" in kinds:  # of the cards drawn, keep one the goals need, else a weapon
+        want = wanted_cards(st, st.side.get(st.to_move() or "", HERO))
+        return min(actions, key=lambda a: (str(a["card"]) not in want, str(a["card"]) not in st.weapons, str(a["card"])))
     if "steal-token" in kinds and "damage-them" in kinds:
         return _take_or_hurt(st, actions)
     if "steal" in kinds:
@@ -644,7 +647,7 @@ def _monster_ability(st: HauntState, actions: list[Action]) -> Action:
 
 
 def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
-    if m.counterpart:
+    if m.counterpart and st.mdef(m).controlled_by == "own-dead-hero-player":
         own = m.counterpart == seat
         orphan = st.ex[m.counterpart].dead
         return (own or orphan) and "crystal-ball" in st.ex[seat].cards

@@ -526,10 +526,11 @@ class Monsters(Combat):
         rules = self.fight_rules(m.uid, target)
         trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
         self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)}")
-        att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
+        plus, minus = self._dice_bonus(rules)
+        att = yield from self.roll(self._dice(None, m, trait, plus), f"{self.mname(m)} attacks")
         if any(r.get("reroll_blanks") for r in rules) and 0 in att:
             again = yield from self.roll(att.count(0), f"{self.mname(m)} rerolls its blanks")
             self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {att.count(0)} blank dice: {sum(again)} more")
             att = tuple(f for f in att if f) + again
-        dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
+        dfn = yield from self.roll(self._dice(target, None, trait, minus), f"{self.name(target)} defends")
         yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn))

@@ -11,7 +11,7 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.grabs import grab, retreat
-from hauntcheck.engine.betrayal.haunt.pieces import TRAITOR, Monster
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
@@ -96,6 +96,10 @@ class Outcomes(Wins):
             mover = self.monster(target) if target is not None and target not in self.ex else m
             if mover is not None:
                 retreat(self.as_haunt_state(), mover)
+        elif verb == "rise_as" and seat is not None and self.hs is not None:
+            risen = self._add_monster(self.hs.monsters[str(spec)], self.ex[seat].room, rule=rule)
+            risen.counterpart = seat  # run by the dead explorer's player (monster_controller)
+            self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player")
         elif verb == "roll_dice":
             yield from self._roll_dice(spec, seat, m, target)
         elif verb == "fetch_room":
@@ -412,6 +416,7 @@ class Outcomes(Wins):
     def _die(self, seat: str, trait: str) -> None:
         """``death.skull``, unless a status keeps the explorer off the skull (``no_skull``) or
         a haunt hook turns the death into something else."""
+        hero = self.side.get(seat) == HERO
         if self.hs is not None and not self.lethal:
             for hook in self.hooks_used:
                 if hook in registry.hook.skull and registry.hook.skull[hook](self.as_haunt_state(), seat, trait):
@@ -433,12 +438,27 @@ class Outcomes(Wins):
                     self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
                 else:
                     self.held.setdefault(seat, []).append(token)
+        if hero:
+            self._on_death(seat)
         if seat == self.hidden:
             self.reveal_traitor("death")
         elif self.hidden is not None:
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
                       + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
+
+    def _on_death(self, seat: str) -> None:
+        """The side rules ``on_death: hero``: their outcomes happen for the hero who just died (a
+        dead hero rises as a Zombie). They may ask nobody anything (a death happens inside a
+        trait change)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.rules:
+                if r.get("on_death") != "hero":
+                    continue
+                self.emit("haunt.rules-override", f"{self.name(seat)} died: {r.get('says', r['id'])}")
+                for eff in r.get("do", []):
+                    self._run_now(self._outcome(eff, seat, None))
 
     def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
         self.side[seat] = TRAITOR
@@ -464,4 +484,4 @@ OUTCOME_VERBS = frozenset({
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage"}) | frozenset({
-    "grab", "retreat", "roll_dice", "fetch_room", "room_cost"})
+    "grab", "retreat", "roll_dice", "fetch_room", "room_cost", "rise_as"})

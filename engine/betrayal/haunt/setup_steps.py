@@ -141,6 +141,11 @@ class SetupSteps(Monsters):
                     self._add_monster(mdef, other.room)
                 self.emit(rule, f"each {mdef.name} starts with its matching {self.hs.monsters[str(mdef.paired_with)].name}"
                           + (" (the others come with theirs)" if self.waiting else ""))
+            elif "monster" in spec and spec.get("each_room"):
+                mdef = self.hs.monsters[str(spec["monster"])]
+                rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
+                for room in rooms:  # one more in each room of the location, in its order
+                    self._add_monster(mdef, room)
             elif "monster" in spec:
                 mdef = self.hs.monsters[str(spec["monster"])]
                 count = self.hs.amount(spec.get("count", 1), self.n)
@@ -220,6 +225,9 @@ class SetupSteps(Monsters):
             yield from self._fetch_room(spec)
         elif verb == "fetch_rooms":
             yield from self._fetch_rooms(spec)
+        elif verb == "draw_choice":
+            self.emit(rule, f"from now on the {side} draw {spec['draw']} {spec['stack']} cards, keep one and put the "
+                      "others back, whenever they draw one")
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "start_track":
@@ -407,6 +415,9 @@ class SetupSteps(Monsters):
             rooms = enough or rooms
         if where.get("one_per_room"):
             free = [r for r in rooms if r not in used]
+            if not free and where.get("cycle") and rooms:
+                used.clear()  # every listed room has one: the order starts again
+                free = list(rooms)
             if not free and "overflow" in where:
                 bad = where["overflow"].get("without_symbol")
                 free = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol != bad and r not in used]
@@ -422,4 +433,4 @@ class SetupSteps(Monsters):
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
     "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"}) | frozenset({
-    "fetch_rooms"})
+    "fetch_rooms", "draw_choice"})

@@ -130,7 +130,31 @@ class Turns(Tasks):
                               f"{kind} stack instead of drawing")
                     yield from effects.gain_card(self, seat, card)
                     return card
+        yield from self._draw_choice(seat, kind)
         return (yield from super().draw_card(seat, kind, ctx_room))
+
+    def _draw_choice(self, seat: str, kind: str) -> Gen[None]:
+        """A side's ``draw_choice`` setup step: before the explorer draws from the stack it looks
+        at the top ``draw`` cards and keeps one, which it then draws; the others go back into the
+        stack (judgement: 'the bottom of the stack' - the engine keeps no known bottom, so they are
+        unknown again and may come up in any later draw)."""
+        if self.hs is None:
+            return
+        sides = self.hs.sides()
+        steps = [st_["draw_choice"] for st_ in getattr(sides.get(self.side.get(seat, HERO)), "setup", ())
+                 if "draw_choice" in st_ and st_["draw_choice"]["stack"] == kind]
+        if not steps or self.ex[seat].dead or len(self.decks[kind]) < 2:
+            return
+        count = min(int(steps[0]["draw"]), len(self.decks[kind]))
+        seen = yield from self.peek_cards(kind, count)
+        a = yield from self.ask(seat, [Action.of("keep-card", card=c) for c in seen],
+                                f"draw {count} {kind} cards and keep one")
+        card = str(a["card"])
+        tops = self.deck_tops[kind]
+        self.deck_tops[kind] = [card, *tops[count:]]
+        back = [c for c in seen if c != card]
+        self.emit("haunt.rules-override", f"{self.name(seat)} draws {count} {kind} cards, keeps the "
+                  f"{self.card_name(card)} and puts back {', '.join(self.card_name(c) for c in back)}")
 
     def _turn_actions(self, seat: str) -> list[Action]:
         out = super()._turn_actions(seat)
