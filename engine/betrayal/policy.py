@@ -53,7 +53,7 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
             wanted |= need_all | need_any
         return next((a for a in actions if a.kind == "hand-over" and str(a["card"]) in wanted),
                     next(a for a in actions if a.kind == "keep-the-rest"))
-    if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk"}:
+    if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk", "monster-explore"}:
         return _monster_move(st, actions, rng)
     if "monster-side" in kinds:  # stand with the heroes the monster can then attack
         m = st.monster(str(actions[0]["monster"]))
@@ -737,6 +737,9 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
 
 
 def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:
+    trailing = _trail_move(st, actions)
+    if trailing is not None:
+        return trailing
     moves = [a for a in actions if a.kind in ("monster-move", "monster-teleport")]
     if not moves:
         return next((a for a in actions if a.kind == "monster-walk"), actions[0])
@@ -755,6 +758,31 @@ def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if dist.get(str(best["to"]), 10_000) < here or not any(a.kind == "monster-stop" for a in actions):
         return best
     return next(a for a in actions if a.kind == "monster-stop")
+
+
+def _trail_move(st: HauntState, actions: list[Action]) -> Action | None:
+    """A monster that leaves a ``trail`` (the Ouroboros Heads) grows by moving: it never stands
+    still while it can move, and goes where its trail is not yet - a room without it (nearest the
+    heroes first), else a new room it discovers, else any room."""
+    m = st.monster(str(actions[0]["monster"]))
+    trail = st._monster_raw(st.mdef(m)).get("trail")
+    if not trail:
+        return None
+    laid = {x.room for x in st.active_monsters() if x.kind == trail["monster"]}
+    moves = [a for a in actions if a.kind == "monster-move"]
+    fresh = [a for a in moves if str(a["to"]) not in laid]
+    explore = [a for a in actions if a.kind == "monster-explore"]
+    dist = st._dist_to([st.ex[s].room for s in st.living_heroes()])
+    if fresh:
+        return min(fresh, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    if explore:
+        return explore[0]
+    # nothing new next door: head for the nearest room without the trail, or where rooms can be found
+    goals = [r for r in st.house.spots if r not in laid] + _frontier(st)
+    dist = st._dist_to(goals)
+    if moves:
+        return min(moves, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    return None
 
 
 def _trap_rooms(st: HauntState, m: Monster) -> Iterable[str]:

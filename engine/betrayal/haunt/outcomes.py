@@ -100,6 +100,16 @@ class Outcomes(Wins):
             risen = self._add_monster(self.hs.monsters[str(spec)], self.ex[seat].room, rule=rule)
             risen.counterpart = seat  # run by the dead explorer's player (monster_controller)
             self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player")
+        elif verb in ("mark_monster", "set_monster_stat"):
+            marked = self.monster(target) if target is not None and target not in self.ex else m
+            if marked is not None and verb == "mark_monster":
+                marks = self.hook_state.setdefault("monster-marks", {}).setdefault(marked.uid, [])
+                if str(spec) not in marks:
+                    marks.append(str(spec))
+                self.emit(rule, f"{self.mname(marked)} is {spec} for the rest of the game")
+            elif marked is not None:
+                marked.stats.update({str(k): int(v) for k, v in spec.items()})
+                self.emit(rule, f"{self.mname(marked)} now has " + ", ".join(f"{k} {v}" for k, v in sorted(spec.items())))
         elif verb == "roll_dice":
             yield from self._roll_dice(spec, seat, m, target)
         elif verb == "fetch_room":
@@ -377,6 +387,10 @@ class Outcomes(Wins):
         (``counted_on: {token}``) as one of those set-aside tokens placed in the monster's room.
         Returns the hits so far."""
         counted = cap.get("counted_on")
+        if counted == "monster":
+            victim.damage += 1
+            self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit ({victim.damage} of {need})")
+            return victim.damage
         if isinstance(counted, Mapping):
             token = str(counted["token"])
             if self.pool.get(token, 0) > 0:
@@ -484,4 +498,4 @@ OUTCOME_VERBS = frozenset({
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage"}) | frozenset({
-    "grab", "retreat", "roll_dice", "fetch_room", "room_cost", "rise_as"})
+    "grab", "retreat", "roll_dice", "fetch_room", "room_cost", "rise_as", "mark_monster", "set_monster_stat"})

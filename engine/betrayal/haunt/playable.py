@@ -49,7 +49,8 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "monster": frozenset({
         "name", "token", "count", "controlled_by", "acts", "stats", "stats_by_track", "stats_from", "group_move",
         "movement", "immune_to", "attackable", "on_defeat", "damage_capacity", "carries", "slows_explorers",
-        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "grabs"}),
+        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "grabs", "trail",
+        "may_not_use_tokens"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
         "teleport", "modes_by_roll", "custom"}),
@@ -83,7 +84,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
 #: Keys carried out for some of their values only: (place, key) -> the values that are.
 VALUES_CARRIED_OUT: dict[tuple[str, str], tuple[Any, ...]] = {
     ("monster", "acts"): ("monster-turn", "after-revealer"),
-    ("monster", "discovers_rooms"): (False,),
+    ("monster", "discovers_rooms"): (False, True),
     ("movement", "stays_in_room"): (True,),
     ("status_def", "counts_as_hero"): (False,),
 }

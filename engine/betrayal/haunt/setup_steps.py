@@ -99,6 +99,15 @@ class SetupSteps(Monsters):
                     # judgement: an explorer taken out of play leaves its items behind as a pile
                     # and its companions in the room, as a dead one does
                     items, companions = self.leave_possessions(seat)
+                    if companions and spec.get("companions") == "discarded":
+                        for card in companions:  # devoured: out of the room, onto the discards
+                            self.piles[e.room].remove(card)
+                            self.discards[self.t.cards[card].type].append(card)
+                        if not self.piles[e.room]:
+                            del self.piles[e.room]
+                        self.emit(rule, f"{', '.join(self.card_name(c) for c in companions)} "
+                                  f"{'is' if len(companions) == 1 else 'are'} devoured and discarded")
+                        companions = []
                     if items:
                         self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in items)} stay in "
                                   f"{self.room_name(e.room)} as an item pile")
