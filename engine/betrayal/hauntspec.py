@@ -83,6 +83,7 @@ class MonsterDef:
     abilities: tuple[Mapping[str, Any], ...] = ()
     paired_with: str | None = None
     slows_explorers: bool = True
+    grabs: Mapping[str, Any] | None = None  # seizes explorers it beats (haunt/grabs.py)
 
     def stats_at(self, track: int) -> Mapping[str, int | str]:
         """Stats for a Turn/Damage track value (stats_by_track rows; the last row may hold 'and above')."""
@@ -256,6 +257,7 @@ def _monster(data: Mapping[str, Any]) -> MonsterDef:
         abilities=_tuple(data.get("abilities")),
         paired_with=data.get("paired_with"),
         slows_explorers=bool(data.get("slows_explorers", True)),
+        grabs=data.get("grabs"),
     )
 
 

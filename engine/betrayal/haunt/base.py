@@ -197,6 +197,8 @@ class HauntBase(BetrayalState):
     def monster_controller(self, m: Monster) -> str:
         """The seat that decides for a monster (``traitor.runs-monsters``, even after the traitor dies)."""
         how = self.mdef(m).controlled_by
+        if m.counterpart and how != "own-dead-hero-player" and self.ex[m.counterpart].dead:
+            return m.counterpart  # a dead explorer risen as a monster (rise_as) is run by its own player
         if how == "own-dead-hero-player" and m.counterpart:
             # judgement: while its hero lives, the player to that hero's left steers the Twin
             # along its forced shortest path; once the hero dies, that player takes it over.

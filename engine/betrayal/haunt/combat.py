@@ -222,13 +222,24 @@ class Combat(Outcomes):
         m = None if target in self.ex else self.monster(target)
         # the rules of this fight are those in force when it starts (a steal changes what is held)
         ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen=chosen))
-        att = yield from self.roll(self._dice(seat, None, trait, w.bonus if w else 0, w.cap if w else 8),
+        plus, minus = self._dice_bonus(self.fight_rules(seat, target, chosen=chosen))
+        att = yield from self.roll(self._dice(seat, None, trait, (w.bonus if w else 0) + plus, w.cap if w else 8),
                                    f"{self.name(seat)}'s {trait} attack")
-        dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
+        dfn = yield from self.roll(self._dice(target if m is None else None, m, defend, minus),
+                                   f"{self._who_name(target)} defends")
         yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
         self._weapon = None
         if ends_turn:
             self.turn.end_now = True
+
+    def _dice_bonus(self, rules: list[Mapping[str, Any]]) -> tuple[int, int]:
+        """Dice the fight's rules add to the attacker's and the defender's rolls (``dice_bonus``)."""
+        att = sum(int(r.get("dice_bonus", {}).get("attacker", 0)) for r in rules)
+        dfn = sum(int(r.get("dice_bonus", {}).get("defender", 0)) for r in rules)
+        for r in rules:
+            if r.get("dice_bonus"):
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (dice {att:+d} attacking, {dfn:+d} defending)")
+        return att, dfn
 
     def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
                        ranged: bool = False, ability: str | None = None, chosen: str | None = None) -> Gen[None]:
@@ -363,6 +374,8 @@ class Combat(Outcomes):
             self.damage_source = None
             if hero and self.ex[lose].dead and win in self.ex:
                 self.hero_killers.add(win)
+            elif hero and self.ex[lose].dead and (owner := self.monster(win).counterpart) and self.ex[owner].dead:
+                self.hero_killers.add(owner)  # a dead explorer's player, whose risen monster killed
         else:
             self._defeat_monster(self.monster(lose), points, kind)
 
@@ -392,7 +405,7 @@ class Combat(Outcomes):
     def _defeat_monster(self, m: Monster, points: int, kind: str) -> None:
         mdef = self.mdef(m)
         cap = mdef.damage_capacity
-        if cap is not None and cap.get("type", kind) == kind:
+        if cap is not None and cap.get("type", kind) in (kind, "any"):
             self.track += points
             self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
                       f"({self.track} of {cap['points']})")

@@ -10,6 +10,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt.grabs import grab, retreat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
 from hauntcheck.engine.betrayal.model import TRAITS
@@ -123,13 +124,38 @@ class Outcomes(Wins):
             victim = self.monster(target) if target is not None and target not in self.ex else m
             cap = self.mdef(victim).damage_capacity if victim is not None else None
             if victim is not None and cap is not None and not victim.gone:
-                self.track += 1
                 need = self._amount(cap["points"])
-                self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
-                          f"({self.track} of {need})")
-                if self.track >= need:
+                hits = self._count_hit(victim, cap, need)
+                if hits >= need:
                     victim.gone = "killed"
                     self.emit(rule, f"{self.mname(victim)} is killed")
+        elif verb == "grab" and seat is not None and m is not None:
+            yield from grab(self.as_haunt_state(), seat, m)
+        elif verb == "retreat":
+            mover = self.monster(target) if target is not None and target not in self.ex else m
+            if mover is not None:
+                retreat(self.as_haunt_state(), mover)
+        elif verb == "rise_as" and seat is not None and self.hs is not None:
+            risen = self._add_monster(self.hs.monsters[str(spec)], self.ex[seat].room, rule=rule)
+            risen.counterpart = seat  # run by the dead explorer's player (monster_controller)
+            self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player")
+        elif verb in ("mark_monster", "set_monster_stat"):
+            marked = self.monster(target) if target is not None and target not in self.ex else m
+            if marked is not None and verb == "mark_monster":
+                marks = self.hook_state.setdefault("monster-marks", {}).setdefault(marked.uid, [])
+                if str(spec) not in marks:
+                    marks.append(str(spec))
+                self.emit(rule, f"{self.mname(marked)} is {spec} for the rest of the game")
+            elif marked is not None:
+                marked.stats.update({str(k): int(v) for k, v in spec.items()})
+                self.emit(rule, f"{self.mname(marked)} now has " + ", ".join(f"{k} {v}" for k, v in sorted(spec.items())))
+        elif verb == "roll_dice":
+            yield from self._roll_dice(spec, seat, m, target, rule, str(eff.get("says", "a haunt roll")))
+        elif verb == "fetch_room":
+            yield from self._fetch_room(spec)
+        elif verb == "room_cost" and seat is not None:
+            self.turn_mods.setdefault(seat, set()).add(f"room-cost:{int(spec)}")
+            self.emit(rule, f"for the rest of the turn each room {self.name(seat)} moves into costs {int(spec)} spaces")
         elif verb == "return_monster" and self.hs is not None:
             kind = str(spec["monster"])
             for back in [x for x in self.mon if x.kind == kind and x.gone == "away"]:
@@ -152,6 +178,7 @@ class Outcomes(Wins):
             if victim is not None and not victim.gone and not victim.stunned:
                 victim.stunned = True
                 self.emit("monster.stun-token", f"{self.mname(victim)} is stunned")
+            self._release_gone()  # a stunned holder lets go
         elif verb == "kill" and seat is not None:
             self.lethal = True
             e = self.ex[seat]
@@ -163,14 +190,6 @@ class Outcomes(Wins):
             for trait, k in spec.items():
                 if not self.ex[seat].dead:
                     self.trait_change(seat, trait, -int(k))
-        elif verb == "roll_dice":
-            dice = min(8, self._amount(spec["dice"]))
-            faces = yield from self.roll(dice, f"{dice} dice ({eff.get('says', 'a haunt roll')})")
-            ok = sum(faces) >= self._amount(spec["target"])
-            self.emit(rule, f"{dice} dice roll {sum(faces)} against {self._amount(spec['target'])}+: "
-                      f"{'success' if ok else 'failure'}")
-            for sub in spec.get("success" if ok else "failure", []):
-                yield from self._outcome(sub, seat, m, target)
         elif verb == "room_kill" and seat is not None:
             room = self.ex[seat].room
             blasted = [seat] + [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == room
@@ -476,6 +495,51 @@ class Outcomes(Wins):
                 del self.carried[who]
                 self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down")
 
+    def _count_hit(self, victim: Monster, cap: Mapping[str, Any], need: int) -> int:
+        """One hit on a ``damage_capacity`` of ``type: hits``: counted on the Turn/Damage track, or
+        (``counted_on: {token}``) as one of those set-aside tokens placed in the monster's room.
+        Returns the hits so far."""
+        counted = cap.get("counted_on")
+        if counted == "monster":
+            victim.damage += 1
+            self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit ({victim.damage} of {need})")
+            return victim.damage
+        if isinstance(counted, Mapping):
+            token = str(counted["token"])
+            if self.pool.get(token, 0) > 0:
+                self.pool[token] -= 1
+            self.htokens.setdefault(token, []).append(victim.room)
+            victim.damage += 1
+            self.emit("monster.rules-overridable", f"{self.mname(victim)} would take damage: a {token} token is placed "
+                      f"in {self.room_name(victim.room)} ({victim.damage} of {need})")
+            return victim.damage
+        self.track += 1
+        self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
+                  f"({self.track} of {need})")
+        return self.track
+
+    def _roll_dice(self, spec: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None,
+                   rule: str, says: str) -> Gen[None]:
+        """The outcome ``roll_dice``: roll the dice and carry out the band the total falls in
+        (``bands``), or, against a ``target``, the ``success`` or ``failure`` outcomes (at most 8 dice)."""
+        if "bands" not in spec:
+            dice = min(8, self._amount(spec["dice"]))
+            faces = yield from self.roll(dice, f"{dice} dice ({says})")
+            ok = sum(faces) >= self._amount(spec["target"])
+            self.emit(rule, f"{dice} dice roll {sum(faces)} against {self._amount(spec['target'])}+: "
+                      f"{'success' if ok else 'failure'}")
+            for sub in spec.get("success" if ok else "failure", []):
+                yield from self._outcome(sub, seat, m, target)
+            return
+        dice = self._amount(spec["dice"])
+        faces = yield from self.roll(dice, f"a roll of {dice} dice")
+        total = sum(faces)
+        band = next((b for b in spec["bands"] if int(b.get("min", 0)) <= total <= int(b.get("max", 99))), None)
+        self.emit("haunt.rules-override", f"{dice} dice roll {total}" + (f": {band.get('says', '')}" if band else
+                                                                        ": no band applies"))
+        for eff in band.get("then", []) if band else []:
+            yield from self._outcome(eff, seat, m, target)
+
     def _release_gone(self) -> None:
         """Holds end when the holder is gone or stunned or the one held is out of play."""
         for uid, (seat, status) in sorted(self.grips.items()):
@@ -490,6 +554,7 @@ class Outcomes(Wins):
     def _die(self, seat: str, trait: str) -> None:
         """``death.skull``, unless a status keeps the explorer off the skull (``no_skull``) or
         a haunt hook turns the death into something else."""
+        hero = self.side.get(seat) == HERO
         if self.hs is not None and not self.lethal:
             for hook in self.hooks_used:
                 if hook in registry.hook.skull and registry.hook.skull[hook](self.as_haunt_state(), seat, trait):
@@ -513,12 +578,27 @@ class Outcomes(Wins):
                     self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
                 else:
                     self.held.setdefault(seat, []).append(token)
+        if hero:
+            self._on_death(seat)
         if seat == self.hidden:
             self.reveal_traitor("death")
         elif self.hidden is not None:
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
                       + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
+
+    def _on_death(self, seat: str) -> None:
+        """The side rules ``on_death: hero``: their outcomes happen for the hero who just died (a
+        dead hero rises as a Zombie). They may ask nobody anything (a death happens inside a
+        trait change)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.rules:
+                if r.get("on_death") != "hero":
+                    continue
+                self.emit("haunt.rules-override", f"{self.name(seat)} died: {r.get('says', r['id'])}")
+                for eff in r.get("do", []):
+                    self._run_now(self._outcome(eff, seat, None))
 
     def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
         self.side[seat] = TRAITOR
@@ -586,4 +666,5 @@ OUTCOME_VERBS = frozenset({
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
-    "contest", "weaken_monster"})
+    "contest", "weaken_monster", "grab", "retreat", "fetch_room", "room_cost", "rise_as", "mark_monster",
+    "set_monster_stat"})

@@ -49,7 +49,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "monster": frozenset({
         "name", "token", "count", "controlled_by", "acts", "stats", "stats_by_track", "stats_from", "group_move",
         "movement", "immune_to", "attackable", "on_defeat", "damage_capacity", "carries", "slows_explorers",
-        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "attacks_together"}),
+        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "attacks_together", "grabs", "trail", "may_not_use_tokens"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
         "teleport", "modes_by_roll", "custom"}),
@@ -63,7 +63,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "attack_rule": frozenset({
         "attacker", "defender", "requires", "optional", "forbidden", "by_ability", "attack_with", "damage_to",
         "steal_margin", "reroll_blanks", "no_skull", "on_attacker_wins", "on_defender_wins", "extra", "ends_turn",
-        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity"}),
+        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity", "dice_bonus"}),
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
@@ -73,7 +73,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",
         "room_with_monster", "room_with_status", "next_to_token", "same_floor_as", "floor", "min_tiles_from",
         "as_far_as_possible_from", "fallback", "one_per_room", "overflow", "on_discovery", "chosen_by", "secret", "extras",
-        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms"}),
+        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms", "cycle"}),
     # wins.py; ``also_wins`` is a note (those who share the win are on the winning side)
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({
@@ -87,7 +87,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
 #: Keys carried out for some of their values only: (place, key) -> the values that are.
 VALUES_CARRIED_OUT: dict[tuple[str, str], tuple[Any, ...]] = {
     ("monster", "acts"): ("monster-turn", "after-revealer"),
-    ("monster", "discovers_rooms"): (False,),
+    ("monster", "discovers_rooms"): (False, True),
     ("movement", "stays_in_room"): (True,),
     ("status_def", "counts_as_hero"): (False,),
 }

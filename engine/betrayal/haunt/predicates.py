@@ -130,6 +130,17 @@ class Predicates(Amounts):
         rooms = set(self._rooms_for(spec["room"]))
         return any(x.room in rooms for x in self.active_monsters() if x.kind == spec["monster"])
 
+    def _pred_monsters_in_house(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                opponent: str | None) -> bool:
+        """At least ``count`` monsters of the kind are in the house (the Ouroboros Body complete)."""
+        spec = p["monsters_in_house"]
+        return sum(1 for x in self.active_monsters() if x.kind == spec["monster"]) >= self._amount(spec["count"])
+
+    def _pred_monster_marked(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                             opponent: str | None) -> bool:
+        """The rule's monster (a fight's monster) carries the mark (``mark_monster``)."""
+        return m is not None and str(p["monster_marked"]) in self.hook_state.get("monster-marks", {}).get(m.uid, [])
+
     def _pred_item_destroyed(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                              opponent: str | None) -> bool:
         spec = p["item_destroyed"]
@@ -241,7 +252,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor",
-        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive"))
+        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive", "monsters_in_house", "monster_marked"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

@@ -99,6 +99,15 @@ class SetupSteps(Monsters):
                     # judgement: an explorer taken out of play leaves its items behind as a pile
                     # and its companions in the room, as a dead one does
                     items, companions = self.leave_possessions(seat)
+                    if companions and spec.get("companions") == "discarded":
+                        for card in companions:  # devoured: out of the room, onto the discards
+                            self.piles[e.room].remove(card)
+                            self.discards[self.t.cards[card].type].append(card)
+                        if not self.piles[e.room]:
+                            del self.piles[e.room]
+                        self.emit(rule, f"{', '.join(self.card_name(c) for c in companions)} "
+                                  f"{'is' if len(companions) == 1 else 'are'} devoured and discarded")
+                        companions = []
                     if items:
                         self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in items)} stay in "
                                   f"{self.room_name(e.room)} as an item pile")
@@ -144,6 +153,11 @@ class SetupSteps(Monsters):
                     self._add_monster(mdef, other.room)
                 self.emit(rule, f"each {mdef.name} starts with its matching {self.hs.monsters[str(mdef.paired_with)].name}"
                           + (" (the others come with theirs)" if self.waiting else ""))
+            elif "monster" in spec and spec.get("each_room"):
+                mdef = self.hs.monsters[str(spec["monster"])]
+                rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
+                for room in rooms:  # one more in each room of the location, in its order
+                    self._add_monster(mdef, room)
             elif "monster" in spec:
                 mdef = self.hs.monsters[str(spec["monster"])]
                 count = self.hs.amount(spec.get("count", 1), self.n)
@@ -238,6 +252,11 @@ class SetupSteps(Monsters):
                       + (f" (on the {spec['floor']} floor)" if "floor" in spec else ""))
         elif verb == "fetch_room":
             yield from self._fetch_room(spec)
+        elif verb == "fetch_rooms":
+            yield from self._fetch_rooms(spec)
+        elif verb == "draw_choice":
+            self.emit(rule, f"from now on the {side} draw {spec['draw']} {spec['stack']} cards, keep one and put the "
+                      "others back, whenever they draw one")
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "start_track":
@@ -451,6 +470,21 @@ class SetupSteps(Monsters):
         self.note_new_room(tile)
         return tile
 
+    def _fetch_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_rooms``: the listed rooms missing from the house are searched from the stack, in
+        list order, until ``until`` of them are in the house (each placed by ``place``)."""
+        rooms = [str(r) for r in spec["rooms"]]
+        need = self._amount(spec["until"])
+        for room in rooms:
+            have = sum(1 for r in rooms if r in self.house.spots)
+            if have >= need:
+                break
+            if room not in self.house.spots:
+                yield from self._fetch_room({"room": room, "place": spec.get("place", {})})
+        have = sum(1 for r in rooms if r in self.house.spots)
+        self.emit("discover.placed-room-no-draw", f"{have} of the rooms {', '.join(self.room_name(r) for r in rooms)} "
+                  f"are in the house ({need} needed)")
+
     def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
         """A room for a setup placement (the location vocabulary of haunt-format.md)."""
         assert self.haunt is not None
@@ -509,6 +543,9 @@ class SetupSteps(Monsters):
             rooms = enough or rooms
         if where.get("one_per_room"):
             free = [r for r in rooms if r not in used]
+            if not free and where.get("cycle") and rooms:
+                used.clear()  # every listed room has one: the order starts again
+                free = list(rooms)
             if not free and "overflow" in where:
                 bad = where["overflow"].get("without_symbol")
                 free = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol != bad and r not in used]
@@ -523,4 +560,5 @@ class SetupSteps(Monsters):
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"})
+    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"}) | frozenset({
+    "fetch_rooms", "draw_choice"})

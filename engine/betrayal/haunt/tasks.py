@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.setup_steps import SetupSteps
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
@@ -45,7 +45,7 @@ class Tasks(SetupSteps):
             if places is not None:
                 out.extend(Action.of("task", id=task["id"], place=x) for x in places)
             elif task.get("target", {}).get("kind") == "monster":
-                out.extend(Action.of("task", id=task["id"], target=m.uid) for m in self.active_monsters(self.ex[seat].room))
+                out.extend(Action.of("task", id=task["id"], target=m.uid) for m in self._monster_targets(seat, task["target"]))
             elif "target" in task:
                 out.extend(Action.of("task", id=task["id"], target=t) for t in self._task_targets(seat, task))
             elif "trait_choice" in roll:
@@ -53,6 +53,13 @@ class Tasks(SetupSteps):
             else:
                 out.append(Action.of("task", id=task["id"]))
         return out
+
+    def _monster_targets(self, seat: str, target: Mapping[str, Any]) -> list[Monster]:
+        """Monsters in the explorer's room an action may aim at: of the target's ``monster`` kind,
+        and not already carrying its ``unless_marked`` mark."""
+        marks = self.hook_state.get("monster-marks", {})
+        return [m for m in self.active_monsters(self.ex[seat].room)
+                if target.get("monster", m.kind) == m.kind and target.get("unless_marked") not in marks.get(m.uid, [])]
 
     def _task_targets(self, seat: str, task: Mapping[str, Any]) -> list[str]:
         """Explorers an action may be aimed at (``target``): in play, in range; an action that

@@ -135,7 +135,31 @@ class Turns(Collapse):
                               f"{kind} stack instead of drawing")
                     yield from effects.gain_card(self, seat, card)
                     return card
+        yield from self._draw_choice(seat, kind)
         return (yield from super().draw_card(seat, kind, ctx_room))
+
+    def _draw_choice(self, seat: str, kind: str) -> Gen[None]:
+        """A side's ``draw_choice`` setup step: before the explorer draws from the stack it looks
+        at the top ``draw`` cards and keeps one, which it then draws; the others go back into the
+        stack (judgement: 'the bottom of the stack' - the engine keeps no known bottom, so they are
+        unknown again and may come up in any later draw)."""
+        if self.hs is None:
+            return
+        sides = self.hs.sides()
+        steps = [st_["draw_choice"] for st_ in getattr(sides.get(self.side.get(seat, HERO)), "setup", ())
+                 if "draw_choice" in st_ and st_["draw_choice"]["stack"] == kind]
+        if not steps or self.ex[seat].dead or len(self.decks[kind]) < 2:
+            return
+        count = min(int(steps[0]["draw"]), len(self.decks[kind]))
+        seen = yield from self.peek_cards(kind, count)
+        a = yield from self.ask(seat, [Action.of("keep-card", card=c) for c in seen],
+                                f"draw {count} {kind} cards and keep one")
+        card = str(a["card"])
+        tops = self.deck_tops[kind]
+        self.deck_tops[kind] = [card, *tops[count:]]
+        back = [c for c in seen if c != card]
+        self.emit("haunt.rules-override", f"{self.name(seat)} draws {count} {kind} cards, keeps the "
+                  f"{self.card_name(card)} and puts back {', '.join(self.card_name(c) for c in back)}")
 
     def _turn_actions(self, seat: str) -> list[Action]:
         out = super()._turn_actions(seat)
@@ -417,7 +441,7 @@ class Turns(Collapse):
             closer = [a for a in actions if a.kind == "move" and dist.get(str(a["to"]), 10_000) < here]
             if closer or here == 0:
                 actions = closer  # the status drags the explorer by the shortest way
-        extra = self._slowing(seat)
+        extra = self._slowing(seat) + self._room_cost_extra(seat)
         if not extra or self.turn.moved == 0:
             return actions  # move.minimum-one: the first space is always possible
         left = self.movement_left(seat)
@@ -429,6 +453,10 @@ class Turns(Collapse):
             m.stunned for m in self.active_monsters(self.ex[seat].room))
         yield from super()._move(seat, to, cost)
         self._pay_slowing(seat, extra)
+        dear = self._room_cost_extra(seat) if self.hs is not None else 0
+        if dear:
+            self.turn.moved += dear
+            self.emit("haunt.rules-override", f"{self.name(seat)} pays {dear} more: each room costs {dear + 1} spaces this turn")
         if self.carried:
             self._sync_carried()
         if self.hs is not None:
@@ -457,6 +485,11 @@ class Turns(Collapse):
         if self.hs is not None and self.ex[seat].room == "collapsed-room":
             # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)
             self.turn.keys.add("passed:collapsed-room")
+
+    def _room_cost_extra(self, seat: str) -> int:
+        """Extra spaces each room costs this turn beyond the first (the outcome ``room_cost``)."""
+        costs = [int(k.split(":", 1)[1]) for k in self.turn_mods.get(seat, ()) if k.startswith("room-cost:")]
+        return max(costs) - 1 if costs else 0
 
     def _pay_slowing(self, seat: str, extra: int) -> None:
         if self.turn.left_room and self.stunned_left:

@@ -56,7 +56,7 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
                     next(a for a in actions if a.kind == "keep-the-rest"))
     if "monster-re-form" in kinds:
         return _re_form(st, actions)
-    if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk"}:
+    if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk", "monster-explore"}:
         return _monster_move(st, actions, rng)
     if "monster-side" in kinds:  # stand with the heroes the monster can then attack
         m = st.monster(str(actions[0]["monster"]))
@@ -85,6 +85,9 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         return _collapse(st, actions)
     if "sacrifice" in kinds:
         return _sacrifice(st, actions)
+    if "keep-card" in kinds:  # of the cards drawn, keep one the goals need, else a weapon
+        want = wanted_cards(st, st.side.get(st.to_move() or "", HERO))
+        return min(actions, key=lambda a: (str(a["card"]) not in want, str(a["card"]) not in st.weapons, str(a["card"])))
     if "jump" in kinds:  # away from the pit: the room with the fewest fallen rooms around it
         return min(actions, key=lambda a: (len(st._collapse_neighbours(str(a["room"])) & set(st.collapsed)), str(a["room"])))
     if "rescue" in kinds:

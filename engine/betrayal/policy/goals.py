@@ -40,7 +40,8 @@ def goal_rooms(st: HauntState, side: str) -> list[str]:
 
 def wanted_cards(st: HauntState, side: str) -> set[str]:
     """Cards the side's attack rules or tasks require (``holding``); of weapons any one of which
-    will do (``attack_weapon``), all while the side holds none of them, else those it holds."""
+    will do (``attack_weapon``), all while the side holds none of them, else those it holds. A
+    card destroyed is out of the game and wanted no more."""
     out: set[str] = set()
     if st.hs is None or (own := st.hs.sides().get(side)) is None:
         return out
@@ -55,7 +56,7 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
     for group in _alternatives(own.attack_rules):
         mine = {c for c in group if any(st.holds(s, c) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)}
         out |= mine or group
-    return out
+    return out - set(st.destroyed)  # a card destroyed for good (the shattered Crystal Ball) is nobody's goal
 
 
 def _alternatives(rules: Iterable[Mapping[str, Any]]) -> list[set[str]]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
-from hauntcheck.engine.betrayal.policy.turn import _gives
+from hauntcheck.engine.betrayal.policy.turn import _frontier, _gives
 from hauntcheck.engine.core import Action, Rng
 
 
@@ -100,6 +100,9 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
 
 
 def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:
+    trailing = _trail_move(st, actions)
+    if trailing is not None:
+        return trailing
     moves = [a for a in actions if a.kind in ("monster-move", "monster-teleport")]
     if not moves:
         return next((a for a in actions if a.kind == "monster-walk"), actions[0])
@@ -145,3 +148,28 @@ def _place_monster(st: HauntState, actions: list[Action]) -> Action:
         return actions[0]
     dist = st._dist_to(prey)
     return min(actions, key=lambda a: (dist.get(str(a["room"]), 10_000), str(a["room"])))
+
+
+def _trail_move(st: HauntState, actions: list[Action]) -> Action | None:
+    """A monster that leaves a ``trail`` (the Ouroboros Heads) grows by moving: it never stands
+    still while it can move, and goes where its trail is not yet - a room without it (nearest the
+    heroes first), else a new room it discovers, else any room."""
+    m = st.monster(str(actions[0]["monster"]))
+    trail = st._monster_raw(st.mdef(m)).get("trail")
+    if not trail:
+        return None
+    laid = {x.room for x in st.active_monsters() if x.kind == trail["monster"]}
+    moves = [a for a in actions if a.kind == "monster-move"]
+    fresh = [a for a in moves if str(a["to"]) not in laid]
+    explore = [a for a in actions if a.kind == "monster-explore"]
+    dist = st._dist_to([st.ex[s].room for s in st.living_heroes()])
+    if fresh:
+        return min(fresh, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    if explore:
+        return explore[0]
+    # nothing new next door: head for the nearest room without the trail, or where rooms can be found
+    goals = [r for r in st.house.spots if r not in laid] + _frontier(st)
+    dist = st._dist_to(goals)
+    if moves:
+        return min(moves, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    return None

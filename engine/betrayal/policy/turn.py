@@ -420,7 +420,7 @@ def _worth_aiming(st: HauntState, seat: str, task_id: str, target: str) -> bool:
 
 
 def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
-    if m.counterpart:
+    if m.counterpart and st.mdef(m).controlled_by == "own-dead-hero-player":
         own = m.counterpart == seat
         orphan = st.ex[m.counterpart].dead
         return (own or orphan) and "crystal-ball" in st.ex[seat].cards
