@@ -42,6 +42,7 @@ PILOTS = {
     9: "09-the-dance-of-death",
     10: "10-family-gathering",
     12: "12-fleshwalkers",
+    14: "14-the-stars-are-right",
     31: "31-airborne",
     34: "34-guillotines",
 }
@@ -60,6 +61,7 @@ HOOKS = {
     9: ("skull-sanity-turns-traitor",),
     10: (),
     12: (),
+    14: ("beside-haunt-room-through-door", "corpses", "paint-in-order", "sacrifice", "sacrifice-points-reached"),
     31: ("remove-basement",),
     34: ("collars", "key-rules"),
 }
