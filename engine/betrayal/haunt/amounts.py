@@ -45,6 +45,17 @@ class Amounts(HauntBase):
             out.append(s)
         return out
 
+    def adjoining_rooms(self, room: str) -> list[str]:
+        """The rooms joined to ``room`` by a doorway whose doors meet, or open to it within the
+        starting strip (no stairs, passages or secret ways)."""
+        out = []
+        for side in sorted(self.house.doors(room)):
+            other, meet = self.house.door_neighbour(room, side)
+            if other is not None and meet:
+                out.append(other)
+        out += [to for to, kind, _cost, _requires in self.t_links.get(room, ()) if kind == "strip" and to in self.house.spots]
+        return out
+
     def _amount(self, value: Any) -> int:
         """An amount during play: a number, a table entry, or a formula of the player count, the
         explorers at the haunt's start or the heroes."""
@@ -62,7 +73,11 @@ class Amounts(HauntBase):
         return self.hs.amount(value, self.n)
 
     def _rooms_for(self, where: Mapping[str, Any]) -> list[str]:
-        """The rooms a location names (without choices): rooms, tokens, monsters, statuses."""
+        """The rooms a location names (without choices): rooms, tokens, monsters, statuses; with
+        ``adjoining``, the rooms joined to those by a doorway instead."""
+        if where.get("adjoining"):
+            base = self._rooms_for({k: v for k, v in where.items() if k != "adjoining"})
+            return sorted({r for room in base if room in self.house.spots for r in self.adjoining_rooms(room)})
         if "room" in where:
             return [str(where["room"])]
         if "rooms" in where:

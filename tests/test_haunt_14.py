@@ -1,0 +1,75 @@
+"""Haunt 14, The Stars Are Right: what is encoded so far - the file's tables, the Paint thrown in
+from a room joined to the Pentagram Chamber (the ``adjoining`` location), the goal check that counts
+thrown Paint by the Paint it comes from, and the pieces still missing before it plays."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from betrayal_support import started
+
+from hauntcheck.checks import solver
+from hauntcheck.checks.solver import SolverReport
+from hauntcheck.engine.betrayal.haunt import playable
+from hauntcheck.engine.betrayal.hauntspec import load_haunt
+from hauntcheck.engine.games import game_spec
+from hauntcheck.engine.spec import SpecFile
+
+PLAYER_COUNTS = (3, 4, 5, 6)
+
+
+def stars() -> SpecFile:
+    return next(f for f in game_spec("betrayal").by_kind("haunt") if f.data["number"] == 14)
+
+
+def edited(file: SpecFile, change: Any) -> SpecFile:
+    data = copy.deepcopy(file.data)
+    change(data)
+    return SpecFile(file.path, file.display, file.kind, data, file.positions, file.text)
+
+
+def test_cultists_one_per_other_player_paint_one_per_player_and_13_points() -> None:
+    spec = load_haunt(stars().data)
+    assert [spec.amount({"table": "cultists"}, p) for p in PLAYER_COUNTS] == [2, 3, 4, 5]
+    assert [spec.amount({"table": "paint"}, p) for p in PLAYER_COUNTS] == [3, 4, 5, 6]
+    assert {spec.amount({"table": "sacrifice-goal"}, p) for p in PLAYER_COUNTS} == {13}
+    assert spec.tokens["paint"].carried_as_item and spec.tokens["paint"].carry_limit == 1
+    assert not spec.tokens["thrown-paint"].carried_as_item  # thrown Paint is never picked up again
+
+
+def test_adjoining_names_the_rooms_joined_by_a_doorway_not_by_stairs() -> None:
+    st = started(4, 3)  # any game past the reveal has the three starting tiles
+    assert {"entrance-hall", "grand-staircase"} <= set(st._rooms_for({"room": "foyer", "adjoining": True}))
+    assert "foyer" not in st._rooms_for({"room": "foyer", "adjoining": True})
+    # the Grand Staircase leads up by stairs, not through a doorway: the Upper Landing is not beside it
+    assert "upper-landing" not in st._rooms_for({"room": "grand-staircase", "adjoining": True})
+    assert st._rooms_for({"room": "grand-staircase", "adjoining": True}) == ["foyer"]
+
+
+def test_throwing_paint_is_offered_beside_the_chamber_and_pouring_inside_it() -> None:
+    heroes = stars().data["heroes_side"]["actions"]
+    throw = next(a for a in heroes if a["id"] == "throw-paint")
+    assert throw["where"] == {"room": "pentagram-chamber", "adjoining": True}
+    assert throw["cost"] == {"movement": 1} and throw["holding"] == ["paint"]
+    assert throw["do"] == [{"discard_token": "paint"}, {"earn": {"token": "thrown-paint", "put": "in-haunt-room"}}]
+
+
+def test_thrown_paint_counts_as_the_paint_it_comes_from_in_the_goal_check() -> None:
+    report = SolverReport()
+    solver.goal_findings(stars(), report)
+    assert report.errors == []
+
+    def thrown_from_nowhere(d: dict[str, Any]) -> None:
+        for action in d["heroes_side"]["actions"]:
+            action["do"] = [o for o in action["do"] if "discard_token" not in o]
+
+    report = SolverReport()
+    solver.goal_findings(edited(stars(), thrown_from_nowhere), report)
+    assert [f.message for f in report.errors] == ["at 3 players tokens_collected needs 3 thrown-paint token(s); only 0 can be out"]
+
+
+def test_what_keeps_the_haunt_from_playing_is_named_where_the_file_uses_it() -> None:
+    missing = sorted({gap.message for gap in playable.gaps(stars().data)})
+    assert missing == [f"hook '{h}' is not registered" for h in
+                       ("corpses", "paint-in-order", "sacrifice", "sacrifice-points-reached")]
