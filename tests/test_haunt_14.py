@@ -7,12 +7,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from betrayal_support import started
+from betrayal_support import drive, started
 
 from hauntcheck.checks import solver
 from hauntcheck.checks.solver import SolverReport
 from hauntcheck.engine.betrayal.haunt import playable
 from hauntcheck.engine.betrayal.hauntspec import load_haunt
+from hauntcheck.engine.betrayal.hooks.h14_the_stars_are_right import PAINT_ROOMS, paint_in_order, sacrifice
+from hauntcheck.engine.core import Action
 from hauntcheck.engine.games import game_spec
 from hauntcheck.engine.spec import SpecFile
 
@@ -71,5 +73,50 @@ def test_thrown_paint_counts_as_the_paint_it_comes_from_in_the_goal_check() -> N
 
 def test_what_keeps_the_haunt_from_playing_is_named_where_the_file_uses_it() -> None:
     missing = sorted({gap.message for gap in playable.gaps(stars().data)})
-    assert missing == [f"hook '{h}' is not registered" for h in
-                       ("corpses", "paint-in-order", "sacrifice", "sacrifice-points-reached")]
+    assert missing == ["hook 'corpses' is not registered"]
+
+
+def test_paint_goes_round_the_listed_rooms_in_the_house_in_the_books_order() -> None:
+    st = started(4, 3)  # a house past the reveal (haunt 14 itself cannot be started yet)
+    present = [r for r in PAINT_ROOMS if r in st.house.spots]
+    st.htokens.pop("paint", None)
+    st.pool["paint"] = 5
+    drive(paint_in_order(st))
+    assert st.pool["paint"] == 0
+    if present:
+        assert st.htokens["paint"] == [present[k % len(present)] for k in range(5)]
+    else:  # the first Paint room met in the room stack was fetched and holds every token
+        assert len(set(st.htokens["paint"])) == 1 and len(st.htokens["paint"]) == 5
+        assert st.htokens["paint"][0] in PAINT_ROOMS and st.htokens["paint"][0] in st.house.spots
+
+
+def test_with_no_paint_room_in_the_house_the_first_one_in_the_stack_takes_all_the_paint() -> None:
+    st = started(4, 3)
+    for room in PAINT_ROOMS:
+        if room in st.house.spots:
+            st.house.remove(room)
+            st.stack.append(room)
+    first = next(r for r in st.stack if r in PAINT_ROOMS)
+    st.htokens.pop("paint", None)
+    st.pool["paint"] = 3
+    drive(paint_in_order(st))
+    assert first in st.house.spots and st.htokens["paint"] == [first] * 3
+
+
+def test_a_cultist_offers_its_whole_load_and_the_traitor_one_chosen_card() -> None:
+    st = started(4, 3)
+    st.track = 0
+    cultist = st.mon[0]  # a monster of the started haunt stands in for a Cultist carrying a load
+    cultist.cards = ["girl", "axe"]
+    drive(sacrifice(st, None, cultist))
+    assert cultist.cards == [] and st.track == 3  # the Girl 2, an item 1
+    assert {"girl", "axe"} <= set(st.destroyed)
+    traitor = st.traitor()
+    assert traitor is not None
+    st.ex[traitor].cards = ["dog", "revolver"]
+
+    def the_dog(req: Any) -> Action:
+        return next(a for a in req.choices if a.get("card") == "dog")
+
+    drive(sacrifice(st, traitor, None), the_dog)
+    assert st.ex[traitor].cards == ["revolver"] and st.track == 5

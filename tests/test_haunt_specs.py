@@ -61,7 +61,7 @@ HOOKS = {
     9: ("skull-sanity-turns-traitor",),
     10: (),
     12: (),
-    14: ("corpses", "paint-in-order", "sacrifice", "sacrifice-points-reached"),
+    14: ("corpses", "paint-in-order", "sacrifice"),
     31: ("remove-basement",),
     34: ("collars", "key-rules"),
 }

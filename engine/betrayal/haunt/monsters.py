@@ -284,11 +284,15 @@ class Monsters(Combat):
         for rule in self.mdef(m).must:
             if rule.get("when") != "on-enter-or-start":
                 continue
-            rooms = rule.get("where", {}).get("rooms", [])
+            rooms = self._rooms_for(rule["where"]) if "where" in rule else []
             if m.room not in rooms:
                 continue
             key = f"{rule['id']}/{m.room}"
             if rule.get("reuse") == "once-per-place" and key in self.used_places:
+                continue
+            if "roll" not in rule:  # no roll: its outcomes happen there (a Cultist's sacrifice, haunt 14)
+                for eff in rule.get("do", []):
+                    yield from self._outcome(eff, None, m)
                 continue
             roll = rule.get("roll", {})
             trait = str(roll.get("trait"))
