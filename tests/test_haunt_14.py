@@ -5,7 +5,10 @@ thrown Paint by the Paint it comes from, and the pieces still missing before it 
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
+
+import pytest
 
 from betrayal_support import drive, started
 
@@ -120,3 +123,21 @@ def test_a_cultist_offers_its_whole_load_and_the_traitor_one_chosen_card() -> No
 
     drive(sacrifice(st, traitor, None), the_dog)
     assert st.ex[traitor].cards == ["revolver"] and st.track == 5
+
+
+def test_a_monster_rule_without_a_roll_does_its_outcomes_in_its_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    st = started(4, 3)
+    traitor = st.traitor()
+    assert traitor is not None
+    carrier = st.mon[0]  # a monster of the started haunt, given the Cultists' rule
+    rule = stars().data["monsters"][0]["must"][0]
+    kind = replace(st.mdef(carrier), must=(rule,))
+    monkeypatch.setattr(st, "mdef", lambda m: kind)
+    carrier.cards = ["axe"]
+    st.track = 0
+    carrier.room = next(r for r in st.house.spots if r != "pentagram-chamber")
+    drive(st._monster_checks(carrier, "enter"))
+    assert carrier.cards == ["axe"] and st.track == 0  # elsewhere nothing happens
+    carrier.room = "pentagram-chamber"
+    drive(st._monster_checks(carrier, "enter"))
+    assert carrier.cards == [] and st.track == 1

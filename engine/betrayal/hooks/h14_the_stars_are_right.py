@@ -18,8 +18,6 @@ PAINT_ROOMS = ("kitchen", "larder", "junk-room", "storeroom", "research-laborato
 
 #: Points of a sacrificed card (Traitor's Tome, lines 1331-1333); any other tradable card is worth 1.
 COMPANION_POINTS = {"girl": 2, "madman": 2, "dog": 2}
-#: Points of a sacrificed corpse (line 1331).
-CORPSE_POINTS = 4
 
 
 @hook.setup("paint-in-order")
