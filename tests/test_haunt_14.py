@@ -9,7 +9,6 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-
 from betrayal_support import drive, started
 
 from hauntcheck.checks import solver
