@@ -22,6 +22,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from hauntcheck.checks.output import Check, Location, Problem, display_path, spl
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.core import Action, Choices, Event, GameState, IllegalAction, Outcome, Rng, _freeze
 from hauntcheck.engine.games import GameDef, game_spec, get_game
+from hauntcheck.engine.scenario import WeightedChoices
 
 PROTOCOL_VERSION = 1
 
@@ -120,7 +122,7 @@ class Engine:
         self._stderr.close()
 
 
-class RemoteChoices(Choices):
+class RemoteChoices(WeightedChoices):
     """The legal actions of a remote game: counted and tested by asking the engine."""
 
     def __init__(self, state: RemoteState, count: int, description: str) -> None:
@@ -144,6 +146,12 @@ class RemoteChoices(Choices):
         if listed is None:
             raise TypeError(f"the engine does not list these actions ({self.description})")
         return iter([Action.from_data(a) for a in listed])
+
+    def weights(self) -> list[tuple[Action, Fraction]] | None:
+        outcomes = self.state.engine.ask("chance", id=self.state.handle).get("outcomes")
+        if not isinstance(outcomes, list):
+            return None
+        return [(Action.from_data(o["action"]), Fraction(str(o["weight"]))) for o in outcomes]
 
     def sample(self, rng: Rng) -> Action:
         raise TypeError("conform never samples a remote engine's actions")
@@ -181,7 +189,7 @@ class RemoteState(GameState):
         answer = self.engine.ask("apply", id=self.handle, action=action.to_data())
         self._info = None
         if "illegal" in answer:
-            raise IllegalAction(action, actor, str(answer["illegal"]))
+            raise IllegalAction(action, actor, str(answer["illegal"]), str(answer.get("rule") or ""))
         events = []
         for raw in answer.get("events", []):
             args = raw.get("args") or {}

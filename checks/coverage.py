@@ -38,15 +38,26 @@ class Coverage:
     #: Betrayal: per haunt file, what keeps the engine from playing it (empty: it plays), at file:line:column.
     haunts: dict[str, list[str]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    #: Rules whose clause says why it has no mechanics of its own (``no_mechanics``), by id.
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    def unexercised(self) -> list[str]:
+        return [r for r in self.rules if not any(self.counts[s][r] for s in self.sources)]
 
     def never(self) -> list[str]:
-        return [r for r in self.rules if not any(self.counts[s][r] for s in self.sources)]
+        """The gaps: rules nothing exercises and that give no reason for it."""
+        return [r for r in self.unexercised() if r not in self.reasons]
+
+    def explained(self) -> list[str]:
+        """Rules nothing exercises because their clause says they have no mechanics."""
+        return [r for r in self.unexercised() if r in self.reasons]
 
     def to_data(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "rules": {r: {s: self.counts[s][r] for s in self.sources} for r in self.rules},
             "never_exercised": self.never(),
+            "no_mechanics": {r: self.reasons[r] for r in self.explained()},
             "hooks": self.hooks,
             "haunts": self.haunts,
             "problems": self.problems,
@@ -65,6 +76,8 @@ def measure(game: str, playouts: int = 20, max_steps: int = 5_000, machine_runs:
     for rule in spec.one("rules").data["rules"]:
         if "variant" in rule:
             coverage.variants[rule["id"]] = rule["variant"]
+        if "no_mechanics" in rule:
+            coverage.reasons[rule["id"]] = rule["no_mechanics"]
     folder = SCENARIO_ROOT / game
     for path in scenario_files(folder) if folder.is_dir() else []:
         try:
@@ -137,7 +150,13 @@ def hooks_by_file(game: str) -> dict[str, list[str]]:
 
     for name, file in sorted(spec.files.items()):
         found: list[str] = []
-        walk(file.data, found)
+        if isinstance(file.data, dict) and file.data.get("kind") == "haunt":
+            # a haunt file's hooks, without the shared-effects conditions it borrows (vault-opened)
+            from hauntcheck.engine.betrayal.hauntspec import custom_hooks_used
+
+            found = [hook for _, hook in custom_hooks_used(file.data)]
+        else:
+            walk(file.data, found)
         if found:
             out[name] = sorted(set(found))
     return out

@@ -81,10 +81,40 @@ def must_reach(grid: LockGrid) -> set[Cell]:
     return targets
 
 
+def reachable(rows: int, cols: int, blocked: frozenset[Cell], start: Cell) -> set[Cell]:
+    """The rooms reachable from ``start`` through 4-neighbours on a ``rows`` x ``cols`` grid
+    without the ``blocked`` rooms (empty when ``start`` is blocked or off the grid): the
+    connected component of :func:`grid_graph` holding ``start``, without building the graph
+    (the engine asks this for every lock candidate)."""
+    if start in blocked or not (0 <= start[0] < rows and 0 <= start[1] < cols):
+        return set()
+    seen = {start}
+    todo = [start]
+    while todo:
+        r, c = todo.pop()
+        for cell in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if cell not in seen and 0 <= cell[0] < rows and 0 <= cell[1] < cols and cell not in blocked:
+                seen.add(cell)
+                todo.append(cell)
+    return seen
+
+
 def paths_ok(grid: LockGrid) -> bool:
     """Whether every walker reaches every room in :func:`must_reach` on the current board."""
-    graph = grid_graph(grid.rows, grid.cols, grid.locked)
-    return _all_reach(graph, grid.walkers, must_reach(grid))
+    targets = must_reach(grid)
+    components: list[set[Cell]] = []
+    for walker in grid.walkers:
+        if walker in grid.locked:
+            return False
+        component = next((c for c in components if walker in c), None)
+        if component is None:
+            component = reachable(grid.rows, grid.cols, grid.locked, walker)
+            if not component:
+                return False
+            components.append(component)
+        if not targets <= component:
+            return False
+    return True
 
 
 def lock_is_safe(grid: LockGrid, cell: Cell) -> bool:

@@ -112,13 +112,15 @@ class Run:
 
 
 def display_path(path: str | Path) -> str:
-    """A path as reports show it: relative to the working folder when under it, else relative to
-    the installed package (``spec/betrayal/rooms.yaml``, never a site-packages path), else as is."""
+    """A path as reports show it: a file of hauntcheck's own relative to the package
+    (``spec/betrayal/rooms.yaml``, never a site-packages path, even when the package is installed
+    under the working folder, as in a tox environment), else relative to the working folder when
+    under it, else as is."""
     p = Path(path)
     if not p.is_absolute():
         return p.as_posix()
     resolved = p.resolve()
-    for base in (Path.cwd().resolve(), PACKAGE_ROOT.resolve()):
+    for base in (PACKAGE_ROOT.resolve(), Path.cwd().resolve()):
         try:
             return resolved.relative_to(base).as_posix()
         except ValueError:

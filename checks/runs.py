@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from hauntcheck.checks.output import Check, Location, Problem, display_path, split_location
 from hauntcheck.engine import transcript as transcripts
-from hauntcheck.engine.spec import SpecError
+from hauntcheck.engine.spec import GameSpec, SpecError
 
 if TYPE_CHECKING:
     from hauntcheck.engine.scenario import ScenarioResult, ScenarioRun
@@ -52,19 +52,30 @@ def text_problem(text: str, check: str, file: str, rule: str | None = None, coun
     return Problem(check, message, location, rule, counterexample)
 
 
-def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | None) -> list[Check]:
-    """Replay each transcript against a fresh game: one check per file."""
+def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | None, haunt_file: str | None = None) -> list[Check]:
+    """Replay each transcript against a fresh game: one check per file. A Betrayal game of a
+    designer's haunt replays with the same ``haunt_file`` it was played with."""
     from hauntcheck.checks.verify import replay_transcript
     from hauntcheck.engine import setup
     from hauntcheck.engine.games import game_spec
 
+    # Betrayal's spec with the designer's haunt, built once for every transcript that needs it
+    # (a spec built anew also builds its engine tables anew).
+    with_haunt: list[GameSpec] = []
     checks = []
     for path, name in files:
         started = time.perf_counter()
         check = Check(f"replay:{name}", name, "replay")
         log = transcripts.read(path)  # a broken file is a user's mistake: SpecErrors, exit 2
         definition = setup.game_of(log)  # an unknown game is an error at its line
-        result = replay_transcript(log, definition, game_spec(definition.id), strict=not lenient)
+        spec = game_spec(definition.id)
+        if haunt_file and definition.id == "betrayal":
+            if not with_haunt:
+                from hauntcheck.engine.betrayal.reveal import load_haunt_file, spec_with_haunt
+
+                with_haunt.append(spec_with_haunt(spec, load_haunt_file(Path(haunt_file))))
+            spec = with_haunt[0]
+        result = replay_transcript(log, definition, spec, strict=not lenient)  # a refused header: SpecErrors at its line
         check.checked = result.steps_checked + (1 if result.ok else 0)
         check.notes = list(result.notes)
         for note in result.notes:
@@ -88,16 +99,17 @@ def replay_checks(files: Iterable[tuple[Path, str]], lenient: bool, say: Say | N
 
 
 def dispute_checks(files: Iterable[tuple[Path, str]], say: Say | None,
-                   each: Callable[[int, ScenarioRun, ScenarioResult], None] | None = None) -> list[Check]:
+                   each: Callable[[int, ScenarioRun, ScenarioResult], None] | None = None, soft: bool = False) -> list[Check]:
     """Run each dispute scenario: one check per file, its failures located in the file.
-    ``each(index, run, result)`` lets the caller draw pictures."""
+    ``each(index, run, result)`` lets the caller draw pictures; ``soft`` runs on past a failed
+    expectation and reports every one (as ``soft: true`` in a file)."""
     from hauntcheck.engine.scenario import ScenarioRun, explain, load_scenario
 
     loaded = [(load_scenario(path, name), name) for path, name in files]
     checks = []
     for index, (file, name) in enumerate(loaded):
         started = time.perf_counter()
-        run = ScenarioRun(file)
+        run = ScenarioRun(file, soft=soft)
         result = run.run()
         if say:
             explain(result, run.rules, say)

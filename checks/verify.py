@@ -196,7 +196,7 @@ FAMILIES: list[tuple[str, Family]] = [
 ]
 
 #: Modules that add families to FAMILIES when imported (graph, solver and scenario checks).
-FAMILY_MODULES: tuple[str, ...] = ("hauntcheck.checks.solver", "hauntcheck.checks.graph")
+FAMILY_MODULES: tuple[str, ...] = ("hauntcheck.checks.solver", "hauntcheck.checks.graph", "hauntcheck.checks.vocabulary")
 
 
 #: Calls through which engine code cites a rule id as its first argument (a string literal).
@@ -207,16 +207,8 @@ def engine_rule_references(game: str) -> dict[str, str]:
     """Rule ids named as string literals in the game's engine source, as the first argument of
     the calls in RULE_CALLS (``rules.event("move.speed", ...)``, ``self.emit(...)``), with the
     first place each is named (``file:line``)."""
-    from hauntcheck.engine.games import game_modules
-
-    module_name = game_modules()[game].partition(":")[0]
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
-        return {}
-    origin = Path(spec.origin)
-    files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
     found: dict[str, str] = {}
-    for file in files:
+    for file in engine_source_files(game):
         tree = ast.parse(file.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (
@@ -228,6 +220,17 @@ def engine_rule_references(game: str) -> dict[str, str]:
             ):
                 found.setdefault(node.args[0].value, f"{display_path(file)}:{node.lineno}:{node.col_offset + 1}")
     return found
+
+
+def engine_source_files(game: str) -> list[Path]:
+    """The Python files of the game's engine: its module, or every file of its package."""
+    from hauntcheck.engine.games import game_modules
+
+    spec = importlib.util.find_spec(game_modules()[game].partition(":")[0])
+    if spec is None or spec.origin is None:
+        return []
+    origin = Path(spec.origin)
+    return sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
 
 
 def _callee(func: ast.expr) -> str:

@@ -44,6 +44,8 @@ examples:
   hauntcheck golden haunted                 check the golden transcripts of a game are up to date
   hauntcheck dispute scenarios/betrayal/disputes/front-door-is-locked.yaml --svg b.svg
   hauntcheck report game.yaml --at 40       turn step 40 of a game into a scenario skeleton
+  hauntcheck balance betrayal --haunt 5 --games 200 --jobs 2 --out study/  who wins haunt 5, how often
+  hauntcheck view scenarios/betrayal/haunts/01-the-mummy-walks/haunt-1-heroes-4p-seed-71.yaml --html game.html
   hauntcheck COMMAND --help                 the options and examples of one command
 """
 
@@ -337,6 +339,8 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
     if args.stop and args.stop not in definition.milestones:
         listing = ", ".join(definition.milestones) or "none"
         raise UsageError(f"{definition.id} has no milestone {args.stop!r}; its milestones: {listing}")
+    if args.svg and definition.draw_svg is None:
+        raise UsageError(f"{definition.id} has no pictures yet")
     out = _console()
 
     last_state: list[GameState] = []
@@ -397,8 +401,30 @@ def cmd_play(args: argparse.Namespace, extra: Sequence[str]) -> int:
         except OSError as exc:
             raise UsageError(f"--out {args.out}: cannot write: {exc.strerror or exc}") from None
         out.print(f"transcript written to {args.out}")
+    if args.svg and last_state and definition.draw_svg is not None:
+        _write_picture(Path(args.svg), definition.draw_svg(last_state[0]).encode())
+        out.print(f"picture of the last position: {args.svg}")
     if end.get("stopped") == "step-limit":
         return 1
+    return 0
+
+
+def cmd_new_haunt(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.betrayal.skeleton import skeleton, slug_of
+
+    try:
+        target = Path(args.out) if args.out else Path(f"{slug_of(args.name)}.yaml")
+        text = skeleton(args.name, str(target))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if target.exists():
+        raise UsageError(f"{target} exists already; name another file with --out")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--out {target}: cannot write: {exc.strerror or exc}") from None
+    print(f"wrote {target}; next: hauntcheck lint {target}")
     return 0
 
 
@@ -412,7 +438,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     fmt = output_format(args)
     files = _inputs(args.files, transcripts.is_transcript, "transcripts")
-    checks = replay_checks(files, args.lenient, print if fmt == "text" else None)
+    checks = replay_checks(files, args.lenient, print if fmt == "text" else None, args.haunt_file)
     return _finish("replay", checks, fmt, started)
 
 
@@ -567,10 +593,13 @@ def cmd_coverage(args: argparse.Namespace) -> int:
             out.print(table)
         never = cov.never()
         shown = ", ".join(f"{s} {exercised[s]}" for s in cov.sources)
-        out.print(f"[bold]{cov.game}[/bold]: {len(cov.rules)} rules; exercised by {shown}; never exercised: {len(never)}")
+        out.print(f"[bold]{cov.game}[/bold]: {len(cov.rules)} rules; exercised by {shown}; never exercised: {len(never)}"
+                  f"; without mechanics (reason given): {len(cov.explained())}")
         for rule in never:
             variant = f" (variant {cov.variants[rule]})" if rule in cov.variants else ""
             out.print(f"  never: {rule}{variant}")
+        for rule in cov.explained():
+            out.print(f"  no mechanics: {rule}: {cov.reasons[rule]}", markup=False)
         for name, hooks in cov.hooks.items():
             out.print(f"  hooks in {name}: {', '.join(hooks)}")
         for name, blockers in cov.haunts.items():
@@ -592,7 +621,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
 
     if args.png:
         try:
-            picture.require_pillow()
+            picture.require_renderer()
         except picture.PictureError as exc:
             raise UsageError(f"--png: {exc}") from None
     from hauntcheck.checks.runs import dispute_checks
@@ -623,11 +652,25 @@ def cmd_dispute(args: argparse.Namespace) -> int:
                 _write_picture(target, png)
                 say(f"  picture: {target}")
 
-    checks = dispute_checks(files, print if fmt == "text" else None, pictures)
+    checks = dispute_checks(files, print if fmt == "text" else None, pictures, soft=args.soft)
     if fmt == "text":
         failed = sum(1 for c in checks if not c.ok)
         print(f"{len(checks) - failed} passed, {failed} failed")
     return _finish("dispute", checks, fmt, started)
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.viewer import ViewError, write_html
+
+    try:
+        view = write_html(Path(args.file), Path(args.html), args.file)
+    except ViewError as exc:  # already located: file:line:column: error: ...
+        print(exc, file=sys.stderr)
+        return 2
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file} or write {args.html}: {exc.strerror or exc}") from None
+    print(f"{len(view.frames) - 1} steps, {len(view.pictures)} pictures: {args.html}")
+    return 0
 
 
 def _write_picture(target: Path, data: bytes) -> None:
@@ -662,8 +705,6 @@ def _side_by_side(panels: list[tuple[str, str]]) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    import yaml
-
     log = transcripts.read(Path(args.transcript))
     definition = setup.game_of(log)
     if definition.describe_position is None:
@@ -719,10 +760,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         **({"chance": chance} if chance else {}),
         "steps": steps,
     }
-    text = "# yaml-language-server: $schema=" + _schema_ref(args.out) + "\n"
+    from hauntcheck.engine import report
+
+    text = report.schema_modeline(Path(args.out).parent if args.out else Path.cwd())
     text += "# Made by `hauntcheck report`; the recorded events of this step were:\n"
     text += "".join(f"#   {e}\n" for e in step.events)
-    text += yaml.safe_dump(skeleton, sort_keys=False, allow_unicode=True, width=120)
+    text += report.dump(skeleton)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"scenario skeleton written to {args.out}")
@@ -731,16 +774,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _schema_ref(out: str | None) -> str:
-    import os
+# --------------------------------------------------------------------------------------------
+# balance (engine/balance/)
 
-    schema = SPEC_ROOT / "schema" / "scenario.schema.json"
-    if out:
-        try:
-            return os.path.relpath(schema, Path(out).resolve().parent)
-        except ValueError:
-            pass
-    return str(schema)
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from hauntcheck.engine.balance import command
+
+    return command.run(args)
 
 
 # --------------------------------------------------------------------------------------------
@@ -791,6 +832,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="write the transcript here")
     p.add_argument("--controller", choices=["random", "first-legal", "policy"],
                    help="who decides (default: random; policy with --haunt N or --haunt-file)")
+    p.add_argument("--svg", metavar="FILE", help="draw the last position (the end, or --stop) as SVG")
     p.add_argument("--haunt-file", metavar="FILE", help="Betrayal: play this haunt file (from anywhere) at the game's reveal")
     p.add_argument("--from-reveal", action="store_true", help="Betrayal: with --haunt N or --haunt-file, no seed search - "
                    "the seeded exploration runs to its reveal and the haunt is played there (printed from the reveal on)")
@@ -805,6 +847,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "  hauntcheck replay scenarios/haunted/golden --format junit")
     p.add_argument("files", nargs="+", metavar="FILE|DIR")
     p.add_argument("--lenient", action="store_true", help="do not fail on unanswered prompts or leftover steps")
+    p.add_argument("--haunt-file", metavar="FILE", help="Betrayal: the designer's haunt file the games were played with")
     add_format(p)
 
     p = sub.add_parser("golden", help="check or regenerate golden transcripts", formatter_class=fmt,
@@ -831,7 +874,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE|DIR")
     add_format(p)
     p.add_argument("--svg", metavar="FILE", help="draw the position before and after as SVG")
-    p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs Pillow: {INSTALL_HINT})")
+    p.add_argument("--png", metavar="FILE", help=f"draw the same picture as PNG (needs resvg-py: {INSTALL_HINT})")
+    p.add_argument("--soft", action="store_true", help="run on past failed expectations and report every one "
+                   "(as soft: true in the file)")
+
+    p = sub.add_parser("view", help="a transcript, golden game or scenario as one offline HTML page", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck view scenarios/betrayal/golden/reveal-3p-seed-3.yaml --html game.html")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
 
     p = sub.add_parser("upgrade", help="convert version 1 transcripts to format version 2 (structured events)", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck upgrade game.yaml\n  hauntcheck upgrade game.yaml --out game-v2.yaml")
@@ -848,11 +898,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one answer of the engine (default 60)")
     add_format(p)
 
+    p = sub.add_parser("new-haunt", help="write a commented haunt file to start a new haunt from", formatter_class=fmt,
+                       epilog="examples:\n  hauntcheck new-haunt \"The Hungry Cellar\"      writes the-hungry-cellar.yaml\n"
+                              "  hauntcheck new-haunt Ghouls --out drafts/ghouls.yaml")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--out", metavar="FILE", help="where to write it (default: NAME as a file name, .yaml)")
+
     p = sub.add_parser("report", help="turn the position at a step of a transcript into a scenario skeleton", formatter_class=fmt,
                        epilog="examples:\n  hauntcheck report game.yaml --at 120 --out dispute.yaml")
     p.add_argument("transcript", metavar="TRANSCRIPT")
     p.add_argument("--at", type=int, required=True, metavar="STEP", help="the step whose action is disputed")
     p.add_argument("--out", metavar="FILE")
+
+    from hauntcheck.engine.balance import command as balance
+
+    balance.add_parser(sub)
     return parser
 
 
@@ -888,7 +948,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         handlers = {"verify": cmd_verify, "lint": cmd_lint, "replay": cmd_replay, "golden": cmd_golden,
                     "dispute": cmd_dispute, "report": cmd_report, "coverage": cmd_coverage, "upgrade": cmd_upgrade,
-                    "conform": cmd_conform}
+                    "conform": cmd_conform, "new-haunt": cmd_new_haunt,
+                    "balance": cmd_balance, "view": cmd_view}
         return handlers[args.command](args)
     except SpecErrors as exc:
         for error in exc.errors:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import abc
 import math
+import operator
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, ClassVar, TypeAlias
 
 CHANCE = "chance"
@@ -32,6 +34,10 @@ def _freeze(value: Any) -> Value:
     if value is None or isinstance(value, str | int | bool):
         return value
     raise TypeError(f"action arguments must be strings, integers, booleans or lists, not {value!r}")
+
+
+#: Argument types that are already frozen (``Action.of`` passes them through as they are).
+_PLAIN: frozenset[type] = frozenset({str, int, bool, type(None)})
 
 
 def _thaw(value: Value) -> Any:
@@ -53,7 +59,11 @@ class Action:
 
     @classmethod
     def of(cls, kind: str, **args: Any) -> Action:
-        return cls(kind, tuple((k, _freeze(v)) for k, v in args.items()))
+        items = tuple(args.items())
+        for _, value in items:
+            if type(value) not in _PLAIN:  # lists to freeze (and values to check)
+                return cls(kind, tuple((k, _freeze(v)) for k, v in items))
+        return cls(kind, items)
 
     def get(self, name: str, default: Value = None) -> Value:
         for key, value in self.args:
@@ -120,11 +130,14 @@ class Event:
 class IllegalAction(Exception):
     """An action that is not legal now. The state is unchanged when this is raised."""
 
-    def __init__(self, action: Action, actor: str | None, reason: str) -> None:
-        super().__init__(f"{actor or 'nobody'} cannot {action}: {reason}")
+    def __init__(self, action: Action, actor: str | None, reason: str, rule: str = "") -> None:
+        shown = f"{reason} (refused by {rule})" if rule else reason
+        super().__init__(f"{actor or 'nobody'} cannot {action}: {shown}")
         self.action = action
         self.actor = actor
         self.reason = reason
+        #: The id of the rule clause that refuses the action ("" when the game cannot say).
+        self.rule = rule
 
 
 class UnknownRule(KeyError):
@@ -219,6 +232,10 @@ class ActionList(Choices):
         return len(self.actions)
 
     def __contains__(self, action: object) -> bool:
+        # The action applied is nearly always one of these very objects (a controller picked it
+        # from the list): look for it by identity first, in C, before hashing the whole menu.
+        if any(map(operator.is_, self.actions, repeat(action))):
+            return True
         if self._set is None:
             self._set = frozenset(self.actions)
         return action in self._set
@@ -269,7 +286,8 @@ class DiceRoll(Choices):
         return rec(())
 
     def sample(self, rng: Rng) -> Action:
-        return Action.of("roll", faces=[self.faces[rng.below(len(self.faces))] for _ in range(self.count)])
+        faces = self.faces
+        return Action("roll", (("faces", tuple([faces[rng.below(len(faces))] for _ in range(self.count)])),))
 
     def describe(self) -> str:
         return f"roll {self.count} dice" + (f" for {self.purpose}" if self.purpose else "")
@@ -348,7 +366,7 @@ class Shuffle(Choices):
         raise TypeError(f"a shuffle of {len(self.items)} has too many orders to list")
 
     def sample(self, rng: Rng) -> Action:
-        return Action.of("shuffle", pile=self.pile, order=rng.shuffled(self.items))
+        return Action("shuffle", (("pile", self.pile), ("order", tuple(rng.shuffled(self.items)))))
 
     def describe(self) -> str:
         return f"shuffle {self.pile} ({len(self.items)} items)"
@@ -408,6 +426,10 @@ class GameState(abc.ABC):
     methods; ``apply`` checks legality first so a rejected action leaves the state unchanged."""
 
     game: ClassVar[str]
+    #: Set by :func:`~hauntcheck.engine.play.run_fast` while it plays: nobody reads this game's
+    #: events, so an engine may skip building them (``apply`` may then return fewer or none). It
+    #: must never change what is legal or what happens (tests/test_play.py compares the games).
+    quiet: bool = False
 
     @abc.abstractmethod
     def to_move(self) -> str | None:
@@ -453,8 +475,15 @@ class GameState(abc.ABC):
             raise IllegalAction(action, None, "the game is over")
         legal = self.legal_actions()
         if action not in legal:
-            raise IllegalAction(action, actor, f"not among the {legal.size()} legal actions ({legal.describe()})")
+            rule, why = self.refusal(action)
+            reason = f"not among the {legal.size()} legal actions ({legal.describe()})"
+            raise IllegalAction(action, actor, f"{why}; {reason}" if why else reason, rule)
         return self._apply(action)
+
+    def refusal(self, action: Action) -> tuple[str, str]:
+        """Why an action that is not legal now is refused: (the rule id that refuses it, a short
+        reason). Games that can tell override this; ("", "") means the game cannot say."""
+        return "", ""
 
 
 StateFactory: TypeAlias = Callable[..., GameState]

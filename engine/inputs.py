@@ -186,12 +186,13 @@ class _Builder:
             self.loader.flatten_mapping(node)
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
-                key = self.scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
-                if not isinstance(key, str | int) or isinstance(key, bool):
-                    shown = key if key is not None else "a " + ("list" if isinstance(key_node, yaml.SequenceNode) else "mapping")
-                    if isinstance(key_node, yaml.ScalarNode) and key is None:
-                        shown = "null"
-                    self.errors.append(SpecError(self.at(key_node), f"a key must be a plain word, not {shown!r}"))
+                if not isinstance(key_node, yaml.ScalarNode):
+                    shown = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
+                    self.errors.append(SpecError(self.at(key_node), f"a key must be a plain word, not {shown}"))
+                    continue
+                key = self.scalar(key_node)
+                if not isinstance(key, str | int):
+                    self.errors.append(SpecError(self.at(key_node), f"a key must be a plain word, not {key!r}"))
                     continue
                 key = str(key)
                 if key in out:
@@ -324,6 +325,9 @@ def parse_yaml(text: str, display: str, limits: Limits | None = None) -> tuple[A
     return data, Positions(text, display, bounds)
 
 
+#: How many parsed files the cache keeps (a verify run reads about 150).
+CACHE_FILES = 512
+
 _CACHE: dict[tuple[str, str, int, int, Limits], tuple[Any, Positions, str]] = {}
 
 
@@ -344,6 +348,8 @@ def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Positions, s
         data, positions = parse_yaml(text, shown, bounds)
         cached = (data, positions, text)
         if key is not None:
+            if len(_CACHE) >= CACHE_FILES:
+                del _CACHE[next(iter(_CACHE))]  # the oldest: memory stays bounded in a long process
             _CACHE[key] = cached
     data, positions, text = cached
     return plain_copy(data), positions, text

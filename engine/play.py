@@ -154,6 +154,50 @@ def play(
     return PlayResult(state, transcript, stopped)
 
 
+@dataclass(frozen=True)
+class FastResult:
+    decisions: int
+    stopped: str | None
+
+
+def run_fast(
+    state: GameState,
+    table: Table,
+    *,
+    stop: str | None = None,
+    max_steps: int = 100_000,
+    taken: list[Action] | None = None,
+) -> FastResult:
+    """Play on like :func:`play`, with the same decisions and the same stopping rules, but keep no
+    record: no steps, no event text (for studies and benchmarks, which count or look at the final
+    state). ``taken``, when given, receives every action in order (tests/test_play.py compares them
+    with the recorded loop's)."""
+    decisions = 0
+    stopped: str | None = None
+    quiet = state.quiet
+    state.quiet = True
+    try:
+        while True:
+            if stop is not None and state.reached(stop):
+                stopped = stop
+                break
+            actor = state.to_move()
+            if actor is None:
+                break
+            if decisions >= max_steps:
+                stopped = "step-limit"
+                break
+            legal = state.legal_actions()
+            action = table.for_actor(actor).choose(state, actor, legal)
+            state.apply(action)
+            if taken is not None:
+                taken.append(action)
+            decisions += 1
+    finally:
+        state.quiet = quiet
+    return FastResult(decisions, stopped)
+
+
 def measure_random_play(
     game: str,
     seconds: float,

@@ -89,7 +89,8 @@ def start_from_header(log: Transcript, definition: GameDef, spec: GameSpec) -> G
     try:
         state = start(definition, spec, log.header.players, log.header.options)
     except SetupError as exc:
-        errors.append(SpecError(log.where((exc.field,)), exc.message))
+        hint = "; a game of a designer's haunt replays with the same --haunt-file" if "option haunt=" in exc.message else ""
+        errors.append(SpecError(log.where((exc.field,)), exc.message + hint))
     except SpecErrors as exc:  # an option naming a file that is missing or wrong
         errors.append(SpecError(log.where(("options",)), "an option names a file that cannot be used"))
         errors.extend(exc.errors)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -23,12 +23,15 @@ from referencing.jsonschema import DRAFT202012
 
 #: The newest spec language this hauntcheck reads.
 SPEC_LANGUAGE = 1
+#: Kinds whose language has moved on past SPEC_LANGUAGE: the newest version each reads
+#: (scenario 2: expectation operators, purpose-named chance, a move's cost as its total).
+KIND_LANGUAGE: dict[str, int] = {"scenario": 2}
 
 SPEC_ROOT = Path(__file__).resolve().parent.parent / "spec"
 SCHEMA_DIR = SPEC_ROOT / "schema"
 
 PathKey = tuple[str | int, ...]
-MARK_KEYS = ("unverified", "judgement", "sample")
+MARK_KEYS = ("unverified", "judgement", "sample", "no_mechanics")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +205,12 @@ def _explain(error: ValidationError) -> tuple[PathKey, str]:
         bound = {"minimum": "less than the minimum of", "maximum": "more than the maximum of",
                  "exclusiveMinimum": "not more than", "exclusiveMaximum": "not less than"}[str(validator)]
         return path, f"{shown} is {bound} {error.validator_value}"
+    if validator in ("oneOf", "anyOf") and error.context and all(not e.relative_path for e in error.context):
+        # Every alternative refused the value itself (not something inside it): name them all.
+        branches: Any = error.validator_value
+        forms = [_form(b) for b in branches] if isinstance(branches, list) else []
+        if forms and all(forms):
+            return path, f"{shown} is not allowed here; expected {' or '.join(forms)}"
     if validator in ("oneOf", "anyOf") and error.context:
         # Blame the alternative jsonschema ranks as most relevant (the branch the value was meant for).
         # Drop the branches written for another shape of value (a list where a mapping was given).
@@ -210,6 +219,28 @@ def _explain(error: ValidationError) -> tuple[PathKey, str]:
     if validator in ("oneOf", "anyOf"):
         return path, f"{shown} matches more than one of the allowed forms" if validator == "oneOf" else f"{shown} matches no allowed form"
     return path, error.message if len(error.message) <= 200 else error.message[:200] + " ..."
+
+
+def _form(schema: Any) -> str:
+    """A short description of a simple schema alternative ("an integer from 0 to 8", "'none'");
+    empty for one too involved to describe in a few words."""
+    if not isinstance(schema, dict):
+        return ""
+    if "const" in schema:
+        return repr(schema["const"])
+    if "enum" in schema and isinstance(schema["enum"], list):
+        return "one of " + ", ".join(repr(v) for v in schema["enum"])
+    kind = schema.get("type")
+    if kind in ("integer", "number") and set(schema) <= {"type", "minimum", "maximum", "description"}:
+        low, high = schema.get("minimum"), schema.get("maximum")
+        name = "an integer" if kind == "integer" else "a number"
+        if low is not None and high is not None:
+            return f"{name} from {low} to {high}"
+        return name + (f" of at least {low}" if low is not None else f" of at most {high}" if high is not None else "")
+    names = {"string": "a string", "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null"}
+    if isinstance(kind, str) and set(schema) <= {"type", "description"}:
+        return names.get(kind, kind)
+    return ""
 
 
 def short(value: Any, width: int = 60) -> str:
@@ -272,13 +303,13 @@ def read_spec_file(path: Path, display: str | None = None, schema_dir: Path = SC
         header.append(spec.error((), "missing 'spec_version' (the spec language version, e.g. spec_version: 1)"))
     elif not isinstance(version, int) or isinstance(version, bool) or version < 1:
         header.append(spec.error(("spec_version",), f"spec_version must be a positive integer, got {version!r}"))
-    elif version > SPEC_LANGUAGE:
+    elif version > KIND_LANGUAGE.get(str(kind), SPEC_LANGUAGE):
         raise SpecErrors(
             [
                 spec.error(
                     ("spec_version",),
                     f"this file needs spec language {version}, but this hauntcheck reads up to "
-                    f"{SPEC_LANGUAGE}; upgrade hauntcheck",
+                    f"{KIND_LANGUAGE.get(str(kind), SPEC_LANGUAGE)}; upgrade hauntcheck",
                 )
             ]
         )
@@ -292,6 +323,9 @@ def read_spec_file(path: Path, display: str | None = None, schema_dir: Path = SC
     return spec, header + found
 
 
+_T = TypeVar("_T")
+
+
 @dataclass
 class GameSpec:
     """Every spec file of one game, by path relative to the spec root (``betrayal/rooms.yaml``)."""
@@ -300,6 +334,17 @@ class GameSpec:
     root: Path
     files: dict[str, SpecFile]
     sources: SpecFile | None = None
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def derived(self, name: str, build: Callable[[GameSpec], _T]) -> _T:
+        """What ``build`` makes of this spec (an engine's tables, a deck, a rule book), built once
+        per spec object and kept on it: specs are read-only once loaded, and a spec built anew (a
+        test's edited copy) builds its own. ``name`` says what is kept (``"betrayal.tables"``)."""
+        try:
+            return cast(_T, self._derived[name])
+        except KeyError:
+            value = self._derived[name] = build(self)
+            return value
 
     def by_kind(self, kind: str) -> list[SpecFile]:
         return [f for f in self.files.values() if f.kind == kind]

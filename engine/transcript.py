@@ -14,6 +14,7 @@ of the same game must agree on (``hauntcheck conform``). Both versions are read 
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -417,7 +418,7 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
         if actor != step.actor or legal.size() != step.offered:
             return diverge(step.n, "a different decision point",
                            [f"actor {step.actor}", f"offered {step.offered}"], [f"actor {actor}", f"offered {legal.size()}"])
-        action = step.action if step.action in legal else _legal_by_name(step.action, legal)
+        action = step.action if step.action in legal else legal_by_name(step.action, legal)
         if action is None:
             return diverge(step.n, "the recorded action is not one of the legal actions offered here",
                            [str(step.action)], [f"{legal.size()} offered: {legal.describe()}"])
@@ -463,17 +464,17 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
     return ReplayResult(transcript, len(transcript.steps), None, notes, state)
 
 
-#: How many legal actions replay looks through to match a recorded action's arguments by name.
-MATCH_LIMIT = 100_000
+#: Arguments an action may have for replay to try their orders (6! = 720 membership tests).
+MAX_REORDERED_ARGS = 6
 
 
-def _legal_by_name(action: Action, legal: Choices) -> Action | None:
+def legal_by_name(action: Action, legal: Choices) -> Action | None:
     """The legal action with the same kind and the same arguments by name, whatever their order
     (a YAML tool that sorts keys reorders them); None if there is none."""
-    wanted = sorted(action.args)
-    for index, candidate in enumerate(legal):
-        if index >= MATCH_LIMIT:
-            break
-        if candidate.kind == action.kind and len(candidate.args) == len(action.args) and sorted(candidate.args) == wanted:
+    if len(action.args) > MAX_REORDERED_ARGS:
+        return None
+    for order in itertools.permutations(action.args):
+        candidate = Action(action.kind, order)
+        if candidate in legal:
             return candidate
     return None

@@ -18,6 +18,7 @@ from typing import Any
 
 from hauntcheck.engine.core import Action, ActionList, GameState, IllegalAction
 from hauntcheck.engine.games import game_spec, get_game
+from hauntcheck.engine.scenario import chance_weights
 
 PROTOCOL = 1
 #: Actions are listed in answers to "legal" only up to this many (a shuffle has too many orders).
@@ -85,6 +86,12 @@ class Adapter:
             return {"actions": None, "offered": legal.size()}
         return {"actions": [a.to_data() for a in legal], "offered": legal.size()}
 
+    def op_chance(self, request: dict[str, Any]) -> dict[str, Any]:
+        weights = chance_weights(self.state(request).legal_actions())
+        if weights is None:
+            return {"outcomes": None}
+        return {"outcomes": [{"action": a.to_data(), "weight": str(w)} for a, w in weights]}
+
     def op_is_legal(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"legal": Action.from_data(request["action"]) in self.state(request).legal_actions()}
 
@@ -92,7 +99,7 @@ class Adapter:
         try:
             events = self.state(request).apply(Action.from_data(request["action"]))
         except IllegalAction as exc:
-            return {"illegal": exc.reason}
+            return {"illegal": exc.reason, "rule": exc.rule}
         return {"events": [{**e.to_data(), "text": e.text} for e in events]}
 
     def op_reached(self, request: dict[str, Any]) -> dict[str, Any]:

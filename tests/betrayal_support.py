@@ -19,6 +19,17 @@ Answer = Callable[[Req], Action]
 
 
 @cache
+def pick(kind: str, **args: Any) -> Callable[[Req], Action]:
+    """Answer with the first option of ``kind`` whose arguments match (else the first option)."""
+    def answer(req: Req) -> Action:
+        assert isinstance(req.choices, ActionList)
+        for a in req.choices:
+            if a.kind == kind and all(a.get(k) == v for k, v in args.items()):
+                return a
+        return req.choices[0]
+    return answer
+
+
 def haunt_seed(players: int, number: int) -> int:
     """The first seed whose policy game reveals haunt ``number`` at this player count."""
     return search_seed(players, number, 0)

@@ -246,6 +246,8 @@ def test_a_werewolf_cannot_reach_the_skull_but_silver_bullets_kill_it() -> None:
     assert not any(r["id"] == "silver-bullet" for r in st.fight_rules(hero, wolf))
     st.ex[hero].cards.append("revolver")
     st.held.setdefault(hero, []).append("silver-bullets")
+    assert not any(r["id"] == "silver-bullet" for r in st.fight_rules(hero, wolf))  # holding both is not enough
+    st._weapon = "revolver"  # the attack is made with the Revolver
     assert any(r["id"] == "silver-bullet" for r in st.fight_rules(hero, wolf))
     drive(st._resolve_fight(hero, wolf, "speed", 6, 2))
     assert st.ex[wolf].dead

@@ -43,3 +43,17 @@ def test_cli_coverage_prints_the_machine_column(tmp_path: Path, capsys: pytest.C
     assert data[0]["rules"]["setup.stats"]["machines"] == 2
     assert main(["coverage", "haunted", "--machine-runs", str(tmp_path / "missing")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_clauses_without_mechanics_are_listed_apart_from_the_gaps(capsys: pytest.CaptureFixture[str]) -> None:
+    cov = measure("haunted", playouts=0)
+    assert "setup.components" in cov.reasons  # its clause says why it has no mechanics
+    assert "setup.components" in cov.explained() and "setup.components" not in cov.never()
+    assert set(cov.never()).isdisjoint(cov.reasons)
+    assert main(["coverage", "haunted", "--playouts", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "never: setup.components" not in out
+    assert "no mechanics: setup.components: The box contents" in out
+    assert main(["coverage", "haunted", "--playouts", "0", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "setup.components" in data[0]["no_mechanics"] and "setup.components" not in data[0]["never_exercised"]

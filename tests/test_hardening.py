@@ -266,12 +266,8 @@ def test_lint_refuses_an_unknown_game(tmp_path: Path) -> None:
 
 
 def test_lint_refuses_an_unknown_card_in_custody_of(tmp_path: Path) -> None:
-    haunt = tmp_path / "31-airborne.yaml"
-    text = (ROOT / "spec/betrayal/haunts/31-airborne.yaml").read_text(encoding="utf-8")
-    if "custody_of" not in text:
-        pytest.skip("no haunt uses custody_of")
-    haunt.write_text(re.sub(r"custody_of: \[([\w-]+)", r"custody_of: [no-such-card", text, count=1), encoding="utf-8")
-    run = run_cli(["lint", str(haunt)])
+    target = edited(tmp_path, ROOT / "spec/betrayal/haunts/01-the-mummy-walks.yaml", "custody_of: girl", "custody_of: no-such-card")
+    run = run_cli(["lint", str(target)])
     assert run.status == 2
     assert "unknown card or token 'no-such-card'" in run.err
 
@@ -402,3 +398,38 @@ def test_the_seed_search_has_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> N
     run = run_cli(["play", "betrayal", "--players", "4", "--haunt", "3", "--quiet"])
     assert run.status == 2
     assert "within 0.05 seconds" in run.err
+
+
+def test_lint_names_every_form_a_value_may_take(tmp_path: Path) -> None:
+    target = edited(tmp_path, HAUNT, "stats: {speed: 4,", "stats: {speed: fast,")
+    run = run_cli(["lint", str(target)])
+    assert run.status == 2
+    assert "'fast' is not allowed here; expected an integer from 0 to 8 or 'none'" in run.err
+
+
+@pytest.mark.parametrize("name", ["spec/betrayal/components.yaml", "spec/betrayal/haunts/03-frog-leg-stew.yaml",
+                                  "scenarios/haunted/golden/four-players-seed-91.yaml"])
+def test_the_fast_parse_reads_what_the_pure_python_safe_loader_reads(name: str) -> None:
+    import yaml
+
+    from hauntcheck.engine import inputs
+
+    text = (ROOT / name).read_text(encoding="utf-8")
+    data, positions = inputs.parse_yaml(text, name)
+    assert data == yaml.load(text, Loader=yaml.SafeLoader)
+    slow = inputs._parse(text, name, inputs.Limits(), {}, yaml.SafeLoader)  # the fallback without libyaml
+    assert slow == data
+    assert ("spec_version",) in positions or ("format",) in positions
+
+
+def test_lint_suggests_the_id_meant(tmp_path: Path) -> None:
+    target = edited(tmp_path, HAUNT, "room: entrance-hall}", "room: entrence-hall}")
+    run = run_cli(["lint", str(target)])
+    assert run.status == 2
+    assert "unknown room 'entrence-hall' (did you mean 'entrance-hall'?)" in run.err
+
+
+def test_reordered_action_arguments_in_a_scenario_are_the_same_action(tmp_path: Path) -> None:
+    source = ROOT / "scenarios/betrayal/disputes/attack-six-against-five.yaml"
+    target = edited(tmp_path, source, "do: {kind: attack, target: P1, trait: might}", "do: {kind: attack, trait: might, target: P1}")
+    assert run_cli(["dispute", str(target)]).status == 0

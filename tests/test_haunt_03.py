@@ -3,10 +3,7 @@ the Cat), the Roots found now or on discovery, Form of Mortal and the sides' win
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from betrayal_support import drive, rolled
+from betrayal_support import drive, pick, rolled
 from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState, Monster
@@ -16,17 +13,6 @@ from hauntcheck.engine.core import Action, ActionList
 
 def started(players: int, number: int = 3) -> HauntState:
     return start_haunt(players, number)
-
-
-def pick(kind: str, **args: Any) -> Callable[[Req], Action]:
-    """Answer with the first option of ``kind`` whose arguments match (else the first option)."""
-    def answer(req: Req) -> Action:
-        assert isinstance(req.choices, ActionList)
-        for a in req.choices:
-            if a.kind == kind and all(a.get(k) == v for k, v in args.items()):
-                return a
-        return req.choices[0]
-    return answer
 
 
 def witch(st: HauntState) -> Monster:

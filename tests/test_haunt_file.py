@@ -53,7 +53,11 @@ def test_a_renumbered_copy_of_haunt_5_lints_clean_and_plays_to_a_result(tmp_path
     explored = int(re.search(r"reveal after (\d+) steps", out).group(1))  # type: ignore[union-attr]
     first_shown = int(re.search(r"^\s*(\d+) ", out.split("played from there", 1)[1].lstrip("\n"), re.MULTILINE).group(1))  # type: ignore[union-attr]
     assert first_shown == explored + 1
-    assert (tmp_path / "game.yaml").is_file()
+    # the transcript holds the whole game and replays with the same haunt file (and only with it)
+    assert main(["replay", str(tmp_path / "game.yaml"), "--haunt-file", str(path)]) == 0
+    assert "OK" in capsys.readouterr().out
+    assert main(["replay", str(tmp_path / "game.yaml")]) == 2
+    assert "replays with the same --haunt-file" in capsys.readouterr().err
 
 
 def test_a_draft_without_a_number_cites_its_own_sources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

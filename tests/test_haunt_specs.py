@@ -43,8 +43,11 @@ PILOTS = {
     10: "10-family-gathering",
     12: "12-fleshwalkers",
     14: "14-the-stars-are-right",
+    29: "29-frankensteins-legacy",
     31: "31-airborne",
+    48: "48-stacked-like-cordwood",
     34: "34-guillotines",
+    38: "38-hellbeasts",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -62,8 +65,11 @@ HOOKS = {
     10: (),
     12: (),
     14: ("corpses", "paint-in-order", "sacrifice"),
+    29: (),
     31: ("remove-basement",),
+    48: (),
     34: ("collars", "key-rules"),
+    38: (),
 }
 
 

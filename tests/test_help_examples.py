@@ -18,6 +18,9 @@ REPO = Path(__file__).resolve().parents[1]
 #: `hauntcheck verify` and the suite runs the goldens and coverage elsewhere.
 NOT_RUN = {("verify",), ("golden",), ("coverage",), ("coverage", "--json"), ("coverage", "betrayal", "--rules"),
            ("coverage", "--machine-runs", "/tmp/hauntcheck-machine-failures")}
+# Balance studies play hundreds of games, on shards or a cluster the examples only name; small
+# studies of every option are run by tests/test_balance.py.
+NOT_RUN_COMMANDS = {"balance"}
 
 
 def help_examples() -> list[list[str]]:
@@ -51,6 +54,8 @@ def test_every_help_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.chdir(tmp_path)
     parser = build_parser()
     for words in help_examples():
+        if words[0] in NOT_RUN_COMMANDS:
+            continue
         args, _ = parser.parse_known_args(words)
         for name in getattr(args, "games", None) or []:
             get_game(name)

@@ -14,6 +14,7 @@ from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.cli import main
 from hauntcheck.engine.core import CHANCE
 from hauntcheck.engine.games import game_spec, get_game
+from hauntcheck.engine.report import schema_modeline
 from hauntcheck.engine.scenario import ScenarioRun, load_scenario
 
 
@@ -91,3 +92,25 @@ def test_a_moment_that_applied_no_rule_gets_a_placeholder_the_check_names(tmp_pa
     assert main(["dispute", str(out)]) == 1
     captured = capsys.readouterr()
     assert "'todo.name-the-deciding-rule' is not a rule of betrayal" in captured.out + captured.err
+
+
+def test_report_writes_a_clean_skeleton_with_a_modeline_that_resolves(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = case_path("betrayal", "haunt-10-traitor-4p-seed-32")
+    at = len(transcripts.read(path).steps) - 40
+    outside = tmp_path / "my-disputes" / "moment.yaml"  # a user's folder, outside any checkout
+    outside.parent.mkdir()
+    assert main(["report", str(path), "--at", str(at), "--out", str(outside)]) == 0
+    capsys.readouterr()
+    text = outside.read_text(encoding="utf-8")
+    assert "&id" not in text and "*id" not in text  # no anchors or aliases
+    first = text.splitlines()[0]
+    assert first == "# yaml-language-server: $schema=.hauntcheck-schema/scenario.schema.json"
+    schema = outside.parent / ".hauntcheck-schema" / "scenario.schema.json"
+    assert '"$ref": "common.schema.json' in schema.read_text() and (schema.parent / "common.schema.json").is_file()
+    # coordinates and other plain lists are written in flow style: no line is a bare "- 0" item
+    assert not [line for line in text.splitlines() if line.strip().startswith("- ") and line.strip()[2:].lstrip("-").isdigit()]
+    assert "at: [" in text or ", [" in text
+    # inside the checkout the modeline is the relative path to its schema
+    inside = Path(__file__).resolve().parent / "fixtures"
+    assert schema_modeline(inside) == "# yaml-language-server: $schema=../../spec/schema/scenario.schema.json\n"

@@ -34,7 +34,7 @@ PINNED: dict[str, list[str]] = {
     'many-errors.yaml': [
         "tests/fixtures/bad-specs/many-errors.yaml:5:5: error: missing required key 'says'",
         "tests/fixtures/bad-specs/many-errors.yaml:9:11: error: missing required key 'section'",
-        "tests/fixtures/bad-specs/many-errors.yaml:13:13: error: unknown key 'colour'; expected one of: cite, id, judgement, says, see, unverified, variant",
+        "tests/fixtures/bad-specs/many-errors.yaml:13:13: error: unknown key 'colour'; expected one of: cite, id, judgement, no_mechanics, says, see, unverified, variant",
     ],
     'missing-version.yaml': [
         "tests/fixtures/bad-specs/missing-version.yaml:1:1: error: missing 'spec_version' (the spec language version, e.g. spec_version: 1)",
@@ -50,7 +50,7 @@ PINNED: dict[str, list[str]] = {
     ],
     'unknown-key.yaml': [
         "tests/fixtures/bad-specs/unknown-key.yaml:5:5: error: missing required key 'says'",
-        "tests/fixtures/bad-specs/unknown-key.yaml:6:11: error: unknown key 'sayz' (did you mean 'says'?); expected one of: cite, id, judgement, says, see, unverified, variant",
+        "tests/fixtures/bad-specs/unknown-key.yaml:6:11: error: unknown key 'sayz' (did you mean 'says'?); expected one of: cite, id, judgement, no_mechanics, says, see, unverified, variant",
     ],
     'unknown-kind.yaml': [
         "tests/fixtures/bad-specs/unknown-kind.yaml:2:7: error: unknown kind 'ghosts'; expected one of: ",
@@ -126,7 +126,7 @@ def test_cross_reference_errors_name_both_places(tmp_path: Path, capsys: pytest.
     assert main(["lint", str(broken)]) == 2
     lines = capsys.readouterr().err.splitlines()
     assert lines[0].startswith(f"{broken}:48:")
-    assert lines[0].endswith("error: unknown room 'chappel' (defined in spec/betrayal/rooms.yaml)")
+    assert lines[0].endswith("error: unknown room 'chappel' (did you mean 'chapel'?) (defined in spec/betrayal/rooms.yaml)")
     assert lines[1].startswith("  spec/betrayal/rooms.yaml:") and lines[1].endswith("note: rooms are defined here")
 
 

@@ -7,7 +7,10 @@ with their seat (in the part of a barrier room they are on), item piles and toke
 labelled squares. In the haunt phase the monsters in play are purple diamonds labelled with their
 id (a stunned one is drawn pale, with a dashed outline) and the haunt's tokens are small lilac
 squares among the room's tokens. A line of text above says whose turn it is, the omen count and
-the haunt (with the round once the haunt's rounds are under way).
+the haunt (with the round once the haunt's rounds are under way); the picture is as wide as that
+line. A legend below says what each mark means and which explorer each seat plays. Labels are cut
+to fit inside their tile. Each room is a ``<g data-place="room-id">`` group (its tile a ``tile``
+rect), so a viewer can outline the rooms that changed.
 """
 
 from __future__ import annotations
@@ -61,9 +64,14 @@ def draw_svg(state: GameState) -> str:
         parts: list[str] = []
         for cell, room in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             px, py = (cell[0] - x0) * CELL, (y1 - cell[1]) * CELL + 20
+            parts.append(f'<g data-place="{escape(room)}">')
             parts.extend(_room(st, room, px, py))
+            parts.append("</g>")
         panels.append((floor, parts, cols * CELL, rows * CELL + 20))
-    width = max([GAP + w for _, _, w, _ in panels] + [420]) + GAP
+    head = _heading(st)
+    legend, legend_height = _legend(st)
+    # the heading and the legend set the width too, so neither is cut off at the right edge
+    width = max([GAP + w for _, _, w, _ in panels] + [_text_width(head, 13), LEGEND_WIDTH]) + GAP
     out: list[str] = []
     y = HEAD
     for floor, parts, w, h in panels:
@@ -73,11 +81,63 @@ def draw_svg(state: GameState) -> str:
         out.extend(parts)
         out.append("</g>")
         y += h + GAP
-    head = _heading(st)
+    out.append(f'<g transform="translate({GAP},{y})">{legend}</g>')
+    y += legend_height + GAP // 2
     body = "".join(out)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}" viewBox="0 0 {width} {y}">'
             f'<rect x="0" y="0" width="{width}" height="{y}" fill="white"/>'
             f"{_text(GAP, 22, head, 13, 'start')}{body}</svg>\n")
+
+
+def _text_width(text: str, size: int) -> int:
+    """A generous estimate of a sans-serif line's width (no font metrics in a dependency-free SVG)."""
+    return int(len(text) * size * 0.62) + 8
+
+
+def _fit(label: str, room: float, size: int) -> str:
+    """A label cut (with an ellipsis) to ``room`` pixels, so it stays inside its tile."""
+    most = max(3, int(room / (size * 0.62)))
+    return label if len(label) <= most else label[: most - 1] + "\u2026"
+
+
+LEGEND_WIDTH = 560
+
+
+def _legend(st: BetrayalState) -> tuple[str, int]:
+    """What the marks mean, and which explorer each seat plays."""
+    out = [_text(0, 12, "legend", 12, "start", "bold")]
+    y = 30
+    marks = [
+        f'<circle cx="8" cy="{y - 4}" r="7" fill="{SEAT_COLOURS[0]}" stroke="#000"/>' + _text(20, y, "explorer (seat)", 10, "start"),
+        f'<circle cx="138" cy="{y - 4}" r="7" fill="#fff" stroke="#000"/>' + _text(150, y, "dead explorer", 10, "start"),
+        f'<polygon points="258,{y - 11} 265,{y - 4} 258,{y + 3} 251,{y - 4}" fill="#6a3d9a" stroke="#3f1d63"/>'
+        + _text(270, y, "monster", 10, "start"),
+        f'<polygon points="338,{y - 11} 345,{y - 4} 338,{y + 3} 331,{y - 4}" fill="#e6dcf2" stroke="#3f1d63" '
+        'stroke-dasharray="2,2"/>' + _text(350, y, "stunned monster", 10, "start"),
+    ]
+    y2 = y + 20
+    marks += [
+        f'<rect x="2" y="{y2 - 9}" width="10" height="10" fill="#e9c46a" stroke="#555"/>' + _text(16, y2, "item pile", 10, "start"),
+        f'<rect x="92" y="{y2 - 9}" width="10" height="10" fill="#a8dadc" stroke="#555"/>' + _text(106, y2, "token", 10, "start"),
+        f'<rect x="162" y="{y2 - 9}" width="10" height="10" fill="#d8c8f0" stroke="#555"/>' + _text(176, y2, "haunt token", 10, "start"),
+        f'<line x1="262" y1="{y2 - 4}" x2="292" y2="{y2 - 4}" stroke="#7a4" stroke-width="2" stroke-dasharray="5,4"/>'
+        + _text(298, y2, "barrier", 10, "start"),
+        f'<rect x="352" y="{y2 - 7}" width="24" height="6" fill="#c00"/>' + _text(382, y2, "locked front door", 10, "start"),
+        f'<circle cx="484" cy="{y2 - 4}" r="3" fill="#999"/>' + _text(492, y2, "blocked door", 10, "start"),
+    ]
+    out.extend(marks)
+    y3 = y2 + 20
+    for i, seat in enumerate(st.seat_ids):
+        e = st.ex.get(seat)
+        if e is None or not e.id:
+            continue
+        x = (i % 3) * 186
+        row = y3 + (i // 3) * 18
+        colour = SEAT_COLOURS[i % len(SEAT_COLOURS)]
+        out.append(f'<circle cx="{x + 8}" cy="{row - 4}" r="7" fill="{colour}" stroke="#000"/>')
+        out.append(_text(x + 20, row, _fit(f"{seat}: {st.t.explorers[e.id].name}", 160, 10), 10, "start"))
+    rows = (len(st.seat_ids) + 2) // 3
+    return "".join(out), y3 + rows * 18
 
 
 def _heading(st: BetrayalState) -> str:
@@ -99,7 +159,7 @@ def _room(st: BetrayalState, room: str, px: int, py: int) -> list[str]:
     rdef = st.t.rooms[room]
     spot = st.house.spots[room]
     doors = st.house.doors(room)
-    out = [f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="#fffdf8" stroke="none">'
+    out = [f'<rect class="tile" x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="#fffdf8" stroke="none">'
            f"<title>{escape(rdef.name)} ({room})</title></rect>"]
     # Walls with a gap where a door is; world side 0 = north (top of the picture).
     corners = ((px + 3, py + 3), (px + CELL - 3, py + 3), (px + CELL - 3, py + CELL - 3), (px + 3, py + CELL - 3))
@@ -140,7 +200,7 @@ def _room(st: BetrayalState, room: str, px: int, py: int) -> list[str]:
     for i, (label, fill) in enumerate(extras[:4]):
         ex, ey = px + 8, py + CELL - 20 - i * 13
         out.append(f'<rect x="{ex}" y="{ey}" width="10" height="10" fill="{fill}" stroke="#555"/>')
-        out.append(_text(ex + 13, ey + 9, label, 8, "start"))
+        out.append(_text(ex + 13, ey + 9, _fit(label, CELL - 24, 8), 8, "start"))
     figures = [(seat, e) for seat, e in sorted(st.ex.items()) if e.room == room]
     for i, (seat, e) in enumerate(figures):
         cx: float = px + 24 + (i % 4) * 21
@@ -165,7 +225,7 @@ def _room(st: BetrayalState, room: str, px: int, py: int) -> list[str]:
         state = " (stunned)" if m.stunned else ""
         out.append(f'<polygon points="{mx},{my - 7} {mx + 7},{my} {mx},{my + 7} {mx - 7},{my}" fill="{fill}" '
                    f'stroke="#3f1d63"{dash}><title>{escape(hs.mname(m))} ({escape(m.uid)}){state}</title></polygon>')
-        out.append(_text(mx - 10, my + 4, m.uid, 8, "end", fill="#3f1d63"))
+        out.append(_text(mx - 10, my + 4, _fit(m.uid, CELL / 2 - 14, 8), 8, "end", fill="#3f1d63"))
     return out
 
 

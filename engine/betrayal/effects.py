@@ -80,15 +80,12 @@ def source_rule(st: BetrayalState, ctx: Ctx) -> str:
 # Whose abilities apply where
 
 
-_ROOM_ABILITIES: dict[tuple[int, str], list[tuple[str, int, Ability]]] = {}
-
-
 def room_abilities(st: BetrayalState, room: str) -> list[tuple[str, int, Ability]]:
     """(source, index, ability) for the room's own text and the tokens lying in it."""
-    key = (id(st.t), room)
-    own = _ROOM_ABILITIES.get(key)
+    by_room: dict[str, list[tuple[str, int, Ability]]] = st.t.derived.setdefault("room_abilities", {})
+    own = by_room.get(room)
     if own is None:
-        own = _ROOM_ABILITIES[key] = [(f"room:{room}", i, a) for i, a in enumerate(st.t.rooms[room].abilities)]
+        own = by_room[room] = [(f"room:{room}", i, a) for i, a in enumerate(st.t.rooms[room].abilities)]
     tokens = st.tokens.get(room)
     if not tokens:
         return own
@@ -497,6 +494,16 @@ def lose_card(st: BetrayalState, seat: str, card: str) -> Gen[None]:
     yield from _set_bonuses(st, seat, card)
 
 
+def card_stolen(st: BetrayalState, seat: str, card: str) -> Gen[None]:
+    """``card`` is stolen from ``seat`` (an attack's steal, a pickpocket): it is lost like any
+    card, then its ``on-stolen`` abilities act on the explorer it was taken from (the Blood
+    Dagger hurts them)."""
+    yield from lose_card(st, seat, card)
+    if any(a.get("trigger") == "on-stolen" for a in st.t.cards[card].abilities):
+        st.emit("card.read-aloud", f"{st.card_name(card)} was stolen from {st.name(seat)}: its card says what that costs them")
+        yield from _card_trigger(st, seat, card, "on-stolen")
+
+
 def _set_bonuses(st: BetrayalState, seat: str, changed: str) -> Gen[None]:
     """Ongoing hooks that depend on what an explorer holds (the Bell, Book and Candle set),
     re-checked whenever a card arrives or leaves."""
@@ -684,12 +691,14 @@ def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx |
                 points = max(0, points - int(red["by"]))
                 st.emit("card.card-beats-book", f"{_source_name(st, source)} reduces the {kind} damage to {points}")
             conv = eff.get("convert_damage")
-            if conv and conv.get("from") == kind and points > 0:
+            if conv and ability.get("timing") == "when-taking-damage" and conv.get("from") == kind and points > 0:
                 a = yield from st.ask(seat, [Action.of("convert", to=conv["to"]), Action.of("keep", type=kind)],
                                       f"take the {kind} damage as {conv['to']}?")
                 if a.kind == "convert":
                     kind = str(conv["to"])
                     st.emit("card.card-beats-book", f"{_source_name(st, source)}: the damage is taken as {kind}")
+    if points > 0:
+        points = st.damage_taken(seat, kind, points)
     if points <= 0:
         return
     if ctx is not None:
@@ -1249,8 +1258,9 @@ def _draw_any_floor(st: BetrayalState, ctx: Ctx) -> Gen[tuple[str | None, str]]:
 
 
 def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
-    """Relocate the room tile (with everyone in it) next to an open door; never sealing a floor."""
-    room = st.ex[ctx.seat].room
+    """Relocate the room tile (with everyone in it) next to an open door; never sealing a floor.
+    The tile is the one the explorer stands in, or ``room`` (a monster's, moved by its controller)."""
+    room = str(spec.get("room") or st.ex[ctx.seat].room)
     spot = st.house.spots[room]
     if st.t.rooms[room].placement != "stack":
         st.emit(source_rule(st, ctx), f"{st.room_name(room)} cannot be moved")
@@ -1264,7 +1274,8 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
         floors = tuple(f for f in FLOORS if f != spot.floor)
     else:
         floors = (target,)
-    floors = tuple(f for f in floors if f not in st.closed_floors)  # haunt.floor-removed
+    named = floors
+    floors = tuple(f for f in floors if st.tile_may_go_to(f, room))  # haunt.floor-removed, a haunt's own ban
     options: list[tuple[str, Any]] = []
     for f in floors:
         for p in st.house.open_spots(room, f, keep_open=st.remaining_for(f) > 0, ignore=room):
@@ -1273,7 +1284,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
             options.append((f, p))
     if not options and spec.get("if_no_spot") == "other-floor" and target == "same":
         for f in FLOORS:
-            if f == spot.floor or f in st.closed_floors:
+            if f == spot.floor or not st.tile_may_go_to(f, room):
                 continue
             for p in st.house.open_spots(room, f, keep_open=st.remaining_for(f) > 0, ignore=room):
                 options.append((f, p))
@@ -1281,7 +1292,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     steer = bool(spec.get("steer"))
     if not options:
         st.emit("room.mystic-elevator.no-door-stays" if is_elevator else source_rule(st, ctx),
-                f"no open door on the {'/'.join(floors)} floor takes {st.room_name(room)} without sealing a floor: it stays")
+                f"no open door on the {'/'.join(floors or named)} floor takes {st.room_name(room)} without sealing a floor: it stays")
         return
     acts = placement_actions(options)
     if steer:
@@ -1670,7 +1681,7 @@ def _take_item(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     st.ex[owner].cards.remove(card)
     st.ex[ctx.seat].cards.append(card)
     st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} takes {st.card_name(card)} from {st.name(owner)}")
-    yield from lose_card(st, owner, card)
+    yield from card_stolen(st, owner, card)
     yield from gain_card(st, ctx.seat, card)
 
 
@@ -1856,6 +1867,10 @@ def _who(st: BetrayalState, who: str, ctx: Ctx) -> list[str]:
         return [s for s in order if st.ex[s].room == here]
     if who == "spear-holder":
         return [s for s in order if "spear" in st.ex[s].cards and s != me]
+    if who == "characters-in-adjacent-room":
+        # the Dynamite is thrown through a connecting door: the rooms joined to this one by doors
+        joined = {other for side in st.house.doors(here) for other, meets in [st.house.door_neighbour(here, side)] if meets}
+        return [s for s in order if st.ex[s].room in joined]
     if who == "player-to-right":
         return [st.left_of(me, -1)]
     if who == "traitor":
@@ -1957,10 +1972,10 @@ def _hook_dog(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
     """The Dog runs up to 6 spaces through explored rooms (no one-way passages, no rolls) and
     back: it fetches one item from a pile there, or carries one of yours to a room there."""
     e = st.ex[ctx.seat]
-    dist = st.distances(e.room)
+    dist = st.walking_distances(ctx.seat)  # as movement goes: no barrier crossed without its roll
     near = sorted(r for r, d in dist.items() if d <= 6)
     acts = [Action.of("dog", fetch=c, room=r) for r in near for c in st.piles.get(r, ())
-            if not st.t.cards[c].companion and c not in st.turn.items_acted]
+            if st.t.cards[c].item and c not in st.turn.items_acted]
     acts += [Action.of("dog", carry=c, room=r) for c in e.cards if st.t.cards[c].can_drop
              and c not in st.turn.items_acted for r in near if r != e.room]
     acts.append(Action.of("dog", stay=True))
@@ -1989,8 +2004,23 @@ def _hook_dog(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
 def _hook_elevator_steer(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
     """``traitor.elevator-choice``: the traitor sends the Mystic Elevator beside any open door of
     any floor (or keeps it where it is) without rolling; a move never seals a floor."""
-    st.emit("traitor.elevator-choice", f"{st.name(ctx.seat)} chooses where the {st.room_name(st.ex[ctx.seat].room)} goes")
-    yield from _move_tile(st, {"tile": "this-room", "floor": "any", "if_no_spot": "stay", "steer": True}, ctx, eff)
+    yield from villain_elevator(st, ctx.seat, st.ex[ctx.seat].room, st.name(ctx.seat))
+
+
+def villain_elevator(st: BetrayalState, seat: str, room: str, who: str) -> Gen[None]:
+    """The traitor (or, for a monster, its controller ``seat``) enters the Mystic Elevator:
+    no roll, the player chooses where it goes (``room.mystic-elevator.villains-choose``), but the
+    tile moves only the first time the traitor or a monster enters it in each set of traitor and
+    monster turns (``room.mystic-elevator.once-per-villain-round``)."""
+    if st.elevator_villain_round == st.villain_round():
+        st.emit("room.mystic-elevator.once-per-villain-round", f"{who} enters the {st.room_name(room)}, which already "
+                "moved for the traitor's side this round: it stays")
+        return
+    st.elevator_villain_round = st.villain_round()
+    st.emit("room.mystic-elevator.villains-choose", f"{who} rides the {st.room_name(room)} without rolling")
+    st.emit("traitor.elevator-choice", f"{st.name(seat)} chooses where the {st.room_name(room)} goes")
+    spec = {"tile": "this-room", "floor": "any", "if_no_spot": "stay", "steer": True, "room": room}
+    yield from _move_tile(st, spec, Ctx(seat, f"room:{room}"), {})
 
 
 EFFECT_HOOKS: dict[str, Callable[..., Gen[None]]] = {

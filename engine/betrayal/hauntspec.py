@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from hauntcheck.engine.spec import did_you_mean
+
 PLAYER_COUNTS: tuple[int, ...] = (3, 4, 5, 6)
 TRAIT_USED = "trait-used"  # reserved token name: "the token of the trait that was rolled"
 TARGET = "target"  # reserved monster name in kill/stun/trap outcomes: the action's target
@@ -315,8 +317,12 @@ def load_haunt(data: Mapping[str, Any]) -> HauntSpec:
 
 
 def custom_hooks_used(data: Any) -> list[tuple[PathKey, str]]:
-    """Every ``custom: <hook>`` in a haunt file, with its path, in file order."""
-    return [(path, value) for path, key, value in _walk(data, ()) if key == "custom" and isinstance(value, str)]
+    """Every ``custom: <hook>`` in a haunt file, with its path, in file order; a shared-effects
+    condition under ``condition`` (``vault-opened``) is part 1's vocabulary, not a haunt hook."""
+    from hauntcheck.engine.betrayal.effects import CONDITION_HOOKS
+
+    return [(path, value) for path, key, value in _walk(data, ()) if key == "custom" and isinstance(value, str)
+            and not ("condition" in path and value in CONDITION_HOOKS)]
 
 
 def hook_coverage(haunt_files: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:
@@ -375,9 +381,12 @@ _KEY_KINDS: dict[str, str] = {
     "cards": "CARD",
     "anyone_holds": "CARD",
     "room_of_holder": "CARD",
+    "attack_weapon": "CARD",
+    "unless_in_house": "ROOM",
     "unaffected_by_cards": "CARD",
     "custody_of": "CARD_OR_TOKEN",
     "holding": "CARD_OR_TOKEN",
+    "with_weapon": "CARD",
     "item": "CARD_OR_TOKEN",
     "item_destroyed": "CARD_OR_TOKEN",
     "destroy_item": "CARD_OR_TOKEN",
@@ -385,6 +394,7 @@ _KEY_KINDS: dict[str, str] = {
     "token": "token",
     "tokens": "token",
     "take_token": "token",
+    "return_token": "token",
     "discard_token": "token",
     "room_with_token": "token",
     "next_to_token": "token",
@@ -397,6 +407,8 @@ _KEY_KINDS: dict[str, str] = {
     "kill_monster": "monster",
     "stun_monster": "monster",
     "trap_monster": "monster",
+    "hit_monster": "monster",
+    "monster_away": "monster",
     "has_status": "status",
     "lose_status": "status",
     "nearest_with_status": "status",
@@ -520,6 +532,8 @@ def _check_file(
         for ability in monster.get("abilities", ()):
             actions.add(str(ability.get("id")))
 
+    from hauntcheck.engine.betrayal.effects import CONDITION_HOOKS
+
     hooks_used: set[str] = set()
     for path, key, value in _walk(data, ()):
         if path[:1] in (("traitor",), ("cite",)):
@@ -541,20 +555,23 @@ def _check_file(
                 continue
             if kind == "CARD_OR_TOKEN":
                 if ident not in external["CARD"] and ident not in local["token"]:
+                    hint = did_you_mean(ident, sorted(external["CARD"] | local["token"]))
                     report(
                         where,
-                        f"unknown card or token {ident!r} (cards are defined in spec/betrayal/omens.yaml, items.yaml or "
+                        f"unknown card or token {ident!r}{hint} (cards are defined in spec/betrayal/omens.yaml, items.yaml or "
                         "events.yaml; tokens in this file's tokens list)",
                     )
                 continue
-            if kind == "monster" and ident == TARGET and key in ("kill_monster", "stun_monster", "trap_monster"):
+            if kind == "hook" and "condition" in path and ident in CONDITION_HOOKS:
+                continue  # a shared-effects condition (vault-opened), part 1's vocabulary
+            if kind == "monster" and ident == TARGET and key in ("kill_monster", "stun_monster", "trap_monster", "hit_monster"):
                 continue
             if kind == "token" and ident == TRAIT_USED:
                 continue
             known = external[kind] if kind.isupper() else local[kind]
             if ident not in known:
                 what, home = _WHERE_DEFINED[kind]
-                report(where, f"unknown {what} {ident!r} (defined in {home})")
+                report(where, f"unknown {what} {ident!r}{did_you_mean(ident, sorted(known))} (defined in {home})")
 
     for index, hook in enumerate(data.get("hooks", ())):
         if hook.get("id") not in hooks_used:

@@ -35,6 +35,11 @@ def step(cell: Cell, side: int) -> Cell:
     return (cell[0] + dx, cell[1] + dy)
 
 
+def door_rotations(rooms: Mapping[str, RoomDef]) -> dict[str, tuple[frozenset[int], ...]]:
+    """Each room's world door sides for rotations 0-3."""
+    return {r: tuple(rotate(d.doors, k) for k in range(4)) for r, d in rooms.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Spot:
     """Where a room lies: floor, cell and rotation."""
@@ -58,16 +63,17 @@ class House:
 
     __slots__ = ("_free_cache", "_rot", "grid", "rooms", "spots", "version")
 
-    def __init__(self, rooms: Mapping[str, RoomDef]) -> None:
+    def __init__(self, rooms: Mapping[str, RoomDef], rotations: Mapping[str, tuple[frozenset[int], ...]] | None = None) -> None:
         self.rooms = rooms
-        self._rot = {r: tuple(rotate(d.doors, k) for k in range(4)) for r, d in rooms.items()}
+        # every room's door sides under each rotation (``door_rotations``; pass them in to share them)
+        self._rot = rotations if rotations is not None else door_rotations(rooms)
         self.grid: dict[str, dict[Cell, str]] = {f: {} for f in FLOORS}
         self.spots: dict[str, Spot] = {}
         self.version = 0
         self._free_cache: dict[str, tuple[int, list[tuple[str, int]]]] = {}
 
     def copy(self) -> House:
-        other = House(self.rooms)
+        other = House(self.rooms, self._rot)
         other._rot = self._rot
         other.grid = {f: dict(g) for f, g in self.grid.items()}
         other.spots = dict(self.spots)
@@ -181,9 +187,7 @@ class House:
         placement. With ``keep_open``, placements that leave the floor no free doorway are out."""
         seen: set[frozenset[int]] = set()
         out = []
-        local = self.rooms[room].doors
-        for r in range(4):
-            doors = rotate(local, r)
+        for r, doors in enumerate(self._rot[room]):
             if entry not in doors or doors in seen:
                 continue
             seen.add(doors)
@@ -206,11 +210,10 @@ class House:
                 if beyond is None or beyond == ignore:
                     targets.setdefault(n, set()).add(opposite(s))
         out = []
-        local = self.rooms[room].doors
+        turned = self._rot[room]
         for cell in sorted(targets):
             seen: set[frozenset[int]] = set()
-            for r in range(4):
-                doors = rotate(local, r)
+            for r, doors in enumerate(turned):
                 if not doors & targets[cell] or doors in seen:
                     continue
                 seen.add(doors)

@@ -84,6 +84,9 @@ class CardDef:
     can_trade: bool = True
     can_steal: bool = True
     keep: bool = False  # stays in possession (items and omens), events are discarded unless kept
+    #: An item, or an omen held like one (``omen.like-items``). Companions and the Bite are not
+    #: (``omen.not-items``): they never go into an item pile nor come out of one.
+    item: bool = True
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,9 @@ class Tables:
     haunt_dice: int = 6
     die_faces: tuple[int, ...] = (0, 0, 1, 1, 2, 2)
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: Structures the engine derives from these tables (links, abilities by room), built once and
+    #: kept here, on the tables they come from (a `dataclasses.replace` copy starts without them).
+    derived: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def stack_rooms(self) -> list[str]:
         return sorted(r.id for r in self.rooms.values() if r.placement == "stack")
@@ -191,6 +197,7 @@ def _card(data: Mapping[str, Any], card_type: str) -> CardDef:
         can_trade=bool(flags.get("tradable", not not_item)),
         can_steal=bool(flags.get("stealable", not not_item)),
         keep=bool(flags.get("keep", card_type != "event")),
+        item=card_type != "event" and not not_item,
     )
 
 

@@ -46,6 +46,13 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         need_all, need_any, _ = monster_goal(st, m)
         return next((a for a in actions if a.kind == "monster-pickup" and str(a["card"]) in need_all | need_any),
                     actions[0])
+    if "hand-over" in kinds:  # give a carrying monster what its goal needs (the Girl, the Ring), keep the rest
+        wanted: set[str] = set()
+        for m in st.mon:
+            need_all, need_any, _ = monster_goal(st, m)
+            wanted |= need_all | need_any
+        return next((a for a in actions if a.kind == "hand-over" and str(a["card"]) in wanted),
+                    next(a for a in actions if a.kind == "keep-the-rest"))
     if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk"}:
         return _monster_move(st, actions, rng)
     if "monster-side" in kinds:  # stand with the heroes the monster can then attack
@@ -77,6 +84,8 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         return next(a for a in actions if a.kind == "rescue")
     if "fetch" in kinds:
         return next(a for a in actions if a.kind == "fetch")
+    if "steal-token" in kinds and "damage-them" in kinds:
+        return _take_or_hurt(st, actions)
     if "steal" in kinds:
         seat = st.to_move() or ""
         want = wanted_cards(st, st.side.get(seat, HERO))
@@ -115,7 +124,8 @@ def goal_rooms(st: HauntState, side: str) -> list[str]:
 
 
 def wanted_cards(st: HauntState, side: str) -> set[str]:
-    """Cards the side's attack rules or tasks require (``holding``)."""
+    """Cards the side's attack rules or tasks require (``holding``); of weapons any one of which
+    will do (``attack_weapon``), all while the side holds none of them, else those it holds."""
     out: set[str] = set()
     if st.hs is None or (own := st.hs.sides().get(side)) is None:
         return out
@@ -126,6 +136,29 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
             out.add(held)
         elif isinstance(held, list):
             out.update(str(h) for h in held)
+    for group in _alternatives(own.attack_rules):
+        mine = {c for c in group if any(st.holds(s, c) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)}
+        out |= mine or group
+    return out
+
+
+def _alternatives(rules: Iterable[Mapping[str, Any]]) -> list[set[str]]:
+    """Groups of cards of which one is enough (``attack_weapon`` lists in the rules' requirements)."""
+    out: list[set[str]] = []
+
+    def visit(p: Any) -> None:
+        if isinstance(p, Mapping):
+            for key, value in p.items():
+                if key == "attack_weapon":
+                    out.append({value} if isinstance(value, str) else {str(v) for v in value})
+                elif key != "not":
+                    visit(value)
+        elif isinstance(p, list):
+            for x in p:
+                visit(x)
+
+    for rule in rules:
+        visit(rule.get("requires", {}))
     return out
 
 
@@ -216,7 +249,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         if str(a["card"]) in want and not want & set(st.ex[seat].cards):
             return a
     allies = st.allies_of(seat)
-    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
+    personal = _personal(st, want)
+    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)} | {w for w in personal if not st.holds(seat, w)}
     for a in by_kind.get("pickup-token", []):
         if str(a["token"]) in lacking:
             return a
@@ -233,7 +267,7 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
     if want and seat != carrier:
         for a in by_kind.get("trade", []) + by_kind.get("give-token", []):
-            if a.get("to") == carrier and str(a.get("card") or a.get("token")) in want:
+            if a.get("to") == carrier and str(a.get("card") or a.get("token")) in want - personal:
                 return a
     goals = _targets(st, seat, side, want, carrier, lacking)
     if goals and st.ex[seat].room not in st._dist_to(goals):
@@ -260,6 +294,24 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if "end" in by_kind:
         return by_kind["end"][0]
     return actions[rng.below(len(actions))]
+
+
+def _personal(st: HauntState, want: set[str]) -> set[str]:
+    """Wanted tokens with a ``carry_limit``: each explorer gets its own (a Torch in every hand)
+    rather than one carrier gathering them."""
+    return {w for w in want if st.hs is not None and w in st.hs.tokens and st.hs.tokens[w].carry_limit is not None}
+
+
+def _take_or_hurt(st: HauntState, actions: list[Action]) -> Action:
+    """A monster that may take a token instead of dealing damage deals the damage when it would
+    kill the hero, and otherwise takes a token the heroes' goals need."""
+    hurt = next(a for a in actions if a.kind == "damage-them")
+    victim = st.ex[str(hurt["target"])]
+    points = int(str(hurt["points"]))
+    if points > victim.idx["might"] + victim.idx["speed"]:
+        return hurt
+    need = wanted_cards(st, HERO)
+    return next((a for a in actions if a.kind == "steal-token" and str(a["token"]) in need), hurt)
 
 
 def _foe(st: HauntState, seat: str, target: str) -> bool:
@@ -385,7 +437,7 @@ def _worth_trying(st: HauntState, room: str) -> bool:
 def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str, lacking: set[str]) -> list[str]:
     """Rooms to head for: what the goals need, nearest first by the caller's distances."""
     mine = {w for w in want if st.holds(seat, w)}
-    if want and seat != carrier and mine:
+    if want and seat != carrier and mine - _personal(st, want):
         return [st.ex[carrier].room]  # bring it to the carrier
     places = item_places(st, side)
     bring = [r for w in sorted(mine) for r in places.get(w, []) if r in st.house.spots]
@@ -616,11 +668,12 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
                 continue  # fighting one's own double without the means to kill it only costs
             theirs = st._dice(None, m, weapon.defend if weapon else trait)
         edge = mine - theirs
-        if target in st.ex and st.hs is not None and not st.fight_rules(seat, target) and any(
+        used = str(a["weapon"]) if a.get("weapon") else None
+        if target in st.ex and st.hs is not None and not st.fight_rules(seat, target, weapon=used) and any(
                 st.hs.statuses.get(x, {}).get("no_skull") for x in st.hstatus.get(target, [])):
             continue  # it cannot die of damage: a fight only risks a loss
         chosen = str(a["rule"]) if a.get("rule") else None
-        rules = st.fight_rules(seat, target, chosen=chosen)
+        rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
         if any("on_attacker_wins" in r for r in rules):
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
         elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):

@@ -17,6 +17,11 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
 ``aside``       room tiles set aside (did not fit a floor). Default: none. Every other unplaced
                 tile is in the room ``stack`` (drawn by chance in any order).
 ``room_top``    a tile looked at and known to be on top of the stack. Default: none.
+``stack``       the room stack's tiles (all of them), or ``exhausted``: the stack has run out and
+                every tile not placed is set aside (shorthand). Default: every tile not placed or aside.
+``exhausted_floors`` shorthand for floors no tile is left for (``discover.floor-exhausted``):
+                every tile left that fits one of them is out of the game (a tile that also fits
+                another floor too: place it under ``rooms`` first if it matters). Default: none.
 ``closed_floors`` floors a haunt took out of play (``haunt.floor-removed``). Default: none.
 ``removed_tiles`` tiles out of the game with such a floor (starting tiles too). Default: none.
 ``where``       seat -> room, or ``[room, side]`` for a barrier room (side: the world side, e.g.
@@ -29,9 +34,11 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
 ``kept``        seat -> event cards kept in front of the explorer (lasting effects). Default: none.
 ``status``      seat -> {status name: failed escape tries} (buried, stuck ...). Default: none.
 ``used``        seat -> once-per-game benefits already taken (ability keys such as
-                ``room:chapel#0``). Default: none.
+                ``room:chapel#0``: the room's or card's ability by its index; others are refused).
+                Default: none.
 ``dead``        seats that have died (only after the haunt). Default: none.
-``piles``       room -> item pile cards. ``tokens``: room -> token names. Default: none.
+``piles``       room -> item pile cards. ``tokens``: room -> token names (those the rooms' and
+                cards' texts place; a haunt's own tokens go under ``haunt.tokens``). Default: none.
 ``links``       ``[room, room, cost, token]`` passages made by cards; ``passages``: ``[room, room,
                 token]`` (a Revolving Wall). Default: none.
 ``discards``    {omen|item|event: [cards]}. Default: empty. The omen, item and event stacks hold
@@ -49,7 +56,8 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
                 With a haunt, turns restart with the player left of the traitor (or revealer).
                 For a haunt the engine plays (``haunt.plays``) the state is a real haunt phase: the
                 engine runs the haunt's own setup (a decision in it takes the first option
-                offered), then puts back what the position states (``where``, ``traits``, ...)
+                offered; tokens dealt in it go out as ``deal`` - seat -> token number - or
+                ``hidden_traitor`` states), then puts back what the position states (``where``, ``traits``, ...)
                 and the haunt-phase fields given here as ``snapshot()["haunt_phase"]`` names them
                 (``round``, ``sides``, ``statuses``, ``flags``, ``track``, ``tokens`` - haunt token
                 -> rooms -, ``pool``, ``held``, ``earned``, ``done``, ``exited``, ``timers`` ...;
@@ -57,15 +65,17 @@ Keys (all optional; see ``docs/disputes.md`` for a worked example):
                 draws and rolls). ``set_up: true`` skips the setup (the state is stated in full, as
                 ``describe_position`` writes it). ``room`` defaults to the revealer's room and must
                 be in the house. ``turn`` may name any seat of the round that is in play.
-``monsters``    (haunt phase) a list replacing the monsters the setup placed: ``{kind or id, room,
+``monsters``    (haunt phase only: without a ``haunt`` it is refused) a list replacing the monsters the setup placed: ``{kind or id, room,
                 side, stunned, stats, damage, gone, counterpart, cards}`` (``side`` as in ``where``,
                 for a barrier room); ``stats`` default to the
                 haunt's printed ones (by the track, or copied from the counterpart).
 ``first``       the first player. Default: the birthday rule.
 ``turn_number`` default 1.
-``turn``        whose turn it is: a seat, or a mapping ``{seat, begun, moved, extra, stopped, ...}``
+``turn``        whose turn it is: a seat, or a mapping ``{seat, begun, moved, extra, stopped, ...}`` (which
+                must name the seat)
                 (the fields of ``snapshot()["turn"]``). Default: the first player's turn, just
-                starting (start-of-turn effects apply). ``begun: true`` (implied by any other field)
+                starting (start-of-turn effects apply: a roll they call for, such as an open Music
+                Box's, is the first decision, chance's). ``begun: true`` (implied by any other field)
                 resumes a turn already under way. ``moved`` at the top level is ``turn.moved``.
 ``note``        free text, ignored (``describe_position`` says there where it rewound to).
 
@@ -83,7 +93,7 @@ from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState, Monster,
 from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
 from hauntcheck.engine.betrayal.model import FLOORS, SIDES, TRAITS, Tables
 from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Gen, Turn
-from hauntcheck.engine.core import Action, GameState
+from hauntcheck.engine.core import CHANCE, Action, DiceRoll, GameState, Shuffle
 from hauntcheck.engine.spec import GameSpec
 
 Path = tuple[str | int, ...]
@@ -91,7 +101,8 @@ Problems = list[tuple[Path, str]]
 
 SEAT_KEYS = ("where", "traits", "over", "cards", "kept", "status", "used")
 KEYS = (
-    "explorers", "rooms", "aside", "room_top", "stack", "closed_floors", "removed_tiles", *SEAT_KEYS, "dead", "piles",
+    "explorers", "rooms", "aside", "room_top", "stack", "closed_floors", "removed_tiles", "exhausted_floors", *SEAT_KEYS,
+    "dead", "piles",
     "tokens", "links", "passages",
     "discards", "decks", "deck_tops", "token_cards", "game_used", "item_raised", "open_boxes", "masks_worn", "set_bonus",
     "stored_rolls", "kept_with_abilities", "tokens_with_abilities", "omens_drawn", "haunt", "monsters", "first",
@@ -120,7 +131,7 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
 #: A hidden traitor (``hidden_traitor``: ``{seat, revealed}`` as in snapshot(), with the id of the
 #: token dealt to pick it in ``hidden_token``).
 HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses", "hidden_traitor", "hidden_token")
-HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", *HAUNT_FIELDS, *HAUNT_EXTRA)
+HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", "deal", *HAUNT_FIELDS, *HAUNT_EXTRA)
 MONSTER_KEYS = ("id", "kind", "room", "side", "part", "stunned", "stats", "gone", "damage", "counterpart", "cards")
 
 
@@ -136,7 +147,11 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
     except ValueError as exc:
         raise PositionError([((), str(exc))]) from None
     problems: Problems = []
-    _Builder(state, position, problems).build()
+    try:
+        _Builder(state, position, problems).build()
+    except (TypeError, ValueError, KeyError) as exc:
+        # a value of the wrong type somewhere no check names yet: still the user's mistake
+        problems.append(((), f"a value of the wrong type in the position ({type(exc).__name__}: {str(exc)[:120]})"))
     if problems:
         raise PositionError(problems)
     state.history = []
@@ -158,6 +173,42 @@ def _walk(node: Any) -> list[Mapping[str, Any]]:
         for v in node:
             out.extend(_walk(v))
     return out
+
+
+_TOKENS: dict[int, frozenset[str]] = {}
+
+
+def known_tokens(t: Tables) -> frozenset[str]:
+    """The token names the rooms and cards can put in the house (``place_token`` and ``link``)."""
+    found = _TOKENS.get(id(t))
+    if found is None:
+        names: set[str] = set()
+        trees = [c.abilities for c in t.cards.values()] + [r.abilities for r in t.rooms.values()]
+        for tree in trees:
+            for node in _walk(list(tree)):
+                for verb in ("place_token", "link"):
+                    inner = node.get(verb)
+                    if isinstance(inner, Mapping) and isinstance(inner.get("token"), str):
+                        names.add(inner["token"])
+        found = _TOKENS[id(t)] = frozenset(names)
+    return found
+
+
+def _known_ability(t: Tables, key: str) -> bool:
+    """``room:<room>#<n>`` or ``card:<card>#<n>`` naming an ability the room or card has."""
+    source, _, index = key.rpartition("#")
+    kind, _, name = source.partition(":")
+    if not index.isdigit() or len(index) > 3:
+        return False
+    abilities = (t.rooms[name].abilities if kind == "room" and name in t.rooms
+                 else t.cards[name].abilities if kind == "card" and name in t.cards else ())
+    return int(index) < len(abilities)
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message, kept short (a huge number or mapping is not echoed whole)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a number of more than 30 digits"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def keep_spec(t: Tables, card: str) -> Mapping[str, Any] | None:
@@ -306,6 +357,8 @@ class _Builder:
                 hint = _near(str(key), KEYS)
                 self.bad((key,), f"unknown key {key!r}" + (f" (did you mean {hint}?)" if hint else "")
                          + f"; a position has: {', '.join(KEYS)}")
+        if "monsters" in self.pos and not self.pos.get("haunt"):
+            self.bad(("monsters",), "monsters are in play only in a haunt phase: add a haunt (a playable one) to the position")
         if not self.choose_explorers():
             return
         self.place_rooms()
@@ -407,7 +460,19 @@ class _Builder:
             else:
                 st.stack.remove(room)
                 st.aside.append(room)
-        if "stack" in self.pos:
+        exhausted = self.pos.get("exhausted_floors") or []
+        if not isinstance(exhausted, list) or any(f not in FLOORS for f in exhausted):
+            self.bad(("exhausted_floors",), f"exhausted_floors is a list of floors: {', '.join(FLOORS)}")
+        else:
+            # shorthand: every tile left that fits one of these floors is out of the game
+            for room in [r for r in st.stack + st.aside if any(f in t.rooms[r].floors for f in exhausted)]:
+                (st.stack if room in st.stack else st.aside).remove(room)
+                st.removed_tiles.append(room)
+        if self.pos.get("stack") == "exhausted":
+            # shorthand: the stack has run out; every tile not placed is in the set-aside pile
+            st.aside.extend(st.stack)
+            st.stack = []
+        elif "stack" in self.pos:
             want = self.room_list(("stack",), self.pos.get("stack"), placed=False)
             if sorted(want) != sorted(st.stack):
                 self.bad(("stack",), "the room stack is every tile neither placed nor set aside: "
@@ -427,6 +492,9 @@ class _Builder:
         for seat, where in self.seat_map("where").items():
             path: Path = ("where", seat)
             room, side = (where[0], where[1]) if isinstance(where, list) and len(where) == 2 else (where, None)
+            if not isinstance(room, str) or not (side is None or isinstance(side, str)):
+                self.bad(path, f"where is a room, or [room, side], not {_shown(where)}")
+                continue
             if room not in t.rooms:
                 hint = _near(str(room), t.rooms)
                 self.bad(path, f"unknown room {room!r}" + (f" (did you mean {hint}?)" if hint else ""))
@@ -466,6 +534,12 @@ class _Builder:
         for seat, used in self.seat_map("used").items():
             if not isinstance(used, list) or not all(isinstance(u, str) and "#" in u and ":" in u for u in used):
                 self.bad(("used", seat), "used lists ability keys like room:chapel#0")
+                continue
+            unknown = [(i, u) for i, u in enumerate(used) if not _known_ability(t, u)]
+            for i, key in unknown:
+                self.bad(("used", seat, i), f"{key!r} is not an ability of the game (room:<room>#<n> or card:<card>#<n>, "
+                         "n counting the room's or card's abilities from 0)")
+            if unknown:
                 continue
             st.ex[seat].used = set(used)
         dead = self.pos.get("dead") or []
@@ -575,7 +649,15 @@ class _Builder:
             if room not in st.house:
                 self.bad(("tokens", room), f"{room!r} is not in the house")
                 continue
-            for name in names or []:
+            if not isinstance(names, list):
+                self.bad(("tokens", room), "tokens maps a room to a list of token names")
+                continue
+            for i, name in enumerate(names):
+                if name not in known_tokens(t):
+                    hint = _near(str(name), known_tokens(t))
+                    self.bad(("tokens", room, i), f"unknown token {name!r}" + (f" (did you mean {hint}?)" if hint else "")
+                             + f"; tokens: {', '.join(sorted(known_tokens(t)))} (a haunt's tokens go under haunt.tokens)")
+                    continue
                 st.tokens.setdefault(str(room), []).append(str(name))
                 _, abilities = token_source(t, str(name))
                 if abilities:
@@ -664,6 +746,11 @@ class _Builder:
             self.bad(("haunt", "room"), f"unknown room {room!r}")
         entry = t.haunts[number]
         kind = entry.traitor.kind
+        if kind not in ("hidden", "none") and "traitor" not in haunt:
+            # the traitor table names one for this haunt; a position that leaves it out would
+            # silently play a haunt with no traitor (write traitor: null for that on purpose)
+            self.bad(("haunt",), f"haunt {number} has a traitor: name the seat (traitor: P2), or write "
+                     "traitor: null for a haunt whose traitor rule found nobody")
         st.haunt = {
             "number": entry.number, "title": entry.title, "omen": omen, "room": room,
             "revealer": revealer, "traitor": traitor,
@@ -877,6 +964,9 @@ class _Builder:
         for key in turn:
             if key not in TURN_KEYS:
                 self.bad(("turn", key), f"unknown turn field {key!r}; fields: {', '.join(TURN_KEYS)}")
+        if isinstance(raw, Mapping) and "seat" not in raw:
+            self.bad(("turn",), "a turn mapping names its seat: {seat: P1, ...}")
+            return
         if "moved" in self.pos:
             turn = {**turn, "moved": self.pos["moved"]}
         seat = turn.get("seat")
@@ -923,7 +1013,7 @@ class _Builder:
         if moved:
             self.bad(("where", moved[0]), f"{moved[0]} cannot start the turn in {rooms[moved[0]][0]}: the engine moves "
                      f"them on at once to {st.ex[moved[0]].room} (a single legal option is taken without asking)")
-        elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
+        elif not _turn_starts(st, seat):
             self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
                      f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
 
@@ -975,16 +1065,73 @@ class _Builder:
         # The haunt's own setup may ask for decisions (a placement, trait points): a position
         # takes the first offered, then states what it wants over the result.
         while not ready["done"] and st._req is not None:
-            st.apply(next(iter(st._req.choices)))
+            choices = st._req.choices
+            if isinstance(choices, Shuffle):
+                order = self.deal_order(st, choices)
+                if order is None:
+                    return
+                st.apply(Action.of("shuffle", pile=choices.pile, order=order))
+            else:
+                st.apply(next(iter(choices)))
         st.first_seat = first
         st.held_cache.clear()
         if self.problems:
             return
         if st.outcome() is not None:
             self.bad(("haunt",), f"the position is already over: {st.outcome()}")
-        elif st.to_move() != seat or st._req is None or st._req.what != TURN_PROMPT:
+        elif not _turn_starts(st, str(seat)):
             self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
                      f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
+
+
+    def deal_order(self, st: HauntState, shuffle: Shuffle) -> list[str] | None:
+        """The order of tokens a haunt's setup deals (one per player from the revealer's left),
+        as the position states it: ``haunt.deal`` (seat -> token number, for every deal; or token
+        -> {seat -> number}, deal by deal), or for a hidden traitor
+        ``haunt.hidden_traitor.seat`` holding the traitor's number; the other seats get the other
+        numbers in dealing order. Without either, the tokens go out in order (1 to the player left
+        of the revealer)."""
+        haunt = self.pos["haunt"]
+        assert st.haunt is not None
+        seats = [st.left_of(str(st.haunt["revealer"]), k) for k in range(1, st.n + 1)]
+        numbers = sorted(shuffle.items, key=int)
+        raw = haunt.get("deal")
+        if isinstance(raw, Mapping) and raw and not any(k in seats for k in raw):
+            raw = raw.get(shuffle.pile)  # per token: {token: {seat: number}}
+        wanted: dict[str, str] = {}
+        if raw is not None:
+            if not (isinstance(raw, Mapping) and all(s in seats and str(v) in numbers and not isinstance(v, bool)
+                                                    for s, v in raw.items())
+                    and len({str(v) for v in raw.values()}) == len(raw)):
+                self.bad(("haunt", "deal"), f"deal maps seats ({', '.join(seats)}) to different token numbers "
+                         f"({', '.join(numbers)})")
+                return None
+            wanted = {str(s): str(v) for s, v in raw.items()}
+        hidden = haunt.get("hidden_traitor")
+        hidden_pile = str((st._hidden_deal_step() or {}).get("token", "hidden-traitor-token"))
+        if isinstance(hidden, Mapping) and hidden.get("seat") in seats and shuffle.pile == hidden_pile:
+            number = str((st._hidden_deal_step() or {}).get("traitor_number", 1))
+            holder = next((s for s, v in wanted.items() if v == number), None)
+            if holder is not None and holder != hidden["seat"]:
+                self.bad(("haunt", "deal"), f"the deal gives token {number} (the traitor's) to {holder}, "
+                         f"but hidden_traitor names {hidden['seat']}")
+                return None
+            wanted.setdefault(str(hidden["seat"]), number)
+        spare = [n for n in numbers if n not in wanted.values()]
+        order = [wanted[s] if s in wanted else spare.pop(0) for s in seats[:len(numbers)]]
+        return order
+
+
+def _turn_starts(st: BetrayalState, seat: str) -> bool:
+    """The position's turn is ready: the seat is asked for its turn, or chance must first roll
+    what the start of the turn calls for (an open Music Box's Sanity roll): a position may start
+    with that roll, and the scenario scripts it like any other."""
+    req = st._req
+    if req is None:
+        return False
+    if req.actor == CHANCE:
+        return isinstance(req.choices, DiceRoll) and st.current == seat
+    return st.to_move() == seat and req.what == TURN_PROMPT
 
 
 def _resumed_turn(st: HauntState, turn: Turn) -> Gen[None]:

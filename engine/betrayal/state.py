@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.effects import Ctx
-from hauntcheck.engine.betrayal.house import House, Placement, opposite, step
+from hauntcheck.engine.betrayal.house import House, Placement, door_rotations, opposite, step
 from hauntcheck.engine.betrayal.model import (
     FLOORS,
     MENTAL,
@@ -111,9 +111,9 @@ class Setup:
 def variant_names(t: Tables) -> tuple[str, ...]:
     """The switchable rule variants: every name the spec's abilities and effects switch on or
     off with ``variant`` / ``unless_variant`` (each also has a rules.yaml clause with ``variant:``)."""
-    cached = _VARIANT_NAMES.get(id(t))
-    if cached is not None and cached[0] is t:
-        return cached[1]
+    cached: tuple[str, ...] | None = t.derived.get("variant_names")
+    if cached is not None:
+        return cached
     names: set[str] = set()
 
     def scan(node: Any) -> None:
@@ -131,11 +131,8 @@ def variant_names(t: Tables) -> tuple[str, ...]:
         scan(room.abilities)
     for card in t.cards.values():
         scan(card.abilities)
-    _VARIANT_NAMES[id(t)] = (t, tuple(sorted(names)))
-    return _VARIANT_NAMES[id(t)][1]
-
-
-_VARIANT_NAMES: dict[int, tuple[Tables, tuple[str, ...]]] = {}
+    found = t.derived["variant_names"] = tuple(sorted(names))
+    return found
 
 
 def parse_variants(value: Any, known: Iterable[str] | None = None) -> list[str]:
@@ -165,11 +162,16 @@ class BetrayalState(GameState):
         self.seat_ids = [f"P{i + 1}" for i in range(self.n)]
         self.t_links = _static_links(self.t)
         self.no_end_rooms = frozenset(r.id for r in self.t.rooms.values() if any(c.kind == "chute" for c in r.connections))
-        self.house = House(self.t.rooms)
+        rotations = self.t.derived.get("door_rotations")
+        if rotations is None:
+            rotations = self.t.derived["door_rotations"] = door_rotations(self.t.rooms)
+        self.house = House(self.t.rooms, rotations)
         self.stack: list[str] = []
         self.aside: list[str] = []
         # floors a haunt took out of play (``haunt.floor-removed``) and their tiles, out of the game
         self.closed_floors: set[str] = set()
+        # the villain round in which the traitor or a monster last used the Mystic Elevator
+        self.elevator_villain_round = -1
         self.removed_tiles: list[str] = []
         self.decks: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
         self.discards: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
@@ -237,6 +239,11 @@ class BetrayalState(GameState):
         except StopIteration:
             self._req = None
         return self._events
+
+    def refusal(self, action: Action) -> tuple[str, str]:
+        from hauntcheck.engine.betrayal.refusal import refusal
+
+        return refusal(self, action)
 
     def refresh(self) -> None:
         """Recompute the pending turn decision after a test or scenario edited the position."""
@@ -347,7 +354,8 @@ class BetrayalState(GameState):
     # Small helpers
 
     def emit(self, rule: str, text: str) -> None:
-        self._events.append(self.rules.event(rule, text))
+        if not self.quiet:
+            self._events.append(self.rules.event(rule, text))
 
     def rule_or(self, rule: str, fallback: str) -> str:
         """``rule`` if rules.yaml has it, else ``fallback`` (for clauses added after the rest)."""
@@ -691,9 +699,19 @@ class BetrayalState(GameState):
         cached = self._fit_cache.get(floor)
         if cached is not None and cached[0] == self._tile_version:
             return cached[1]
-        n = sum(1 for r in self.stack + self.aside + self.unshuffled_rooms if floor in self.t.rooms[r].floors)
+        fits = self._fitting(floor)
+        n = sum(map(fits.__contains__, self.stack)) + sum(map(fits.__contains__, self.aside)) + sum(
+            map(fits.__contains__, self.unshuffled_rooms))
         self._fit_cache[floor] = (self._tile_version, n)
         return n
+
+    def _fitting(self, floor: str) -> frozenset[str]:
+        """The room tiles that may go on ``floor`` (from the tables, worked out once)."""
+        by_floor: dict[str, frozenset[str]] = self.t.derived.setdefault("tiles_by_floor", {})
+        fits = by_floor.get(floor)
+        if fits is None:
+            fits = by_floor[floor] = frozenset(r.id for r in self.t.rooms.values() if floor in r.floors)
+        return fits
 
     def others_remain(self, floor: str, tile: str) -> bool:
         """Whether tiles for ``floor`` remain besides ``tile`` (sealing the floor is then illegal)."""
@@ -915,12 +933,18 @@ class BetrayalState(GameState):
 
     def note_new_room(self, room: str) -> None:
         """Links that wait for this room (the Foyer's secret door) open now."""
-        for other in self.t.rooms.values():
-            for c in other.connections:
-                if c.requires and c.requires.get("room_in_house") == room and other.id in self.house:
-                    rule = f"room.{room}.needs-discovery"
-                    if rule in self.rules:
-                        self.emit(rule, f"{self.room_name(room)} is in the house: the way from {other.name} to it opens")
+        waiting: dict[str, list[Any]] | None = self.t.derived.get("links_waiting_for")
+        if waiting is None:
+            waiting = self.t.derived["links_waiting_for"] = {}
+            for other in self.t.rooms.values():
+                for c in other.connections:
+                    if c.requires and isinstance(c.requires.get("room_in_house"), str):
+                        waiting.setdefault(c.requires["room_in_house"], []).append(other)
+        for other in waiting.get(room, ()):
+            if other.id in self.house:
+                rule = f"room.{room}.needs-discovery"
+                if rule in self.rules:
+                    self.emit(rule, f"{self.room_name(room)} is in the house: the way from {other.name} to it opens")
         if len(self.t.rooms[room].floors) > 1:
             self.emit("discover.multi-floor-tiles", f"{self.room_name(room)} may go on any of "
                       f"{', '.join(self.t.rooms[room].floors)}")
@@ -954,7 +978,7 @@ class BetrayalState(GameState):
                     out.append(Action("drop", (("card", c),)))
         if not t.picked or last == "pickup":
             for c in self.piles.get(e.room, ()):
-                if c not in t.items_acted:
+                if c not in t.items_acted and self.t.cards[c].item:  # a companion left here is taken by custody
                     out.append(Action("pickup", (("card", c),)))
         if not t.traded:
             others = [s for s, o in sorted(self.ex.items())
@@ -1106,19 +1130,19 @@ class BetrayalState(GameState):
         return moved
 
     def _die(self, seat: str, trait: str) -> None:
-        """After the haunt a trait on the skull kills: items drop as a pile, companions stay."""
+        """After the haunt a trait on the skull kills: items drop as a pile, companions stay in the
+        room for the next explorer to take custody of, and what is neither (the Bite) stays with
+        the dead explorer (``omen.not-items``)."""
         e = self.ex[seat]
         e.dead = True
         self.emit("death.skull", f"{self.name(seat)}'s {trait} reaches the skull: {self.name(seat)} dies")
         if e.cards:
-            companions = [c for c in e.cards if self.t.cards[c].companion]
-            self.piles.setdefault(e.room, []).extend(e.cards)
+            items, companions = self.leave_possessions(seat)
             if companions:
                 self.emit("death.companion-stays", f"{', '.join(self.card_name(c) for c in companions)} stay in "
                           f"{self.room_name(e.room)}")
-            if len(companions) < len(e.cards):
+            if items:
                 self.emit("death.items-drop", f"{self.name(seat)}'s items drop as an item pile in {self.room_name(e.room)}")
-            e.cards = []
         for card in e.kept:
             self.discards["event"].append(card)
         e.kept = []
@@ -1126,6 +1150,37 @@ class BetrayalState(GameState):
         if seat == self.current:
             self.turn.end_now = True
             self.turn.stopped = True
+
+    def tile_may_go_to(self, floor: str, tile: str) -> bool:
+        """Whether a moving tile (the Mystic Elevator) may be put on ``floor``: not on a floor the
+        haunt took out of play (``haunt.floor-removed``); a haunt may forbid more."""
+        return floor not in self.closed_floors
+
+    def villain_round(self) -> int:
+        """The traitor-and-monsters set of turns under way (the haunt's round; 0 before it)."""
+        return 0
+
+    def damage_taken(self, seat: str, kind: str, points: int) -> int:
+        """The damage the explorer really takes of ``points`` (a haunt status may change it)."""
+        return points
+
+    def leave_possessions(self, seat: str) -> tuple[list[str], list[str]]:
+        """An explorer who dies or leaves play leaves its items as a pile in its room, and its
+        companions there for the next explorer to take custody of (they lie with the pile, but
+        only custody takes them); a card that is neither (the Bite) is no item to drop: it goes
+        to its discard pile (``omen.not-items``). Returns the items and the companions left."""
+        e = self.ex[seat]
+        items = [c for c in e.cards if self.t.cards[c].item]
+        companions = [c for c in e.cards if self.t.cards[c].companion]
+        left = [c for c in e.cards if c in items or c in companions]
+        if left:
+            self.piles.setdefault(e.room, []).extend(left)
+        for card in [c for c in e.cards if c not in left]:
+            # judgement: the rulebook drops only items and leaves only companions behind
+            self.discards[self.t.cards[card].type].append(card)
+            self.emit("omen.not-items", f"{self.card_name(card)} is no item to drop: it is discarded")
+        e.cards = []
+        return items, companions
 
     def values_text(self, seat: str, trait: str, before: int) -> str:
         e = self.ex[seat]
@@ -1211,6 +1266,34 @@ class BetrayalState(GameState):
         self.emit("haunt.selection-skip", "every placed omen room gives a played haunt: the original haunt stands")
         return self.t.chart[(room, omen)], room, omen
 
+    def walking_distances(self, seat: str) -> dict[str, int]:
+        """Spaces from the explorer to every room reachable by plain movement, with no rolls:
+        a barrier room is entered on the side of the door used and cannot be crossed (crossing
+        takes a roll), so what lies past a barrier counts only by another way round
+        (``room.barrier.cross-roll``). The Dog's errand uses it (``dog-fetch``)."""
+        e = self.ex[seat]
+        start = (e.room, e.part)
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt: list[tuple[str, int]] = []
+            for room, part in frontier:
+                for other, _, _ in self._exits(Explorer("probe", "", room=room, part=part)):
+                    rdef = self.t.rooms[other]
+                    arrive = 0
+                    if len(rdef.barrier) >= 2:
+                        via = self._entry_side(room, other)
+                        rot = self.house.spots[other].rotation
+                        arrive = next((i for i, s_ in enumerate(rdef.barrier) if via is not None and (s_ + rot) % 4 == via), 0)
+                    if (other, arrive) not in dist:
+                        dist[(other, arrive)] = dist[(room, part)] + 1
+                        nxt.append((other, arrive))
+            frontier = sorted(nxt)
+        out: dict[str, int] = {}
+        for (room, _), d in dist.items():
+            out[room] = min(d, out.get(room, d))
+        return out
+
     def distances(self, start: str) -> dict[str, int]:
         """Tiles apart from ``start`` to every room reachable through doors and fixed links.
         A barrier room counts as one tile whichever side it is entered from, so every door of
@@ -1284,13 +1367,12 @@ class BetrayalState(GameState):
 
 END = Action("end")
 DOOR_HOW = tuple(f"door {s}" for s in SIDES)
-_LINK_CACHE: dict[int, dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]] = {}
 
 
 def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]:
     """Fixed links per room (strip, stairs, secret stairs) in both directions where two-way;
     chutes, falls and jumps are not walked (room text moves you along them)."""
-    cached = _LINK_CACHE.get(id(t))
+    cached: dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]] | None = t.derived.get("static_links")
     if cached is not None:
         return cached
     out: dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]] = {}
@@ -1309,7 +1391,7 @@ def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str,
         for x in links:
             dedup.setdefault(x[0], x)
         links[:] = list(dedup.values())
-    _LINK_CACHE[id(t)] = out
+    t.derived["static_links"] = out
     return out
 
 

@@ -161,7 +161,8 @@ class HallsBase(GameState):
     # ---- helpers
 
     def _ev(self, rule: str, text: str) -> None:
-        self._events.append(self.R.event(rule, text))
+        if not self.quiet:
+            self._events.append(self.R.event(rule, text))
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.cols)

@@ -54,7 +54,9 @@ class KillerRules(TurnRules):
             return
         if self.solo:
             self._solo_keys_check()
-        self.mc = {"step": "locks", "locks": list(self.turn.get("locks", []))}
+        # The MC phase counts its own copies down: the turn keeps the locks it earned (a clone,
+        # which copies the two apart, must behave the same).
+        self.mc = {"step": "locks", "locks": [list(entry) for entry in self.turn.get("locks", [])]}
         self.stage = "mc"
 
     # ================================================================= MC phase

@@ -120,16 +120,11 @@ class HallsData:
 
 
 def load_data(spec: GameSpec) -> HallsData:
-    return _load_data(id(spec), spec)
+    """The game's data, read once per spec object."""
+    return spec.derived("halls.data", _load_data)
 
 
-_DATA: dict[int, tuple[GameSpec, HallsData]] = {}
-
-
-def _load_data(key: int, spec: GameSpec) -> HallsData:
-    cached = _DATA.get(key)
-    if cached is not None and cached[0] is spec:
-        return cached[1]
+def _load_data(spec: GameSpec) -> HallsData:
     comp = spec.one("hoh-components").data
     killer = spec.one("hoh-killer").data
     items = spec.one("hoh-items").data
@@ -189,7 +184,6 @@ def _load_data(key: int, spec: GameSpec) -> HallsData:
         gift_pool=[g["id"] for g in decks["gifts"] for _ in range(int(g["copies"]))],
         participants=list(spec.one("hoh-participants").data["participants"]),
     )
-    _DATA[key] = (spec, data)
     return data
 
 

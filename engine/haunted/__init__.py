@@ -41,6 +41,7 @@ from hauntcheck.engine.haunted.model import (
     Static,
     read_deck,
 )
+from hauntcheck.engine.haunted.picture import draw_svg
 from hauntcheck.engine.haunted.state import HauntedState
 from hauntcheck.engine.spec import GameSpec, SpecError, Where
 
@@ -70,9 +71,15 @@ def _static(spec: GameSpec, players: int, options: Mapping[str, Any]) -> Static:
     if next_level and variant != "solo":
         raise ValueError("next_level belongs to the solo variant (1 player)")
     charts_path = options.get("charts")
-    charts = cached_charts(str(charts_path)) if charts_path else charts_from(spec.one("haunted-charts"))
-    cards, canonical, suit_rank, centre, setup = read_deck(spec)
-    return Static(rulebook(spec), cards, canonical, suit_rank, centre, setup, charts, variant, next_level)
+
+    def build(spec: GameSpec) -> Static:
+        charts = cached_charts(str(charts_path)) if charts_path else spec.derived(
+            "haunted.charts", lambda spec: charts_from(spec.one("haunted-charts")))
+        cards, canonical, suit_rank, centre, setup = spec.derived("haunted.deck", read_deck)
+        return Static(spec.derived("rulebook", rulebook), cards, canonical, suit_rank, centre, setup, charts, variant, next_level)
+
+    # Built once per spec and options: the deck, charts and rule book are read-only.
+    return spec.derived(f"haunted.static/{variant}/{next_level}/{charts_path or ''}", build)
 
 
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntedState:
@@ -216,6 +223,7 @@ GAME = GameDef(
     max_players=6,
     new_game=new_game,
     cross_check=cross_check,
+    draw_svg=draw_svg,
     options=(
         Option("variant", "standard | long (play until everyone escapes) | multilevel | solo (1 player)", "standard"),
         Option("next_level", "solo: offer to go on to the next level at a Way Out instead of escaping", False),
@@ -230,6 +238,13 @@ GAME = GameDef(
         GoldenCase("six-players-seed-23", players=6, seed=23),
         GoldenCase("multilevel-three-players-seed-141", players=3, seed=141, options={"variant": "multilevel"}),
         GoldenCase("long-three-players-seed-99", players=3, seed=99, options={"variant": "long"}),
+        # Endings the cases above never reach (issue 22: every clause exercised): nobody escapes
+        # and the best score wins, or ties, or no score is positive; the turn limit; everyone out.
+        GoldenCase("points-two-players-seed-6", players=2, seed=6),
+        GoldenCase("tie-six-players-seed-6", players=6, seed=6),
+        GoldenCase("nobody-wins-two-players-seed-134", players=2, seed=134),
+        GoldenCase("turn-limit-two-players-seed-20", players=2, seed=20),
+        GoldenCase("long-all-escape-two-players-seed-0", players=2, seed=0, options={"variant": "long"}),
     ),
     milestones=("exit", "trap", "escape"),
     notices=notices,

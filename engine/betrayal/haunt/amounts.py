@@ -5,13 +5,10 @@ explorers (``docs/haunt-format.md``: ``amount``, ``where``, ``who``, ``target``)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal.haunt.base import HauntBase
 from hauntcheck.engine.betrayal.haunt.pieces import HERO
-
-if TYPE_CHECKING:
-    pass
 
 
 class Amounts(HauntBase):
@@ -56,11 +53,19 @@ class Amounts(HauntBase):
         out += [to for to, kind, _cost, _requires in self.t_links.get(room, ()) if kind == "strip" and to in self.house.spots]
         return out
 
-    def _amount(self, value: Any) -> int:
+    def _amount(self, value: Any, room: str | None = None) -> int:
         """An amount during play: a number, a table entry, or a formula of the player count, the
-        explorers at the haunt's start or the heroes."""
+        explorers at the haunt's start, the heroes, the movement roll just made, or the monsters of
+        a kind in ``room`` (the room in question)."""
         if type(value) is int:
             return value  # the common case, checked first (predicates ask at every step)
+        if isinstance(value, Mapping) and value.get("of") in ("movement-roll", "monsters-in-room"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            if value["of"] == "movement-roll":
+                return evaluate_formula(value, self.movement_roll)
+            kind = value.get("monster")
+            return evaluate_formula(value, sum(1 for m in self.active_monsters() if m.kind == kind and m.room == room))
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
@@ -95,4 +100,9 @@ class Amounts(HauntBase):
             return [self.ex[s].room for s in self._who(where["room_of"])]
         if "haunt_room" in where:
             return [str(self.haunt["room"])] if self.haunt else []
+        if "room_of_holder" in where:
+            held = where["room_of_holder"]
+            cards = [held] if isinstance(held, str) else list(held)
+            return sorted({self.ex[s].room for s in self.seat_ids if self.in_play(s)
+                           and any(self.holds(s, str(c)) for c in cards)})
         raise NotImplementedError(f"haunt location {sorted(where)}")

@@ -58,8 +58,11 @@ class HauntBase(BetrayalState):
         self.hooks_used: list[str] = []
         self.positioned = False
         self._trait = "might"  # the trait of the fight being settled
+        self._weapon: str | None = None  # the weapon card of the explorer's attack being settled
+        self.hero_killers: set[str] = set()  # explorers who won an attack that killed a hero
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
+        self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
@@ -202,7 +205,7 @@ class HauntBase(BetrayalState):
             return
         raise RuntimeError(f"{req.actor} would have to decide ({req.what}) where no decision can be asked")
 
-    def _add_monster(self, mdef: MonsterDef, room: str, index: int = 0) -> Monster:
+    def _add_monster(self, mdef: MonsterDef, room: str, index: int = 0, rule: str = "haunt.setup-right-now") -> Monster:
         assert self.hs is not None
         uid = f"{mdef.id}-{sum(1 for m in self.mon if m.kind == mdef.id) + 1}"
         stats: dict[str, int] = {}
@@ -217,7 +220,7 @@ class HauntBase(BetrayalState):
                     stats[t] = v
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
-        self.emit("haunt.setup-right-now", f"{self.mname(m)} enters in {self.room_name(room)} ("
+        self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
                   + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
         return m
 
@@ -225,6 +228,16 @@ class HauntBase(BetrayalState):
         if "no-move" in self.turn_mods.get(seat, set()):
             return 0
         return super().movement_left(seat)
+
+    def door_adjacent(self, room: str) -> set[str]:
+        """Rooms joined to ``room`` by a connecting doorway (both doors meet), on its floor; the
+        rooms of the starting strip are joined by the open doorways of their one tile."""
+        out = {c.to for c in self.t.rooms[room].connections if c.kind == "strip" and c.to in self.house.spots}
+        for side in self.house.doors(room):
+            other, meets = self.house.door_neighbour(room, side)
+            if other is not None and meets:
+                out.add(other)
+        return out
 
     def line_of_sight(self, room: str) -> set[str]:
         """Rooms seen from ``room``: straight on through joined doorways on one floor."""
@@ -281,10 +294,56 @@ class HauntBase(BetrayalState):
                 return mon  # type: ignore[no-any-return]
         return {}
 
+    def villain_round(self) -> int:
+        return self.hround
+
+    def tile_may_go_to(self, floor: str, tile: str) -> bool:
+        """The haunt's text wins over the room's (``haunt.rules-override``): in The Seance the
+        Mystic Elevator cannot go to a floor whose rooms have all collapsed."""
+        if not super().tile_may_go_to(floor, tile):
+            return False
+        rooms = [r for r in self.house.rooms_on(floor) if r != tile]
+        if self.collapsed and rooms and all(r in self.collapsed for r in rooms):
+            self.emit("haunt.rules-override", f"every room of the {floor} floor has collapsed: the "
+                      f"{self.room_name(tile)} cannot go there")
+            return False
+        return True
+
     def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
         """A monster's ways out of a room: every doorway, whichever side of a barrier it is on
-        (``room.barrier.monsters-ignore``)."""
-        return self._exits(Explorer("probe", "", room=room), every_side=True)
+        (``room.barrier.monsters-ignore``), and the vertical passages it may use both ways."""
+        out = self._exits(Explorer("probe", "", room=room), every_side=True)
+        seen = {r for r, _, _ in out}
+        return out + [x for x in self.vertical_passages(room) if x[0] not in seen]
+
+    def vertical_passages(self, room: str) -> list[tuple[str, int, str]]:
+        """``monster.vertical-passages``: a monster moves freely up and down the passages between
+        floors that room text makes explorers slide, fall or jump along (the Coal Chute, the
+        Collapsed Room, the Gallery: ``room.gallery.monsters-climb-up``), one space each way
+        (judgement: the rulebook does not count them; a step keeps a monster's move finite). A
+        Collapsed Room nobody has fallen through yet leads down to any basement room
+        (``room.collapsed-room.monster-first``): the first monster's landing is marked there."""
+        out: list[tuple[str, int, str]] = []
+        marked = {t: r for r, ts in self.tokens.items() for t in ts}
+        for rid, rdef in self.t.rooms.items():
+            if rid not in self.house.spots:
+                continue
+            for c in rdef.connections:
+                if c.kind not in ("chute", "fall", "jump"):
+                    continue
+                if c.requires and not self._cond_simple(c.requires):
+                    continue
+                if c.to in self.t.rooms:
+                    ends = [c.to] if c.to in self.house.spots else []
+                elif c.to in marked:
+                    ends = [marked[c.to]]
+                else:  # the first fall: the monster chooses where it lands
+                    ends = self.house.rooms_on("basement") if rid == room else []
+                if rid == room:
+                    out += [(end, 1, f"{c.kind}-down") for end in ends if end != room]
+                elif room in ends:
+                    out.append((rid, 1, f"{c.kind}-up"))
+        return out
 
     def _wall_neighbours(self, room: str) -> list[str]:
         spot = self.house.spots[room]

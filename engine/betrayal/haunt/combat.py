@@ -6,7 +6,7 @@ rolls, who takes how much damage, and a monster's stun or defeat.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.outcomes import Outcomes
@@ -14,9 +14,6 @@ from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.model import PHYSICAL
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
-
-if TYPE_CHECKING:
-    pass
 
 
 class Combat(Outcomes):
@@ -54,7 +51,7 @@ class Combat(Outcomes):
             if self.side.get(seat) == HERO:
                 far += [m.uid for m in self.active_monsters() if m.room in seen]
             targets += [(t, True) for t in far if self._may_attack(seat, t)]
-        out: list[Action] = []
+        out: list[Action] = self._reach_actions(seat)
         for target, distant in targets:
             rules = self.fight_rules(seat, target)
             if not distant:
@@ -62,7 +59,8 @@ class Combat(Outcomes):
                 for r in self.fight_rules(seat, target, chosen="*"):
                     if r.get("optional"):
                         out += [Action.of("attack", target=target, trait=t, rule=r["id"])
-                                for t in r.get("attack_with", ["might"]) if self._target_has(target, t)]
+                                for t in r.get("attack_with", ["might"])
+                                if self._target_has(target, t) or r.get("despite_immunity")]
             allowed = next((tuple(r["attack_with"]) for r in rules if "attack_with" in r), None)
             traits = [t for t in self._attack_traits(seat) if allowed is None or t in allowed]
             if allowed:
@@ -78,6 +76,28 @@ class Combat(Outcomes):
                 for w in ranged:
                     if self._target_has(target, w.trait):
                         out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
+        return out
+
+    def _reach_actions(self, seat: str) -> list[Action]:
+        """Attacks by an ``optional`` rule with ``reach: adjacent`` on a foe in a room joined to the
+        explorer's by a connecting doorway (a thrown Torch); ``despite_immunity`` lets the rule's
+        trait be used against a defender otherwise immune to it."""
+        if self.hs is None:
+            return []
+        room = self.ex[seat].room
+        out: list[Action] = []
+        for other in sorted(self.door_adjacent(room)):
+            foes = [s for s in self.opponents_of(seat) if self.ex[s].room == other]
+            if self.side.get(seat) == HERO:
+                foes += [m.uid for m in self.active_monsters(other)]
+            for target in foes:
+                if not self._may_attack(seat, target):
+                    continue
+                for r in self.fight_rules(seat, target, chosen="*"):
+                    if r.get("optional") and r.get("reach") == "adjacent":
+                        out += [Action.of("attack", target=target, trait=t, rule=r["id"])
+                                for t in r.get("attack_with", ["might"])
+                                if self._target_has(target, t) or r.get("despite_immunity")]
         return out
 
     def _ally_fight(self, seat: str, ally: str) -> bool:
@@ -112,16 +132,18 @@ class Combat(Outcomes):
         return True
 
     def fight_rules(self, attacker: str, defender: str, ability: str | None = None, *,
-                    chosen: str | None = None) -> list[Mapping[str, Any]]:
+                    chosen: str | None = None, weapon: str | None = None) -> list[Mapping[str, Any]]:
         """The haunt's attack rules whose attacker and defender fit and whose requirement holds.
 
         Requirements read ``seat`` as the explorer in the fight (the attacker if both are), and
         ``opponent`` as the other fighter. A rule with ``by_ability`` governs only the attacks of
         that monster ability (``ability``), and those fights only such rules and the general ones.
         An ``optional`` rule counts only when the attack chose it (``chosen``: its id, or ``*`` for
-        every rule)."""
+        every rule). A rule ``with_weapon`` counts only for an attack made with that weapon:
+        ``weapon`` (a planned attack's), else the weapon of the attack being settled."""
         assert self.hs is not None
         seat, m, opponent = self._fight_ctx(attacker, defender)
+        used = weapon if weapon is not None else self._weapon
         out = []
         for side in self.hs.sides().values():
             for r in side.attack_rules:
@@ -133,6 +155,8 @@ class Combat(Outcomes):
                     continue
                 if "requires" in r and not self.pred(r["requires"], seat, m, opponent):
                     continue
+                if "with_weapon" in r and used != r["with_weapon"]:
+                    continue  # the rule needs the attack made with that weapon, not only held
                 out.append(r)
         return out
 
@@ -172,16 +196,21 @@ class Combat(Outcomes):
         trait = str(a["trait"])
         chosen = str(a["rule"]) if a.get("rule") else None
         w = self.weapons.get(str(a["weapon"])) if a.get("weapon") else None
+        self._weapon = w.card if w is not None else None
         ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
         defend = w.defend if w is not None else trait
         self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
         if w is not None:
+            self.turn.keys.add(f"attack-weapon:{w.card}")  # for the predicate attack_weapon
             self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "
                       f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)")
             # Attacking is the weapon's one action this turn: it cannot then be traded or dropped.
             self.turn.items_acted.add(w.card)
             self.emit("item.one-action-per-item", f"the {self.card_name(w.card)} has been used this turn")
-        if not ranged:
+        if not ranged and self._room_of(target) != self.ex[seat].room:
+            self.emit("haunt.rules-override", f"{self.name(seat)} attacks into {self.room_name(self._room_of(target))}, "
+                      "joined by a doorway, as the haunt's rule allows")
+        elif not ranged:
             self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}")
         if self.hidden is not None and target in self.ex and self.seen_side(target) == self.seen_side(seat):
             self.emit("hidden-traitor.anyone-attacks", f"{self.name(seat)} may attack {self.name(target)}: with a "
@@ -195,6 +224,7 @@ class Combat(Outcomes):
                                    f"{self.name(seat)}'s {trait} attack")
         dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
         yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
+        self._weapon = None
         if ends_turn:
             self.turn.end_now = True
 
@@ -204,10 +234,17 @@ class Combat(Outcomes):
         haunt's attack rules: ``extra`` happens either way, ``on_attacker_wins`` and
         ``on_defender_wins`` add to the normal result, and ``no_damage``, ``damage_scaled`` and
         ``steal`` change the damage."""
+        self._trait = trait  # the damage is physical for Speed attacks too (attack.speed-physical)
+        rules = self.fight_rules(attacker, defender, ability, chosen=chosen) if self.hs is not None else []
+        for r in rules:
+            bonus = r.get("result_bonus", {})
+            if bonus.get("attacker") or bonus.get("defender"):
+                a_total += int(bonus.get("attacker", 0))
+                d_total += int(bonus.get("defender", 0))
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (results now {a_total} and {d_total})")
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
                   f"{a_total} against {d_total}")
-        rules = self.fight_rules(attacker, defender, ability, chosen=chosen) if self.hs is not None else []
         if chosen is not None:
             self.emit("haunt.rules-override", f"{self._who_name(attacker)} fights by the haunt's rule {chosen}")
         seat, m, _ = self._fight_ctx(attacker, defender)
@@ -265,8 +302,11 @@ class Combat(Outcomes):
                     m.cards.append(card)
                     self.emit("attack.steal", f"{self.mname(m)} takes {self.card_name(card)} from {self.name(lose)} "
                               "instead of dealing damage")
-                    yield from effects.lose_card(self, lose, card)
+                    yield from effects.card_stolen(self, lose, card)
                     return
+            stolen = yield from self._monster_takes_token(m, lose, points, margin, rules)
+            if stolen:
+                return
             order = next((list(r["damage_to"]) for r in rules if "damage_to" in r), None)
             if order:
                 self.emit("haunt.rules-override", f"{self.name(lose)} takes {points} damage in the haunt's order: "
@@ -302,7 +342,7 @@ class Combat(Outcomes):
                         self.ex[win].cards.append(card)
                         self.emit("attack.steal", f"{self.name(win)} steals {self.card_name(card)} from {self.name(lose)} "
                                   "instead of dealing damage")
-                        yield from effects.lose_card(self, lose, card)
+                        yield from effects.card_stolen(self, lose, card)
                         yield from effects.gain_card(self, win, card)
                         return
             if kind == "physical" and points >= 2 and win in self.ex:
@@ -310,16 +350,38 @@ class Combat(Outcomes):
                     self.emit("attack.no-steal-at-range", "nothing can be stolen with a distance attack")
                 elif win != attacker and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
                     self.emit("attack.steal-by-attacker", f"{self.name(win)} defended: only an attacker may steal")
-            for status in self.hstatus.get(lose, []):
-                if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
-                    points = -(-points // 2)
-                    self.emit("haunt.rules-override", f"{self.name(lose)} ({status}) takes half damage, rounded up: {points}")
             rule = "attack.mental" if kind == "mental" else "attack.speed-physical" if self._trait == "speed" else \
                 "attack.damage-difference"
             self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage")
+            hero = self.side.get(lose) == HERO
             yield from effects.take_damage(self, lose, kind, points)
+            if hero and self.ex[lose].dead and win in self.ex:
+                self.hero_killers.add(win)
         else:
             self._defeat_monster(self.monster(lose), points, kind)
+
+    def _monster_takes_token(self, m: Monster, lose: str, points: int, margin: int | None,
+                             rules: list[Mapping[str, Any]]) -> Gen[bool]:
+        """``steal_tokens`` with ``steal_margin``: a monster beating a hero by the margin may take
+        one of the named tokens the hero carries instead of dealing damage; the token is then
+        destroyed (out of the game) or goes back to the set-aside tokens (``fate``)."""
+        spec = next((r["steal_tokens"] for r in rules if "steal_tokens" in r), None)
+        if spec is None or margin is None or points < margin:
+            return False
+        tokens = sorted({k for k in self.held.get(lose, []) if k in spec["tokens"]})
+        if not tokens:
+            return False
+        acts = [Action.of("damage-them", target=lose, points=points)] + [Action.of("steal-token", token=k) for k in tokens]
+        choice = yield from self.ask(self.monster_controller(m), acts, f"deal {points} damage or take a token")
+        if choice.kind != "steal-token":
+            return False
+        token = str(choice["token"])
+        self.held[lose].remove(token)
+        if spec["fate"] == "set-aside":
+            self.pool[token] = self.pool.get(token, 0) + 1
+        self.emit("attack.steal", f"{self.mname(m)} takes {self.name(lose)}'s {token} token instead of dealing damage; "
+                  f"it is {'destroyed' if spec['fate'] == 'destroyed' else 'put back with the set-aside tokens'}")
+        return True
 
     def _defeat_monster(self, m: Monster, points: int, kind: str) -> None:
         mdef = self.mdef(m)
@@ -328,9 +390,19 @@ class Combat(Outcomes):
             self.track += points
             self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
                       f"({self.track} of {cap['points']})")
-            if self.track >= int(cap["points"]):
+            if self.track >= self._amount(cap["points"]):
                 m.gone = "killed"
                 self.emit("monster.rules-overridable", f"{self.mname(m)} is killed")
+            return
+        if mdef.on_defeat == "leaves-house":
+            m.gone = "away"
+            m.stunned = False
+            self.emit("monster.rules-overridable", f"{self.mname(m)} is beaten and leaves the house for now "
+                      "(no stun, no damage)")
+            if m.cards:
+                self.piles.setdefault(m.room, []).extend(m.cards)
+                m.cards = []
+            self._release_gone()
             return
         if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
             raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")
@@ -338,8 +410,12 @@ class Combat(Outcomes):
         self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight")
         self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn")
         self._release_gone()
-        if m.cards:
-            self.piles.setdefault(m.room, []).extend(m.cards)
-            self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in m.cards)} "
+        items = [c for c in m.cards if self.t.cards[c].item]
+        if items:
+            # a companion in its custody is no item: it stays with the monster (omen.not-items)
+            self.piles.setdefault(m.room, []).extend(items)
+            self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in items)} "
                       "as an item pile")
-            m.cards = []
+            m.cards = [c for c in m.cards if c not in items]
+        if m.cards:
+            self.emit("omen.not-items", f"{self.mname(m)} keeps custody of {', '.join(self.card_name(c) for c in m.cards)}")

@@ -7,8 +7,9 @@ haunt whose monster moves in a way the vocabulary cannot say names a ``move`` or
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.combat import Combat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
@@ -16,9 +17,6 @@ from hauntcheck.engine.betrayal.hauntspec import MonsterDef
 from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.betrayal.state import Gen, Req
 from hauntcheck.engine.core import CHANCE, Action, Draw
-
-if TYPE_CHECKING:
-    pass
 
 
 class Monsters(Combat):
@@ -70,6 +68,9 @@ class Monsters(Combat):
                         self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement")
                     else:
                         self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement")
+                    yield from self._after_movement_roll(m, roll)
+                    if self._check_wins():
+                        return
                 else:
                     roll = shared or 0
                 yield from self._monster_pickup(m)
@@ -87,6 +88,40 @@ class Monsters(Combat):
                 yield from self._monster_rolls(m)
                 if self._check_wins():
                     return
+            yield from self._after_monsters_move(mdef)
+            if self._check_wins():
+                return
+
+    def _after_movement_roll(self, m: Monster, roll: int) -> Gen[None]:
+        """A monster's ``must`` rules ``when: after-movement-roll``: once per movement roll (a
+        group's one roll), right after it, with the amount ``of: movement-roll`` set to it (the
+        Firebats breed by it). Monsters these rules bring in were not in the group that rolled,
+        so they do not move this turn."""
+        self.movement_roll = roll
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "after-movement-roll":
+                continue
+            if "requires" in rule and not self.pred(rule["requires"], None, m):
+                continue
+            self.emit("monster.rules-overridable", f"{self.mdef(m).name} rolled {roll}: {rule.get('says', rule['id'])}")
+            for eff in rule.get("do", []):
+                yield from self._outcome(eff, None, m)
+
+    def _after_monsters_move(self, mdef: MonsterDef) -> Gen[None]:
+        """A monster kind's ``must`` rules ``when: after-monsters-move``: once every monster of
+        the kind has moved, the rule's outcomes for each room its ``where`` names (by name order),
+        about a monster of the kind there (the Firebats' burn)."""
+        for rule in mdef.must:
+            if rule.get("when") != "after-monsters-move":
+                continue
+            rooms = self._rooms_for(rule["where"]) if "where" in rule else sorted(
+                {x.room for x in self.active_monsters() if x.kind == mdef.id})
+            for room in sorted(rooms, key=self.room_name):
+                here = next((x for x in self.active_monsters(room) if x.kind == mdef.id), None)
+                if here is None or ("requires" in rule and not self.pred(rule["requires"], None, here)):
+                    continue
+                for eff in rule.get("do", []):
+                    yield from self._outcome(eff, None, here)
 
     def _basement_rescue(self) -> Gen[None]:
         """``monster.basement-rescue``: monsters shut in the basement away from every hero let the
@@ -167,16 +202,45 @@ class Monsters(Combat):
             cost = next(c for r, c in options if r == to)
             slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
             src = m.room
+            passage = next((how for r, _, how in self.vertical_passages(src) if r == to), None)
             m.room = to
             moved += cost + slow
             self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
                       f"({min(moved, budget)} of {budget})")
+            if passage is not None:
+                self._monster_passage(m, src, passage)
             if slow:
                 self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind")
-            self._monster_room_text(m, ("enter", "cross"))
+            if passage is None or not passage.endswith("-up"):
+                # climbing up a passage is no entry by the room's way in (the Coal Chute's slide)
+                self._monster_room_text(m, ("enter", "cross"))
+            if self._steered(m.room):
+                yield from effects.villain_elevator(self, seat, m.room, self.mname(m))
             yield from self._monster_checks(m, "enter")
             if m.gone:
                 return
+
+    def _steered(self, room: str) -> bool:
+        """The room is one the traitor's side steers without rolling (the Mystic Elevator's
+        ``mystic-elevator-steer`` ability), for monsters as for the traitor."""
+        return any(eff.get("custom") == "mystic-elevator-steer" for a in self.t.rooms[room].abilities for eff in a.get("do", []))
+
+    def _monster_passage(self, m: Monster, src: str, how: str) -> None:
+        """A monster went up or down a vertical passage (``monster.vertical-passages``)."""
+        kind, _, way = how.partition("-")
+        if kind == "jump" and way == "up":
+            self.emit("room.gallery.monsters-climb-up", f"{self.mname(m)} climbs up from the {self.room_name(src)} to the "
+                      f"{self.room_name(m.room)}")
+            return
+        self.emit("monster.vertical-passages", f"{self.mname(m)} goes {way} from the {self.room_name(src)} to the "
+                  f"{self.room_name(m.room)} ({kind})")
+        for c in self.t.rooms[src].connections:
+            if kind == "fall" and c.kind == "fall" and c.to not in self.t.rooms \
+                    and not any(c.to in ts for ts in self.tokens.values()):
+                self.tokens.setdefault(m.room, []).append(c.to)
+                self.emit("room.collapsed-room.monster-first", f"{self.mname(m)} is the first down the "
+                          f"{self.room_name(src)}: no tile is drawn, the {c.to} token marks the "
+                          f"{self.room_name(m.room)}")
 
     def _monster_room_text(self, m: Monster, triggers: tuple[str, ...]) -> None:
         """Room text does nothing to monsters: harmful text and barriers are ignored

@@ -6,7 +6,7 @@ sent elsewhere - with death at the skull, the hidden traitor's reveal and a hero
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
@@ -14,9 +14,6 @@ from hauntcheck.engine.betrayal.haunt.pieces import TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
-
-if TYPE_CHECKING:
-    pass
 
 
 class Outcomes(Wins):
@@ -83,6 +80,34 @@ class Outcomes(Wins):
                     partner.gone = victim.gone
                     self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it")
                 self._release_gone()
+        elif verb == "hit_monster":
+            victim = self.monster(target) if target is not None and target not in self.ex else m
+            cap = self.mdef(victim).damage_capacity if victim is not None else None
+            if victim is not None and cap is not None and not victim.gone:
+                self.track += 1
+                need = self._amount(cap["points"])
+                self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
+                          f"({self.track} of {need})")
+                if self.track >= need:
+                    victim.gone = "killed"
+                    self.emit(rule, f"{self.mname(victim)} is killed")
+        elif verb == "return_monster" and self.hs is not None:
+            kind = str(spec["monster"])
+            for back in [x for x in self.mon if x.kind == kind and x.gone == "away"]:
+                rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
+                back.gone = ""
+                back.room = rooms[0] if rooms else str(self.haunt["room"] if self.haunt else back.room)
+                gain = int(spec.get("gain_each_trait", 0))
+                for trait in back.stats:
+                    back.stats[trait] += gain
+                self.emit(rule, f"{self.mname(back)} comes back in {self.room_name(back.room)}"
+                          + (f", each trait {gain} higher: " + ", ".join(f"{k} {v}" for k, v in sorted(back.stats.items()))
+                             if gain else ""))
+        elif verb == "return_token" and seat is not None:
+            if str(spec) in self.held.get(seat, []):
+                self.held[seat].remove(str(spec))
+                self.pool[str(spec)] = self.pool.get(str(spec), 0) + 1
+                self.emit(rule, f"{self.name(seat)}'s {spec} token goes back to the set-aside tokens")
         elif verb == "stun_monster":
             victim = self.monster(target) if target is not None and target not in self.ex else m
             if victim is not None and not victim.gone and not victim.stunned:
@@ -157,8 +182,10 @@ class Outcomes(Wins):
             self.emit(rule, f"{self.name(seat)} takes a {token} token")
         elif verb == "fetch_card" and seat is not None:
             cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
-            kind = str(spec.get("stack", "item"))
             for card in cards:
+                kind = str(spec.get("stack", "item"))
+                if kind == "own-stack":
+                    kind = self.t.cards[card].type  # each card from its own stack (the Spear is an omen)
                 for pile in (self.decks[kind], self.discards[kind], self.token_cards):
                     if card in pile:
                         pile.remove(card)
@@ -168,7 +195,8 @@ class Outcomes(Wins):
                         self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack")
                         yield from effects.gain_card(self, seat, card)
                         return
-            self.emit(rule, f"the {', '.join(cards)} is not in the {kind} stack: nothing is found")
+            where = "its" if spec.get("stack") == "own-stack" else f"the {spec.get('stack', 'item')}"
+            self.emit(rule, f"the {', '.join(cards)} is not in {where} stack: nothing is found")
         elif verb == "steal" and spec == "chosen-token" and seat is not None and target in self.ex:
             loot = sorted({t for t in self.held.get(target, []) if self._carried(t) and self._room_for_token(seat, t)})
             if not loot:
@@ -197,12 +225,21 @@ class Outcomes(Wins):
             else:
                 room = ([r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])])[0]
             there = [x for x in self.active_monsters() if x.kind == mdef.id]
-            if len(there) == 1 and mdef.count is None:
+            if "count" in spec:
+                # a counted placement always brings new monsters (the Firebats' breeding)
+                count = self._amount(spec["count"], room)
+                for _ in range(count):
+                    self._add_monster(mdef, room, rule=rule)
+                if count == 0:
+                    self.emit(rule, f"no new {mdef.name} appears")
+            elif len(there) == 1 and mdef.count is None:
                 # a single monster already in the house is moved there (the Witch's Wings of Raven)
                 src, there[0].room = there[0].room, room
                 self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
             else:
                 self._add_monster(mdef, room)
+        elif verb == "room_damage":
+            yield from self._room_damage(spec, seat, m)
         elif verb == "control":
             self.control[str(spec["monster"])] = str(spec["to"])
             self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
@@ -254,6 +291,41 @@ class Outcomes(Wins):
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
 
+    def damage_taken(self, seat: str, kind: str, points: int) -> int:
+        """A status with ``damage_taken: half-up`` halves, rounded up, all damage the explorer
+        takes, whatever its source (an attack, a card, a room, the haunt)."""
+        for status in self.hstatus.get(seat, []):
+            if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
+                points = -(-points // 2)
+                self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes half the {kind} damage, "
+                          f"rounded up: {points}")
+        return points
+
+    def _room_damage(self, spec: Mapping[str, Any], seat: str | None, m: Monster | None) -> Gen[None]:
+        """``room_damage``: one roll of ``dice`` for the room in question (the monster's, else the
+        explorer's); every hero there (every explorer with ``to: explorers``) takes the total as
+        damage of the type, each splitting it and reducing it by their own cards (the Armor)."""
+        room = m.room if m is not None else self.ex[seat].room if seat is not None else None
+        if room is None:
+            return
+        kind = str(spec["type"])
+        pool = [s for s in self.seat_ids if self.in_play(s)] if spec.get("to") == "explorers" else self.living_heroes()
+        victims = [s for s in pool if self.ex[s].room == room]
+        if not victims:
+            return
+        dice = self._amount(spec["dice"], room)
+        if dice > 8:
+            self.emit("roll.max-eight-dice", f"{dice} dice are called for in {self.room_name(room)}: 8 are rolled")
+        faces = yield from self.roll(dice, f"{kind} damage in {self.room_name(room)}")
+        total = sum(faces)
+        rolled = min(dice, 8)
+        self.emit("haunt.rules-override", f"{rolled} {'die' if rolled == 1 else 'dice'} of {kind} damage in "
+                  f"{self.room_name(room)}: {total} to "
+                  f"{', '.join(self.name(s) for s in victims)}")
+        for victim in victims:
+            if total > 0 and self.in_play(victim):
+                yield from effects.take_damage(self, victim, kind, total, effects.Ctx(victim, "token:haunt"))
+
     def _drop_everything(self, seat: str) -> Gen[None]:
         """A status with ``drops_items``: the explorer's items and omens fall as a pile in its room,
         tokens carried like items lie there again, companions are discarded, and an explorer it
@@ -263,7 +335,10 @@ class Outcomes(Wins):
             if card not in e.cards:
                 continue  # losing an earlier card took it away already
             e.cards.remove(card)
-            if self.t.cards[card].companion:
+            if not self.t.cards[card].item:
+                if not self.t.cards[card].companion:
+                    e.cards.append(card)  # the Bite is no item to drop (omen.not-items)
+                    continue
                 self.discards[self.t.cards[card].type].append(card)
                 self.emit("haunt.rules-override", f"{self.name(seat)} discards the {self.card_name(card)}")
             else:
@@ -344,4 +419,5 @@ OUTCOME_EFFECTS = PART1_EFFECTS | {"lose", "max_move", "custom", "take_item"}
 OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
-    "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack"})
+    "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
+    "return_monster", "return_token", "room_damage"})

@@ -58,12 +58,12 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "by", "where", "where_any", "holding", "requires", "after", "timing", "target", "cost", "limit",
         "exclusive_group", "reuse", "roll", "success", "failure", "do"}),
     "timer": frozenset({"starts", "start_flag", "start_at", "advance", "after_advance", "at", "stops_when"}),
-    "turn_rule": frozenset({"who", "when", "where", "reuse", "unless", "requires", "roll", "success", "failure", "do"}),
+    "turn_rule": frozenset({"who", "when", "where", "reuse", "unless", "requires", "roll", "success", "failure", "do", "slot"}),
     # combat.py (``halve_damage`` and ``defends_with`` are not carried out yet)
     "attack_rule": frozenset({
         "attacker", "defender", "requires", "optional", "forbidden", "by_ability", "attack_with", "damage_to",
         "steal_margin", "reroll_blanks", "no_skull", "on_attacker_wins", "on_defender_wins", "extra", "ends_turn",
-        "may_target_stunned"}),
+        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity"}),
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
@@ -142,7 +142,17 @@ def _gaps(data: Mapping[str, Any]) -> list[Gap]:
     for i, monster in enumerate(data.get("monsters", ()) or ()):
         if isinstance(monster, Mapping) and monster.get("stats_from") == "none-printed":
             out.append(Gap(("monsters", i, "stats_from"), f"monster '{monster.get('id')}' has no printed stats"))
+    for side in ("traitor_side", "heroes_side"):
+        rules = (data.get(side) or {}).get("turn_rules", ()) if isinstance(data.get(side), Mapping) else ()
+        for i, rule in enumerate(rules or ()):
+            if isinstance(rule, Mapping) and rule.get("when") in MONSTER_MOMENTS:
+                out.append(Gap((side, "turn_rules", i, "when"), f"'{rule['when']}' is carried out only in a "
+                                                                 "monster's must rules"))
     return out
+
+
+#: Moments of the monster turn (``when``) that only a monster's ``must`` rules can use.
+MONSTER_MOMENTS = frozenset({"after-movement-roll", "after-monsters-move"})
 
 
 def plays(data: Mapping[str, Any]) -> bool:

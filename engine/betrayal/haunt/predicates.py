@@ -6,15 +6,12 @@ keys are tried (:data:`PREDICATE_ORDER`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.amounts import Amounts
 from hauntcheck.engine.betrayal.haunt.pieces import Monster
-
-if TYPE_CHECKING:
-    pass
 
 
 class Predicates(Amounts):
@@ -28,14 +25,13 @@ class Predicates(Amounts):
         A predicate is tested by its key (see :data:`PREDICATE_ORDER`); other keys (``says``) are
         notes. Should a predicate carry two test keys, the one earlier in :data:`PREDICATE_ORDER`
         decides, as it always has."""
-        rank = -1
-        for key in p:
-            r = PREDICATE_RANK.get(key, -1)
-            if r >= 0 and (rank < 0 or r < rank):
-                rank = r
-        if rank < 0:
-            raise NotImplementedError(f"haunt predicate {sorted(p)}")
-        return PREDICATE_ORDER[rank][1](self, p, seat, m, opponent)
+        known = _TESTS.get(id(p))
+        if known is None or known[0] is not p:
+            known = (p, _test_of(p))
+            if len(_TESTS) > 4096:
+                _TESTS.clear()  # predicates built on the fly would otherwise pile up
+            _TESTS[id(p)] = known
+        return known[1](self, p, seat, m, opponent)
 
     def _pred_all(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return all(self.pred(x, seat, m, opponent) for x in p["all"])
@@ -166,6 +162,14 @@ class Predicates(Amounts):
     def _pred_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return seat is not None and self.in_play(seat) == bool(p["alive"])
 
+    def _pred_killed_a_hero(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        return seat is not None and (seat in self.hero_killers) == bool(p["killed_a_hero"])
+
+    def _pred_the_traitor(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        traitor = self.haunt.get("traitor") if self.haunt is not None else None
+        return seat is not None and (seat == traitor) == bool(p["the_traitor"])
+
     def _pred_holds_tokens(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                            opponent: str | None) -> bool:
         spec = p["holds_tokens"]
@@ -186,6 +190,17 @@ class Predicates(Amounts):
             return m.counterpart == seat
         return m.counterpart != seat and self.ex[m.counterpart].dead
 
+    def _pred_monster_away(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        """A monster of the kind is out of the house for now (``on_defeat: leaves-house``)."""
+        return any(x.kind == p["monster_away"] and x.gone == "away" for x in self.mon)
+
+    def _pred_attack_weapon(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        """The explorer's attack this turn is made with one of the named weapons."""
+        cards = p["attack_weapon"]
+        return any(f"attack-weapon:{c}" in self.turn.keys for c in ([cards] if isinstance(cards, str) else cards))
+
     def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
         asks whether the monster shares a room with a living hero."""
@@ -204,6 +219,26 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "exited",
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
-        "holds_tokens", "holding", "counterpart_fight", "in"))
+        "killed_a_hero", "the_traitor",
+        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
+
+
+PredicateTest = Callable[[Predicates, Mapping[str, Any], str | None, Monster | None, str | None], bool]
+#: id(predicate) -> (the predicate itself, its test): each predicate of a haunt file is looked up in
+#: PREDICATE_ORDER once, not at every evaluation (win goals are judged after every step). The
+#: predicate is kept with its test and compared by identity, so a reused id never finds another's.
+_TESTS: dict[int, tuple[Mapping[str, Any], PredicateTest]] = {}
+
+
+def _test_of(p: Mapping[str, Any]) -> PredicateTest:
+    """The test that decides predicate ``p``: its key earliest in :data:`PREDICATE_ORDER`."""
+    rank = -1
+    for key in p:
+        r = PREDICATE_RANK.get(key, -1)
+        if r >= 0 and (rank < 0 or r < rank):
+            rank = r
+    if rank < 0:
+        raise NotImplementedError(f"haunt predicate {sorted(p)}")
+    return PREDICATE_ORDER[rank][1]

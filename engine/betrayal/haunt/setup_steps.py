@@ -6,7 +6,7 @@ and the placements that wait for a room to be discovered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
@@ -16,9 +16,6 @@ from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen, Req
 from hauntcheck.engine.core import CHANCE, Action, Shuffle
-
-if TYPE_CHECKING:
-    pass
 
 
 class SetupSteps(Monsters):
@@ -100,10 +97,14 @@ class SetupSteps(Monsters):
                 e = self.ex[seat]
                 if e.cards and not spec.get("keeps_possessions"):
                     # judgement: an explorer taken out of play leaves its items behind as a pile
-                    self.piles.setdefault(e.room, []).extend(e.cards)
-                    self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in e.cards)} stay in "
-                              f"{self.room_name(e.room)} as an item pile")
-                    e.cards = []
+                    # and its companions in the room, as a dead one does
+                    items, companions = self.leave_possessions(seat)
+                    if items:
+                        self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in items)} stay in "
+                                  f"{self.room_name(e.room)} as an item pile")
+                    if companions:
+                        self.emit("death.companion-stays", f"{', '.join(self.card_name(c) for c in companions)} stay in "
+                                  f"{self.room_name(e.room)} for the next explorer to take custody of")
                 token = spec.get("replace_with")
                 for mdef in self.hs.monsters.values():
                     if mdef.token == token:
@@ -112,7 +113,9 @@ class SetupSteps(Monsters):
             for seat in who(spec["who"]):
                 e = self.ex[seat]
                 named = spec.get("cards")
-                drop = [c for c in e.cards if named is None or c in ([named] if isinstance(named, str) else named)]
+                # only items drop: companions and the Bite are no items (omen.not-items)
+                drop = [c for c in e.cards if (named is None and self.t.cards[c].item)
+                        or (named is not None and c in ([named] if isinstance(named, str) else named))]
                 if spec.get("may_not_pick_up"):
                     self.no_pickup.update(f"{seat}/{c}" for c in drop)
                 if drop:
@@ -123,6 +126,11 @@ class SetupSteps(Monsters):
                     e.cards = [c for c in e.cards if c not in drop]
                     for card in drop:  # a dropped card's bonuses go with it (item.over-the-top)
                         yield from effects.lose_card(self, seat, card)
+                tokens = [t for t in self.held.get(seat, []) if named is None and self._carried(t)]
+                for token in tokens:  # item tokens are items too, unless the haunt says otherwise
+                    self.held[seat].remove(token)
+                    self.htokens.setdefault(token, []).append(e.room)
+                    self.emit("item.tokens-like-cards", f"{self.name(seat)} drops the {token} token in {self.room_name(e.room)}")
         elif verb == "place":
             if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
                 yield from self._place_in_listed_rooms(spec)
@@ -306,6 +314,10 @@ class SetupSteps(Monsters):
         if room in self.house.spots:
             self.emit(rule, f"{self.room_name(room)} is already in the house")
             return
+        present = [r for r in spec.get("unless_in_house", []) if r in self.house.spots]
+        if present:
+            self.emit(rule, f"{self.room_name(present[0])} is already in the house: {self.room_name(room)} is not fetched")
+            return
         if room not in self.stack and room not in self.aside:
             self.emit(rule, f"{self.room_name(room)} is not in the room stack")
             return
@@ -356,6 +368,9 @@ class SetupSteps(Monsters):
             rooms = [self.ex[holder[0]].room] if holder else [str(self.haunt["room"])]
         elif "symbol" in where:
             rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        elif "rooms" in where:
+            # one of the named rooms in the house (a fetch_room step before makes sure one is)
+            rooms = [str(r) for r in where["rooms"] if r in self.house.spots] or [str(self.haunt["room"])]
         else:
             rooms = sorted(self.house.spots)
         if where.get("same_floor_as") == "haunt-room":

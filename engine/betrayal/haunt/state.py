@@ -188,6 +188,7 @@ class HauntState(Turns):
                 elif seat == traitor:
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
                               "explorer is not in play")
+                    yield from self._slot_rules(seat)
                 if seat == anchor:
                     yield from self._advance_timers("end-of-traitor-turn")
                 if seat == revealer:
@@ -243,27 +244,16 @@ def invariants(state: GameState) -> list[str]:
     return problems
 
 
-_HAUNTS: dict[int, dict[int, tuple[HauntSpec, Mapping[str, Any]]]] = {}
-_WEAPONS: dict[int, dict[str, Weapon]] = {}
-
-
-_RULES: dict[int, RuleBook] = {}
+HauntTables = tuple[dict[int, tuple[HauntSpec, Mapping[str, Any]]], dict[str, Weapon]]
 
 
 def _rules(spec: GameSpec) -> RuleBook:
-    key = id(spec)
-    if key not in _RULES:
-        _RULES[key] = rulebook(spec)
-    return _RULES[key]
+    return spec.derived("rulebook", rulebook)
 
 
-def haunt_tables(spec: GameSpec) -> tuple[dict[int, tuple[HauntSpec, Mapping[str, Any]]], dict[str, Weapon]]:
+def haunt_tables(spec: GameSpec) -> HauntTables:
     """The haunt files and weapon cards of a loaded spec (read once per spec object)."""
-    key = id(spec)
-    if key not in _HAUNTS:
-        _HAUNTS[key] = load_haunts(spec)
-        _WEAPONS[key] = load_weapons(spec)
-    return _HAUNTS[key], _WEAPONS[key]
+    return spec.derived("betrayal.haunts", load_haunts), spec.derived("betrayal.weapons", load_weapons)
 
 
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:

@@ -5,7 +5,7 @@ whom, where and against what, the roll they need, and what success and failure d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
@@ -13,9 +13,6 @@ from hauntcheck.engine.betrayal.haunt.setup_steps import SetupSteps
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
-
-if TYPE_CHECKING:
-    pass
 
 
 class Tasks(SetupSteps):
@@ -39,6 +36,8 @@ class Tasks(SetupSteps):
                 continue  # offered by _side_actions
             if task.get("timing") == "end-of-turn" and "roll" not in task:
                 continue  # happens by itself when the turn ends there
+            if task.get("timing") == "on-entry":
+                continue  # happens by itself to whoever enters (entry_actions)
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
@@ -128,6 +127,13 @@ class Tasks(SetupSteps):
         if where.get("any_room"):
             return True
         return self.ex[seat].room in self._rooms_for(where)
+
+    def entry_actions(self, seat: str) -> Gen[None]:
+        """Actions with ``timing: on-entry`` open where the explorer has just entered happen at
+        once; they are no choice (The Mummy Walks: whoever enters the Girl's room takes her)."""
+        for task in self.tasks_for(seat):
+            if task.get("timing") == "on-entry" and self._task_open(seat, task):
+                yield from self._task(seat, Action.of("task", id=task["id"]))
 
     def _task(self, seat: str, a: Action) -> Gen[None]:
         """``haunt.specific-action``: a task roll (``roll.task-once-per-turn``) or a special action."""

@@ -5,17 +5,12 @@ rules, timers, and the house collapsing where a haunt makes it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.haunt.tasks import Tasks
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
-
-if TYPE_CHECKING:
-    pass
 
 
 class Turns(Tasks):
@@ -406,6 +401,7 @@ class Turns(Tasks):
             self._sync_carried()
         if self.hs is not None:
             yield from self._take_custody(seat)
+            yield from self.entry_actions(seat)
 
     def _take_custody(self, seat: str) -> Gen[None]:
         """``death.companion-custody``: the next explorer to enter takes a companion left in a room."""
@@ -445,6 +441,21 @@ class Turns(Tasks):
                       "leave opponents behind (heroes and the traitor's side slow each other)")
         if self.turn.moved > self.speed(seat) + self.turn.extra:
             self.emit("move.minimum-one", f"{self.name(seat)} may always move at least one space")
+
+    def _slot_rules(self, seat: str) -> Gen[None]:
+        """The traitor's start-of-turn rules marked ``slot: true`` at its turn slot when its
+        explorer is out of play (``turn.traitor-turn-survives-removal``): what the monsters do then
+        (Crimson Jack's return) still happens."""
+        assert self.hs is not None
+        side = self.hs.traitor_side
+        for r in side.turn_rules if side is not None else ():
+            if r.get("when") != "start-of-turn" or not r.get("slot") or r.get("who") != "traitor":
+                continue
+            if "requires" in r and not self.pred(r["requires"], None):
+                continue
+            self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
+            for eff in r.get("do", []):
+                yield from self._outcome(eff, None, None)
 
     def _turn_rules(self, seat: str, when: str) -> Gen[None]:
         """The haunt's ``turn_rules`` for ``seat`` at ``when`` (start-of-turn, end-of-turn)."""

@@ -5,14 +5,10 @@ side whose goal holds wins, and a game in which no side can win any more ends wi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.haunt.predicates import Predicates
 from hauntcheck.engine.core import Outcome
-
-if TYPE_CHECKING:
-    pass
 
 
 class Wins(Predicates):
@@ -32,6 +28,12 @@ class Wins(Predicates):
                     continue  # win.heroes-need-survivor (a hero who left the house alive survived)
                 if isinstance(w.winners, Mapping) and "heroes_where" in w.winners:
                     winners = tuple(s for s in self.heroes() if self.pred(w.winners["heroes_where"], s))
+                elif isinstance(w.winners, Mapping) and "side_where" in w.winners:
+                    side_seats = [s for s in self.seat_ids if self.side.get(s) == side_name]
+                    winners = tuple(s for s in side_seats if self.pred(w.winners["side_where"], s))
+                    if len(winners) < len(side_seats):
+                        self.emit("haunt.rules-override", f"of the {side_name}, only {', '.join(winners) or 'nobody'} "
+                                  f"share the win ({w.says})")
                 else:
                     winners = tuple(s for s in self.seat_ids if self.side.get(s) == side_name)
                 self.result = Outcome(side_name, winners, f"{w.id}: {w.says}")

@@ -22,7 +22,7 @@ def creeper_grab(st: HauntState, seat: str | None, m: Monster | None) -> Gen[Non
     called where the haunt file names it:
 
     * after a Tip beats a hero (the hero is now grabbed): the Tip holds the hero, who drops every
-      item and omen but companions, and every token carried like an item, in the room;
+      item and omen but companions and the Bite, and every token carried like an item, in the room;
     * after a Tip is stunned or killed: it lets go;
     * at the start of a Creeper's turn (``seat`` is None): a hero the Tip holds in the room of
       its own Root is killed, and the Creeper (Root and Tip) is removed."""
@@ -36,7 +36,7 @@ def creeper_grab(st: HauntState, seat: str | None, m: Monster | None) -> Gen[Non
             return
         st.grips[m.uid] = (seat, GRABBED)
         e = st.ex[seat]
-        drop = [c for c in e.cards if not st.t.cards[c].companion]
+        drop = [c for c in e.cards if st.t.cards[c].item]  # the Bite and companions are no items
         e.cards = [c for c in e.cards if c not in drop]
         if drop:
             st.piles.setdefault(e.room, []).extend(drop)

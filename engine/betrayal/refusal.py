@@ -1,0 +1,147 @@
+"""Why a Betrayal action is refused: the rule clause that keeps it off the legal list.
+
+``BetrayalState.refusal`` asks here when ``apply`` refuses an action, so that the refusal can
+name its rule (a dispute scenario's ``expect_illegal: {action, rule}``). The legal actions stay
+the engine's single source of truth: this only explains, in order, the first rule that an
+illegal action breaks; an action it cannot explain is refused with no rule named.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hauntcheck.engine.betrayal.model import SIDES
+from hauntcheck.engine.core import Action
+
+if TYPE_CHECKING:
+    from hauntcheck.engine.betrayal.state import BetrayalState
+
+Refusal = tuple[str, str]
+NONE: Refusal = ("", "")
+
+
+def refusal(st: BetrayalState, action: Action) -> Refusal:
+    seat = st.to_move()
+    if seat is None or seat not in st.ex or st.turn is None or st.turn.seat != seat:
+        return NONE
+    kind = action.kind
+    if kind in ("move", "explore"):
+        return _movement(st, seat, action)
+    if kind in ("drop", "pickup", "trade"):
+        return _item(st, seat, action)
+    if kind == "attack":
+        return _attack(st, seat, action)
+    if kind in ("use", "cross"):
+        return _ability(st, seat, action)
+    return NONE
+
+
+#: The rule that limits how often an ability may be used, by its ``limit`` and kind of source.
+_LIMIT_RULES = {("once-per-turn", "card"): "item.once-per-turn-use", ("once-per-explorer-turn", "card"): "item.once-per-turn-use"}
+
+
+def _ability(st: BetrayalState, seat: str, action: Action) -> Refusal:
+    """A room's, card's or token's ability (``use``) or a barrier crossing (``cross``) that was
+    offered before and is used up: the rule of its limit, where the spec names one."""
+    turn = st.turn
+    assert turn is not None
+    key = str(action.get("ability"))
+    source, _, index = key.rpartition("#")
+    kind, _, name = source.partition(":")
+    abilities = (st.t.rooms[name].abilities if kind == "room" and name in st.t.rooms
+                 else st.t.cards[name].abilities if kind == "card" and name in st.t.cards else ())
+    if not index.isdigit() or int(index) >= len(abilities):
+        return NONE
+    limit = abilities[int(index)].get("limit")
+    used = (key in turn.keys if limit in ("once-per-turn", "once-per-explorer-turn")
+            else key in st.ex[seat].used if limit == "once-per-explorer-per-game"
+            else key in st.game_used if limit in ("once-per-game", "single-use") else False)
+    if not used:
+        return NONE
+    if action.kind == "cross":
+        return "room.barrier.once-per-turn", "the crossing roll was already tried this turn"
+    rule = _LIMIT_RULES.get((str(limit), kind))
+    if rule is None and kind == "room" and "game" in str(limit):
+        rule = f"room.{name}.once-per-game"
+    if rule is None or rule not in st.setup.rules:
+        return "", f"{key} is used up ({limit})"
+    return rule, f"{key} is used up ({limit})"
+
+
+def _movement(st: BetrayalState, seat: str, action: Action) -> Refusal:
+    e = st.ex[seat]
+    if action.kind == "explore":
+        door = str(action.get("door"))
+        if e.room == "entrance-hall" and door == "south":
+            return "discover.front-door-locked", "the front door of the Entrance Hall is locked"
+        floor = st.house.floor_of(e.room)
+        side = SIDES.index(door) if door in SIDES else -1
+        if side not in st.house.doors(e.room) or st.house.door_neighbour(e.room, side)[0] is not None:
+            return "move.through-matching-doors", f"{st.room_name(e.room)} has no open doorway {door} to discover through"
+        if floor is not None and st.remaining_for(floor) == 0:
+            return "discover.floor-exhausted", f"no room tile is left for the {floor} floor"
+    else:
+        to = str(action.get("to"))
+        if to not in st.house.spots:
+            return "move.through-matching-doors", f"{st.room_name(to) if to in st.t.rooms else to} is not in the house"
+        here = {room: cost for room, cost, _ in st.exits(seat)}
+        if to not in here:
+            if any(room == to for room, _, _ in st._exits(e, every_side=True)):
+                return "room.barrier.members", f"{st.room_name(to)} lies beyond the barrier, on the other side of the room"
+            return "move.through-matching-doors", f"no open passage leads from {st.room_name(e.room)} to {st.room_name(to)}"
+        if action.get("cost") != here[to]:
+            return "move.one-space-per-room", f"entering {st.room_name(to)} costs {here[to]} (the action's cost is the base cost)"
+    if st.turn.stopped:
+        # a drawn card, a failed barrier roll or a status may have ended it: the turn does not
+        # record which, so no rule is named rather than a guessed one
+        return "", "movement has ended for this turn"
+    if st.movement_left(seat) <= 0:
+        return "move.speed-spaces", f"no movement left ({st.turn.moved} spaces used of Speed {st.speed(seat)})"
+    return NONE
+
+
+def _item(st: BetrayalState, seat: str, action: Action) -> Refusal:
+    e = st.ex[seat]
+    card = str(action.get("card"))
+    turn = st.turn
+    assert turn is not None
+    if action.kind == "pickup":
+        if card not in st.piles.get(e.room, ()):
+            return "item.pile-open-to-all", f"no {card} lies in {st.room_name(e.room)}"
+        if card in turn.items_acted:
+            return "item.one-action-per-item", f"{st.card_name(card)} was already the subject of an action this turn"
+        return "item.pickup-once-per-turn", "items were already picked up this turn, and not just now"
+    if card not in e.cards:
+        return "item.who-can-use", f"{st.name(seat)} does not hold {card}"
+    cdef = st.t.cards[card]
+    if card in turn.items_acted:
+        return "item.one-action-per-item", f"{st.card_name(card)} was already the subject of an action this turn"
+    if action.kind == "drop":
+        if not cdef.can_drop:
+            return "item.untradable-still-droppable", f"{st.card_name(card)} cannot be dropped"
+        return "item.drop-once-per-turn", "items were already dropped this turn, and not just now"
+    if not cdef.can_trade:
+        return "item.untradable-still-droppable", f"{st.card_name(card)} cannot be traded"
+    if turn.traded:
+        return "item.trade-once-per-turn", "a trade was already made this turn"
+    to = str(action.get("to"))
+    other = st.ex.get(to)
+    if other is not None and other.room == e.room and other.part != e.part:
+        return "room.barrier.no-interaction-across", f"{st.name(to)} is on the other side of the barrier"
+    return NONE
+
+
+def _attack(st: BetrayalState, seat: str, action: Action) -> Refusal:
+    if st.haunt is None:
+        return "attack.not-before-haunt", "there are no attacks before the haunt begins"
+    weapon = action.get("weapon")
+    if isinstance(weapon, tuple) and len(weapon) > 1:
+        return "item.one-weapon-per-attack", "an attack uses one weapon at most"
+    target = str(action.get("target"))
+    other = st.ex.get(target)
+    e = st.ex[seat]
+    if other is not None and other.room == e.room and other.part != e.part:
+        return "room.barrier.no-interaction-across", f"{st.name(target)} is on the other side of the barrier"
+    if other is not None and other.room != e.room:
+        return "attack.same-room", f"{st.name(target)} is not in {st.room_name(e.room)}"
+    return NONE
