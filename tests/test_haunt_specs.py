@@ -64,7 +64,7 @@ HOOKS = {
     9: ("skull-sanity-turns-traitor",),
     10: (),
     12: (),
-    14: ("corpses", "paint-in-order", "sacrifice"),
+    14: ("paint-in-order", "sacrifice"),
     29: (),
     31: ("remove-basement",),
     48: (),

@@ -44,8 +44,11 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     if "monster-pickup" in kinds:
         m = st.monster(str(actions[0]["monster"]))
         need_all, need_any, _ = monster_goal(st, m)
+        fallback = actions[1] if _unload_rooms(st, m) else actions[0]  # a monster that unloads takes anything
         return next((a for a in actions if a.kind == "monster-pickup" and str(a["card"]) in need_all | need_any),
-                    actions[0])
+                    fallback)
+    if "monster-pickup-token" in kinds:  # a token a monster may carry is worth carrying
+        return next(a for a in actions if a.kind == "monster-pickup-token")
     if "hand-over" in kinds:  # give a carrying monster what its goal needs (the Girl, the Ring), keep the rest
         wanted: set[str] = set()
         for m in st.mon:
@@ -723,6 +726,14 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
             holders = [st.ex[s].room for s in st.living_heroes() if missing & set(st.ex[s].cards)]
             if allies or piles or holders:
                 return allies + piles + holders
+    # a loaded monster takes its load where its own rule unloads it (a Cultist's sacrifices);
+    # an empty one that may carry tokens fetches one lying in the house (a corpse)
+    drops = _unload_rooms(st, m)
+    if drops and (m.cards or st.held.get(m.uid)):
+        return drops
+    loose = sorted({r for t in st.mdef(m).carries.get("tokens", ()) for r in st.htokens.get(str(t), [])})
+    if drops and loose:
+        return loose
     gives = _gives([d for ab in st.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
     # a monster whose abilities give a status seeks the heroes who lack it (the Witch and Frogs)
     free = [s for s in st.living_heroes() if not gives & set(st.hstatus.get(s, []))]
@@ -730,6 +741,14 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
     if m.counterpart and st.in_play(m.counterpart):
         prey = [st.ex[m.counterpart].room]
     return prey
+
+
+def _unload_rooms(st: HauntState, m: Monster) -> list[str]:
+    """Rooms in the house where the monster's own rule (``on-enter-or-start`` with a ``where``
+    and no roll) does something with what it carries: a monster there is worth loading."""
+    return [r for rule in st.mdef(m).must if rule.get("when") == "on-enter-or-start" and "where" in rule
+            and "roll" not in rule and (m.cards or st.held.get(m.uid) or st.mdef(m).carries)
+            for r in st._rooms_for(rule["where"]) if r in st.house.spots]
 
 
 def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:

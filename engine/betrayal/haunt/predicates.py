@@ -144,7 +144,7 @@ class Predicates(Amounts):
 
     def _pred_track_reaches(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                             opponent: str | None) -> bool:
-        return self.track >= int(p["track_reaches"])
+        return self.track >= self._amount(p["track_reaches"])  # a number or an amount (a table)
 
     def _pred_tokens_collected(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                                opponent: str | None) -> bool:

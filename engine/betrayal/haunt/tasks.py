@@ -72,8 +72,8 @@ class Tasks(SetupSteps):
     def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
         keys = self.turn.keys
         e = self.ex[seat]
-        if "roll" in task and "task-roll" in keys:
-            return False
+        if "roll" in task and "task-roll" in keys and task.get("limit") != "unlimited":
+            return False  # roll.task-once-per-turn, unless the action may be repeated (limit: unlimited)
         if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
             return False
         if task.get("limit") == "once-per-turn" and f"task:{task['id']}" in keys:

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 #: The rooms that receive Paint, in the book's order (Secrets of Survival, line 3586).
 PAINT_ROOMS = ("kitchen", "larder", "junk-room", "storeroom", "research-laboratory", "attic")
 
+#: The token a dead explorer leaves (``left_on_death``) and its worth (Traitor's Tome, line 1331).
+CORPSE, CORPSE_POINTS = "corpse", 4
+
 #: Points of a sacrificed card (Traitor's Tome, lines 1331-1333); any other tradable card is worth 1.
 COMPANION_POINTS = {"girl": 2, "madman": 2, "dog": 2}
 
@@ -55,25 +58,55 @@ def _offer(st: HauntState, card: str, who: str) -> None:
             f"{st.track} sacrifice point(s)")
 
 
+def _offer_corpse(st: HauntState, carrier: str, who: str) -> None:
+    """A carried corpse leaves the game for :data:`CORPSE_POINTS` points on the track."""
+    st.held[carrier].remove(CORPSE)
+    st.track += CORPSE_POINTS
+    st.emit("haunt.rules-override", f"{who} sacrifices a corpse for {CORPSE_POINTS} points: {st.track} sacrifice point(s)")
+
+
+def _offerable(st: HauntState, seat: str) -> list[str]:
+    """The cards an explorer could sacrifice: the Girl, Madman or Dog, or any tradable item or omen."""
+    return [c for c in st.ex[seat].cards if c in COMPANION_POINTS or (st.t.cards[c].can_trade and not st.t.cards[c].companion)]
+
+
+@hook.predicate("sacrifice")
+def has_sacrifice(st: HauntState, seat: str | None, m: Monster | None) -> bool:
+    """Haunt 14, action ``sacrifice``: open only while the traitor holds something to offer (a
+    card worth points or a corpse), so the repeatable action always gives something up."""
+    if seat is None:
+        return False
+    return bool(_offerable(st, seat)) or CORPSE in st.held.get(seat, [])
+
+
 @hook.monster("sacrifice")
 def sacrifice(st: HauntState, seat: str | None, m: Monster | None) -> Gen[None]:
-    """Haunt 14, actions ``sacrifice-companion``/``sacrifice-card`` and the Cultists' rule
-    ``cultist-sacrifices``: in the Pentagram Chamber a Cultist offers everything it carries, and the
-    traitor offers one card it holds - the Girl, Madman or Dog for 2 points, any other tradable item or
-    omen for 1 (Paint is a token and never offered). Points add up on the Turn/Damage track."""
+    """Haunt 14, the traitor's action ``sacrifice`` and the Cultists' rule ``cultist-sacrifices``:
+    in the Pentagram Chamber a Cultist offers everything it carries, and the traitor offers one
+    card or corpse it holds - a corpse for 4 points, the Girl, Madman or Dog for 2, any other
+    tradable item or omen for 1 (Paint is a token and never offered). Points add up on the
+    Turn/Damage track."""
     if m is not None:
         for card in list(m.cards):
             m.cards.remove(card)
             _offer(st, card, st.mname(m))
+        while CORPSE in st.held.get(m.uid, []):
+            _offer_corpse(st, m.uid, st.mname(m))
         return
     if seat is None:
         return
     e = st.ex[seat]
-    cards = [c for c in e.cards if c in COMPANION_POINTS or (st.t.cards[c].can_trade and not st.t.cards[c].companion)]
-    if not cards:
+    cards = _offerable(st, seat)
+    acts = [Action.of("sacrifice", card=c) for c in cards]
+    if CORPSE in st.held.get(seat, []):
+        acts.insert(0, Action.of("sacrifice", token=CORPSE))
+    if not acts:
         st.emit("haunt.rules-override", f"{st.name(seat)} has nothing to sacrifice")
         return
-    a = yield from st.ask(seat, [Action.of("sacrifice", card=c) for c in cards], "sacrifice a card")
+    a = yield from st.ask(seat, acts, "sacrifice a card or a corpse")
+    if a.get("token"):
+        _offer_corpse(st, seat, st.name(seat))
+        return
     card = str(a["card"])
     e.cards.remove(card)
     _offer(st, card, st.name(seat))
