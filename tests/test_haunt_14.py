@@ -1,6 +1,7 @@
-"""Haunt 14, The Stars Are Right: what is encoded so far - the file's tables, the Paint thrown in
-from a room joined to the Pentagram Chamber (the ``adjoining`` location), the goal check that counts
-thrown Paint by the Paint it comes from, and the pieces still missing before it plays."""
+"""Haunt 14, The Stars Are Right: the file's tables, the Paint thrown in from a room joined to the
+Pentagram Chamber (the ``adjoining`` location), the goal check that counts thrown Paint by the Paint
+it comes from, corpses (left by the dead, carried only by the traitor's side at 2 spaces a room,
+offered for 4 points), the repeatable sacrifice and both sides' wins in policy games."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from betrayal_support import drive, started
+from betrayal_support import drive, pick, policy_game, started
 
 from hauntcheck.checks import solver
 from hauntcheck.checks.solver import SolverReport
@@ -73,13 +74,13 @@ def test_thrown_paint_counts_as_the_paint_it_comes_from_in_the_goal_check() -> N
     assert [f.message for f in report.errors] == ["at 3 players tokens_collected needs 3 thrown-paint token(s); only 0 can be out"]
 
 
-def test_what_keeps_the_haunt_from_playing_is_named_where_the_file_uses_it() -> None:
-    missing = sorted({gap.message for gap in playable.gaps(stars().data)})
-    assert missing == ["hook 'corpses' is not registered"]
+def test_the_haunt_plays_with_its_two_hooks_only() -> None:
+    assert playable.gaps(stars().data) == []
+    assert sorted(h["id"] for h in stars().data["hooks"]) == ["paint-in-order", "sacrifice"]
 
 
 def test_paint_goes_round_the_listed_rooms_in_the_house_in_the_books_order() -> None:
-    st = started(4, 3)  # a house past the reveal (haunt 14 itself cannot be started yet)
+    st = started(4, 14)
     present = [r for r in PAINT_ROOMS if r in st.house.spots]
     st.htokens.pop("paint", None)
     st.pool["paint"] = 5
@@ -108,7 +109,7 @@ def test_with_no_paint_room_in_the_house_the_first_one_in_the_stack_takes_all_th
 def test_a_cultist_offers_its_whole_load_and_the_traitor_one_chosen_card() -> None:
     st = started(4, 3)
     st.track = 0
-    cultist = st.mon[0]  # a monster of the started haunt stands in for a Cultist carrying a load
+    cultist = st.mon[0]
     cultist.cards = ["girl", "axe"]
     drive(sacrifice(st, None, cultist))
     assert cultist.cards == [] and st.track == 3  # the Girl 2, an item 1
@@ -140,3 +141,85 @@ def test_a_monster_rule_without_a_roll_does_its_outcomes_in_its_room(monkeypatch
     carrier.room = "pentagram-chamber"
     drive(st._monster_checks(carrier, "enter"))
     assert carrier.cards == [] and st.track == 1
+
+
+def test_a_dying_explorer_leaves_a_corpse_that_only_the_traitors_side_picks_up() -> None:
+    st = started(4, 14)
+    traitor = st.traitor()
+    assert traitor is not None
+    hero, other = [s for s in st.seat_ids if s != traitor][:2]
+    room = st.ex[hero].room
+    st.ex[hero].idx["might"] = 0
+    st._die(hero, "might")
+    assert st.ex[hero].dead and st.htokens["corpse"] == [room]
+    assert not st._room_for_token(other, "corpse") and st._room_for_token(traitor, "corpse")
+    assert not st._room_for_token(traitor, "paint") and st._room_for_token(other, "paint")
+    st.ex[other].room = st.ex[traitor].room = room
+    st.current = other
+    assert Action.of("pickup-token", token="corpse") not in st._token_pickups(other)
+    st.current = traitor
+    assert Action.of("pickup-token", token="corpse") in st._token_pickups(traitor)
+
+
+def test_carrying_a_corpse_makes_each_room_cost_two_spaces_for_the_traitor_and_a_cultist() -> None:
+    st = started(4, 14)
+    traitor = st.traitor()
+    assert traitor is not None
+    assert st.carrying_cost(traitor) == 1
+    st.held[traitor] = ["corpse"]
+    assert st.carrying_cost(traitor) == 2
+    cultist = next(m for m in st.active_monsters() if m.kind == "cultist")
+    free = st._monster_steps(cultist, 1, False)
+    st.held[cultist.uid] = ["corpse"]
+    assert free and st._monster_steps(cultist, 1, False) == []  # one space left: no room can be entered
+    assert st._monster_steps(cultist, 2, False) == free
+
+
+def test_a_cultist_picks_up_a_corpse_and_offers_it_for_four_points_in_the_chamber() -> None:
+    st = started(4, 14)
+    cultist = next(m for m in st.active_monsters() if m.kind == "cultist")
+    elsewhere = next(r for r in sorted(st.house.spots) if r != "pentagram-chamber")
+    cultist.room = elsewhere
+    st.htokens["corpse"] = [elsewhere]
+    drive(st._monster_token_pickup(cultist), pick("monster-pickup-token"))
+    assert st.held[cultist.uid] == ["corpse"] and st.htokens["corpse"] == []
+    st.track = 0
+    cultist.room = "pentagram-chamber"
+    drive(st._monster_checks(cultist, "enter"))
+    assert st.held[cultist.uid] == [] and st.track == 4
+
+
+def test_the_sacrifice_action_repeats_while_the_traitor_has_something_to_offer() -> None:
+    st = started(4, 14)
+    traitor = st.traitor()
+    assert traitor is not None
+    task = next(t for t in st.tasks_for(traitor) if t["id"] == "sacrifice")
+    assert task["limit"] == "unlimited"
+    st.ex[traitor].room = "pentagram-chamber"
+    st.ex[traitor].cards = []
+    st.held[traitor] = []
+    assert not st._task_open(traitor, task)  # nothing to offer: not open, however often allowed
+    st.ex[traitor].cards = ["axe"]
+    st.held[traitor] = ["corpse"]
+    st.track = 0
+    for _ in range(2):
+        assert st._task_open(traitor, task)
+        drive(st._task(traitor, Action.of("task", id="sacrifice")))
+    assert st.track == 5 and not st._task_open(traitor, task)
+
+
+def test_an_unlimited_task_roll_may_be_made_again_in_the_same_turn() -> None:
+    st = started(4, 14)
+    traitor = st.traitor()
+    assert traitor is not None
+    roll = {"id": "probe", "by": "traitor", "roll": {"trait": "might", "target": 1}, "do": []}
+    st.turn.keys.add("task-roll")  # the turn's one task roll has been made
+    assert not st._task_open(traitor, roll)
+    assert st._task_open(traitor, {**roll, "limit": "unlimited"})
+
+
+@pytest.mark.parametrize(("players", "seed", "result"), [(3, 612, "heroes"), (4, 45, "traitor")])
+def test_policy_games_reach_both_wins_with_the_invariants_kept(players: int, seed: int, result: str) -> None:
+    st = policy_game(players, seed, 14, check_invariants=True)
+    outcome = st.outcome()
+    assert outcome is not None and outcome.result == result

@@ -38,9 +38,7 @@ def position_of(path: Path, needle: str) -> tuple[int, int]:
 
 #: Bundled haunt files whose rules are encoded but that the engine cannot play yet, with the hooks
 #: still to be written. Pinned both ways: a haunt leaves this table the moment it plays.
-NOT_PLAYABLE_YET = {
-    14: {"corpses"},
-}
+NOT_PLAYABLE_YET: dict[int, set[str]] = {}
 
 
 def test_every_bundled_haunt_plays() -> None:
@@ -51,6 +49,8 @@ def test_every_bundled_haunt_plays() -> None:
 
 
 def test_the_haunts_not_playable_yet_lack_only_their_pinned_hooks() -> None:
+    if not NOT_PLAYABLE_YET:
+        pytest.skip("every bundled haunt plays")
     files = {f.data["number"]: f for f in game_spec("betrayal").by_kind("haunt")}
     for number, hooks in NOT_PLAYABLE_YET.items():
         messages = {gap.message for gap in playable.gaps(files[number].data)}
