@@ -478,7 +478,24 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
             return _frontier(st)  # every known place is used up: open the house for more rooms and cards
         return goals
+    ritual = _ritual_rooms(st, seat)
+    if ritual:
+        return ritual  # a task roll to repeat until it is done is the side's work: hunting waits
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
+
+
+def _ritual_rooms(st: HauntState, seat: str) -> list[str]:
+    """Rooms of the explorer's open task rolls that may be repeated (``limit: unlimited``), such
+    as a summoning made of many rolls."""
+    out: list[str] = []
+    for task in st.tasks_for(seat):
+        if "roll" not in task or task.get("limit") != "unlimited" or "where" not in task:
+            continue
+        if "requires" in task and not st.pred(task["requires"], seat):
+            continue
+        with contextlib.suppress(NotImplementedError):
+            out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
+    return out
 
 
 def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None) -> list[str]:

@@ -23,6 +23,8 @@ class Amounts(HauntBase):
             return [str(self.haunt["revealer"])]
         if who in ("heroes", "each-hero"):
             return self.living_heroes()
+        if who == "player-left-of-revealer" and self.haunt is not None:
+            return [self.left_of(str(self.haunt["revealer"]))]
         return []
 
     def targets(self, target: Mapping[str, Any], room: str, seat: str | None) -> list[str]:

@@ -85,6 +85,7 @@ class HauntBase(BetrayalState):
         self.hidden_token = ""  # the token id dealt to pick the hidden traitor
         self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)
         self.setting_up = False
+        self.extra_turns: list[str] = []  # seats owed an extra turn before the first round (setup ``extra_turn``)
         asked = setup.options.get("haunt")
         # a designer's draft without a number plays as haunt DRAFT_NUMBER (0)
         draft = type(asked) is int and asked == DRAFT_NUMBER and DRAFT_NUMBER in setup.tables.haunts
@@ -218,6 +219,8 @@ class HauntBase(BetrayalState):
             for t, v in source.items():
                 if isinstance(v, int) and not isinstance(v, bool):
                     stats[t] = v
+                elif isinstance(v, Mapping):
+                    stats[t] = self.as_haunt_state()._amount(v)  # a formula (the Elder God's Speed = the players)
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
         self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("

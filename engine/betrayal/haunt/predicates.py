@@ -162,6 +162,11 @@ class Predicates(Amounts):
     def _pred_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return seat is not None and self.in_play(seat) == bool(p["alive"])
 
+    def _pred_traitor_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The haunt's traitor is dead (``traitor_dead: true``), or alive (``false``)."""
+        traitor = self.haunt.get("traitor") if self.haunt is not None else None
+        return bool(traitor) and self.ex[str(traitor)].dead == bool(p["traitor_dead"])
+
     def _pred_killed_a_hero(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                             opponent: str | None) -> bool:
         return seat is not None and (seat in self.hero_killers) == bool(p["killed_a_hero"])
@@ -219,7 +224,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "exited",
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
-        "killed_a_hero", "the_traitor",
+        "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
