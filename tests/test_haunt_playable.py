@@ -36,9 +36,25 @@ def position_of(path: Path, needle: str) -> tuple[int, int]:
     raise AssertionError(f"{needle!r} is not in {path}")
 
 
+#: Bundled haunt files whose rules are encoded but that the engine cannot play yet, with the hooks
+#: still to be written. Pinned both ways: a haunt leaves this table the moment it plays.
+NOT_PLAYABLE_YET: dict[int, set[str]] = {}
+
+
 def test_every_bundled_haunt_plays() -> None:
     for file in game_spec("betrayal").by_kind("haunt"):
+        if file.data["number"] in NOT_PLAYABLE_YET:
+            continue
         assert playable.gaps(file.data) == [], file.display
+
+
+def test_the_haunts_not_playable_yet_lack_only_their_pinned_hooks() -> None:
+    if not NOT_PLAYABLE_YET:
+        pytest.skip("every bundled haunt plays")
+    files = {f.data["number"]: f for f in game_spec("betrayal").by_kind("haunt")}
+    for number, hooks in NOT_PLAYABLE_YET.items():
+        messages = {gap.message for gap in playable.gaps(files[number].data)}
+        assert messages == {f"hook '{h}' is not registered" for h in hooks}, files[number].display
 
 
 def test_a_haunt_naming_an_unregistered_hook_is_refused_with_the_hook_at_its_line(tmp_path: Path) -> None:

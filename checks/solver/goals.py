@@ -33,6 +33,7 @@ def goal_findings(file: SpecFile, report: SolverReport) -> None:
     earned has N of them to earn and some task earns them; N monsters defeated needs N monsters."""
     data = file.data
     earned = _earned_tokens(data)
+    converted = _converted_tokens(data)
     monster_counts = {str(m["id"]): m.get("count", 1) for m in data.get("monsters", ()) if isinstance(m, Mapping)}
     for path, node in walk(data):
         for key in ("tokens_collected", "holds_tokens"):
@@ -48,7 +49,9 @@ def goal_findings(file: SpecFile, report: SolverReport) -> None:
                                                    f"{key} counts {kind!r} tokens, but nothing in the haunt earns or takes one"))
             for players in PLAYER_COUNTS:
                 need = amount(data, want.get("count"), players)
-                have = sum(token_needs(data, players)[0].get(k, 0) for k in kinds)
+                out_now = token_needs(data, players)[0]
+                have = sum(out_now.get(k, 0) + sum(out_now.get(x, 0) for x in converted.get(k, ()) if x not in kinds)
+                           for k in kinds)
                 if need is not None and need > have:
                     report.findings.append(Finding(
                         "goals", where, f"at {players} players {key} needs {need} {'/'.join(kinds)} token(s); only {have} can be out",
@@ -65,3 +68,20 @@ def goal_findings(file: SpecFile, report: SolverReport) -> None:
                         "goals", file.where((*path, "monsters_defeated")),
                         f"at {players} players the haunt needs {wanted} {beaten['monster']} defeated; only {exist} exist"))
                     break
+
+
+def _converted_tokens(data: Mapping[str, Any]) -> dict[str, set[str]]:
+    """Token kinds an outcome list turns into others: a ``discard_token`` of X and an ``earn`` of Y
+    in one list (a Paint token thrown into the Pentagram Chamber becomes a thrown one): Y -> {X}."""
+    out: dict[str, set[str]] = {}
+    for _path, node in walk(data):
+        for key in ("do", "success"):
+            outcomes = node.get(key)
+            if not isinstance(outcomes, list):
+                continue
+            spent = {o["discard_token"] for o in outcomes if isinstance(o, Mapping) and isinstance(o.get("discard_token"), str)}
+            for o in outcomes:
+                earn = o.get("earn") if isinstance(o, Mapping) else None
+                if spent and isinstance(earn, Mapping) and isinstance(earn.get("token"), str):
+                    out.setdefault(earn["token"], set()).update(spent)
+    return out

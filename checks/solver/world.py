@@ -142,7 +142,7 @@ def world_of(spec: GameSpec) -> World:
     def visit(entries: Sequence[Any]) -> None:
         for entry in entries:
             if isinstance(entry, Mapping):
-                if entry.get("category") == "token":
+                if entry.get("category") in ("token", "figure"):  # a figure may stand for a token (a corpse)
                     parts[str(entry["id"])] = entry
                 visit(entry.get("parts", ()))
 

@@ -58,6 +58,9 @@ class TokenDef:
     numbered: bool = False
     carried_as_item: bool = False
     carry_limit: int | None = None  # at most this many on one explorer
+    carried_by: str | None = None  # only this side picks it up, takes or steals it
+    move_cost: int = 1  # spaces to enter a room while carrying one
+    left_on_death: bool = False  # an explorer dying in the haunt leaves one in its room
 
 
 @dataclass(frozen=True)
@@ -234,6 +237,9 @@ def _token(data: Mapping[str, Any]) -> TokenDef:
         numbered=bool(data.get("numbered", False)),
         carried_as_item=bool(data.get("carried_as_item", False)),
         carry_limit=int(data["carry_limit"]) if "carry_limit" in data else None,
+        carried_by=data.get("carried_by"),
+        move_cost=int(data.get("move_cost", 1)),
+        left_on_death=bool(data.get("left_on_death", False)),
     )
 
 
@@ -362,7 +368,7 @@ def _token_parts(components: Mapping[str, Any] | None) -> dict[str, Mapping[str,
     def visit(entries: Sequence[Any]) -> None:
         for entry in entries:
             if isinstance(entry, Mapping):
-                if entry.get("category") == "token":
+                if entry.get("category") in ("token", "figure"):  # a figure may stand for a token (a corpse)
                     parts[str(entry["id"])] = entry
                 visit(entry.get("parts", ()))
 

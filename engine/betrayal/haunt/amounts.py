@@ -24,6 +24,8 @@ class Amounts(HauntBase):
             return [str(self.haunt["revealer"])]
         if who in ("heroes", "each-hero"):
             return self.living_heroes()
+        if who == "player-left-of-revealer" and self.haunt is not None:
+            return [self.left_of(str(self.haunt["revealer"]))]
         return []
 
     def targets(self, target: Mapping[str, Any], room: str, seat: str | None) -> list[str]:
@@ -41,6 +43,17 @@ class Amounts(HauntBase):
             if kind == "explorer-without-status" and target.get("status") in self.hstatus.get(s, []):
                 continue  # (the Witch's spells spare Frogs for her Cat, haunt 3)
             out.append(s)
+        return out
+
+    def adjoining_rooms(self, room: str) -> list[str]:
+        """The rooms joined to ``room`` by a doorway whose doors meet, or open to it within the
+        starting strip (no stairs, passages or secret ways)."""
+        out = []
+        for side in sorted(self.house.doors(room)):
+            other, meet = self.house.door_neighbour(room, side)
+            if other is not None and meet:
+                out.append(other)
+        out += [to for to, kind, _cost, _requires in self.t_links.get(room, ()) if kind == "strip" and to in self.house.spots]
         return out
 
     def _amount(self, value: Any, room: str | None = None) -> int:
@@ -89,12 +102,16 @@ class Amounts(HauntBase):
 
     def _rooms_for(self, where: Mapping[str, Any]) -> list[str]:
         """The rooms a location names (without choices): rooms, tokens, monsters, statuses;
-        ``with_neighbours``: also every room next to one of them on its floor, doors or not."""
+        ``with_neighbours``: also every room next to one of them on its floor, doors or not; with
+        ``adjoining``, the rooms joined to those by a doorway instead."""
         if where.get("with_neighbours"):
             base = self._rooms_for({k: v for k, v in where.items() if k != "with_neighbours"})
             beside = {self.house.room_at(self.house.floor_of(r), step(self.house.spots[r].cell, side))
                       for r in base if r in self.house.spots for side in range(4)}
             return sorted(set(base) | {r for r in beside if r is not None})
+        if where.get("adjoining"):
+            base = self._rooms_for({k: v for k, v in where.items() if k != "adjoining"})
+            return sorted({r for room in base if room in self.house.spots for r in self.adjoining_rooms(room)})
         if "room" in where:
             return [str(where["room"])]
         if "rooms" in where:

@@ -92,6 +92,7 @@ class HauntBase(BetrayalState):
         self.hidden_token = ""  # the token id dealt to pick the hidden traitor
         self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)
         self.setting_up = False
+        self.extra_turns: list[str] = []  # seats owed an extra turn before the first round (setup ``extra_turn``)
         asked = setup.options.get("haunt")
         # a designer's draft without a number plays as haunt DRAFT_NUMBER (0)
         draft = type(asked) is int and asked == DRAFT_NUMBER and DRAFT_NUMBER in setup.tables.haunts
@@ -227,6 +228,8 @@ class HauntBase(BetrayalState):
             for t, v in source.items():
                 if isinstance(v, int) and not isinstance(v, bool):
                     stats[t] = v
+                elif isinstance(v, Mapping):
+                    stats[t] = self.as_haunt_state()._amount(v)  # a formula (the Elder God's Speed = the players)
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
         self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
@@ -429,9 +432,22 @@ class HauntBase(BetrayalState):
         return self.hs is not None and token in self.hs.tokens and self.hs.tokens[token].carried_as_item
 
     def _room_for_token(self, seat: str, token: str) -> bool:
-        """Whether the explorer may take one more of these tokens (the token's ``carry_limit``)."""
-        limit = self.hs.tokens[token].carry_limit if self.hs is not None and token in self.hs.tokens else None
-        return limit is None or self.held.get(seat, []).count(token) < limit
+        """Whether the explorer may take one more of these tokens (the token's ``carry_limit``), and
+        is of the side allowed to carry it (``carried_by``)."""
+        tdef = self.hs.tokens.get(token) if self.hs is not None else None
+        if tdef is None:
+            return True
+        if tdef.carried_by is not None and self.side.get(seat, HERO) != tdef.carried_by:
+            return False
+        return tdef.carry_limit is None or self.held.get(seat, []).count(token) < tdef.carry_limit
+
+    def carrying_cost(self, carrier: str) -> int:
+        """Spaces it costs to enter a room for an explorer (or a monster, by its uid) carrying
+        tokens with a ``move_cost``: the dearest of them, 1 when none."""
+        if self.hs is None or carrier not in self.held:
+            return 1
+        tokens = self.hs.tokens
+        return max((tokens[t].move_cost for t in self.held[carrier] if t in tokens), default=1)
 
     def partners(self, m: Monster) -> list[Monster]:
         """The other parts of a paired monster (``paired_with``: the same number, the other kind)."""

@@ -166,7 +166,9 @@ class Monsters(Combat):
             yield from self._fetch_room({"room": stairs, "place": {"floor": "basement", "chosen_by": "traitor"}})
 
     def _monster_pickup(self, m: Monster) -> Gen[None]:
-        """A monster allowed to carry items may pick them up from a pile in its room."""
+        """A monster allowed to carry items may pick them up from a pile in its room (and the
+        haunt tokens its ``carries.tokens`` names, lying there)."""
+        yield from self._monster_token_pickup(m)
         pile = self.piles.get(m.room, [])
         if not pile or not self.mdef(m).carries.get("items") or m.stunned:
             return
@@ -181,6 +183,22 @@ class Monsters(Combat):
             m.cards.append(card)
             self.emit("monster.rules-overridable", f"{self.mname(m)} picks up {self.card_name(card)}")
             self.monster_items_changed(m, 1)
+
+    def _monster_token_pickup(self, m: Monster) -> Gen[None]:
+        """A monster whose ``carries.tokens`` names a token lying in its room may pick one up; it
+        carries it (under its uid in ``held``) until it is used up. One pick-up a stop."""
+        kinds = [str(t) for t in self.mdef(m).carries.get("tokens", ())]
+        here = [t for t in kinds if m.room in self.htokens.get(t, [])]
+        if not here or m.stunned:
+            return
+        acts = [Action.of("monster-pickup-token", monster=m.uid, token=t) for t in here]
+        a = yield from self.ask(self.monster_controller(m), [Action.of("monster-leave", monster=m.uid), *acts],
+                                f"{self.mname(m)} picks up a token?")
+        if a.kind == "monster-pickup-token":
+            token = str(a["token"])
+            self.htokens[token].remove(m.room)
+            self.held.setdefault(m.uid, []).append(token)
+            self.emit("monster.rules-overridable", f"{self.mname(m)} picks up the {token} token in {self.room_name(m.room)}")
 
     def _group_move(self, mdef: MonsterDef) -> bool:
         raw = self.haunts[self.hs.number][1] if self.hs is not None else {}
@@ -242,7 +260,7 @@ class Monsters(Combat):
             passage = next((how for r, _, how in self.vertical_passages(src) if r == to), None)
             m.room = to
             self._leave_trail(m, src)
-            moved += cost + slow
+            moved += cost + slow + self.carrying_cost(m.uid) - 1
             self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
                       f"({min(moved, budget)} of {budget})")
             if passage is not None:
@@ -379,7 +397,7 @@ class Monsters(Combat):
         raw = self._monster_raw(mdef)
         raw_forbidden = set(raw.get("may_not_use", ()))
         no_tokens = set(raw.get("may_not_use_tokens", ()))  # passages those tokens make are closed to it
-        slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
+        slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room) + self.carrying_cost(m.uid) - 1
         out = []
         steps = [(room, cost) for room, cost, how in self._room_exits(m.room) if how not in no_tokens]
         if mdef.movement.get("through_walls"):
@@ -440,11 +458,15 @@ class Monsters(Combat):
         for rule in self.mdef(m).must:
             if rule.get("when") != "on-enter-or-start":
                 continue
-            rooms = rule.get("where", {}).get("rooms", [])
+            rooms = self._rooms_for(rule["where"]) if "where" in rule else []
             if m.room not in rooms:
                 continue
             key = f"{rule['id']}/{m.room}"
             if rule.get("reuse") == "once-per-place" and key in self.used_places:
+                continue
+            if "roll" not in rule:  # no roll: its outcomes happen there (a Cultist's sacrifice, haunt 14)
+                for eff in rule.get("do", []):
+                    yield from self._outcome(eff, None, m)
                 continue
             roll = rule.get("roll", {})
             trait = str(roll.get("trait"))

@@ -578,6 +578,11 @@ class Outcomes(Wins):
                     self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
                 else:
                     self.held.setdefault(seat, []).append(token)
+        for token in sorted(t for t, tdef in self.hs.tokens.items() if tdef.left_on_death):
+            # a token left by the dead (a corpse) lies where the explorer died
+            room = self.ex[seat].room
+            self.htokens.setdefault(token, []).append(room)
+            self.emit("haunt.rules-override", f"{self.name(seat)} leaves a {token} token in {self.room_name(room)}")
         if hero:
             self._on_death(seat)
         if seat == self.hidden:

@@ -49,7 +49,8 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "monster": frozenset({
         "name", "token", "count", "controlled_by", "acts", "stats", "stats_by_track", "stats_from", "group_move",
         "movement", "immune_to", "attackable", "on_defeat", "damage_capacity", "carries", "slows_explorers",
-        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "attacks_together", "grabs", "trail", "may_not_use_tokens"}),
+        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "attacks_together",
+        "grabs", "trail", "may_not_use_tokens"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
         "teleport", "modes_by_roll", "custom"}),
@@ -73,7 +74,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",
         "room_with_monster", "room_with_status", "next_to_token", "same_floor_as", "floor", "min_tiles_from",
         "as_far_as_possible_from", "fallback", "one_per_room", "overflow", "on_discovery", "chosen_by", "secret", "extras",
-        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms", "cycle"}),
+        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms", "cycle", "adjoining"}),
     # wins.py; ``also_wins`` is a note (those who share the win are on the winning side)
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({

@@ -165,7 +165,7 @@ class Predicates(Amounts):
 
     def _pred_track_reaches(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                             opponent: str | None) -> bool:
-        return self.track >= int(p["track_reaches"])
+        return self.track >= self._amount(p["track_reaches"])  # a number or an amount (a table)
 
     def _pred_tokens_collected(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                                opponent: str | None) -> bool:
@@ -251,8 +251,9 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "exited",
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
-        "killed_a_hero", "the_traitor",
-        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive", "monsters_in_house", "monster_marked"))
+        "killed_a_hero", "the_traitor", "traitor_dead",
+        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
+        "monsters_in_house", "monster_marked"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

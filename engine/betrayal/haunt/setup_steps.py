@@ -259,6 +259,11 @@ class SetupSteps(Monsters):
                       "others back, whenever they draw one")
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
+        elif verb == "extra_turn":
+            seats = self._who(spec.get("who", "traitor"))
+            self.extra_turns.extend(seats)
+            for seat in seats:
+                self.emit(rule, f"{self.name(seat)} takes an extra turn at once")
         elif verb == "start_track":
             self.track = self._amount(spec.get("at", 0))
             self.emit(rule, f"the Turn/Damage track starts at {self.track}")
@@ -560,5 +565,5 @@ class SetupSteps(Monsters):
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"}) | frozenset({
+    "fetch_room", "traitor_in_play", "extra_turn", "start_track", "set_aside", "deal", "first_player", "custom"}) | frozenset({
     "fetch_rooms", "draw_choice"})

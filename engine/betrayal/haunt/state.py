@@ -130,6 +130,13 @@ class HauntState(Turns):
         order, traitor = self.round_order()
         if self._check_wins():
             return
+        while self.extra_turns:
+            # setup ``extra_turn``: a turn of its own before the first round (its order is unchanged)
+            seat = self.extra_turns.pop(0)
+            if self.in_play(seat):
+                yield from self._play_turn(seat)
+                if self._check_wins():
+                    return
         yield from self.play_rounds(order, traitor)
 
     def enter_haunt(self, number: int) -> None:

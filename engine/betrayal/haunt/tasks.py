@@ -79,8 +79,8 @@ class Tasks(SetupSteps):
     def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
         keys = self.turn.keys
         e = self.ex[seat]
-        if "roll" in task and "task-roll" in keys:
-            return False
+        if "roll" in task and "task-roll" in keys and task.get("limit") != "unlimited":
+            return False  # roll.task-once-per-turn, unless the action may be repeated (limit: unlimited)
         if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
             return False
         if task.get("limit") == "once-per-turn" and f"task:{task['id']}" in keys:
@@ -111,6 +111,21 @@ class Tasks(SetupSteps):
             return False
         cost = task.get("cost", {}).get("movement", 0)
         return not (cost and self.movement_left(seat) < cost)
+
+    def _task_roll_of(self, seat: str, trait: str, task: Mapping[str, Any]) -> Gen[int | None]:
+        """The task's roll: the turn's one task roll (``roll.task-once-per-turn``), or, for a task
+        with ``limit: unlimited``, a roll that leaves that one task roll as it was."""
+        if task.get("limit") != "unlimited":
+            return (yield from self.task_roll(seat, trait, task["id"]))
+        keys = self.turn.keys
+        made = "task-roll" in keys
+        keys.discard("task-roll")
+        total = yield from self.task_roll(seat, trait, task["id"])
+        if not made:
+            keys.discard("task-roll")
+        else:
+            keys.add("task-roll")
+        return total
 
     def _task_places(self, seat: str, task: Mapping[str, Any]) -> list[str] | None:
         """For a task whose ``where_any`` also offers cards (``holding``: carrying any of them),
@@ -178,7 +193,7 @@ class Tasks(SetupSteps):
             results = []
             for trait in TRAITS:
                 if trait == TRAITS[0]:
-                    total = yield from self.task_roll(seat, trait, task["id"])
+                    total = yield from self._task_roll_of(seat, trait, task)
                     if total is None:
                         return
                 else:
@@ -191,7 +206,7 @@ class Tasks(SetupSteps):
         elif roll:
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
-            total = yield from self.task_roll(seat, trait, task["id"])
+            total = yield from self._task_roll_of(seat, trait, task)
             if total is None or self.ex[seat].dead:
                 return  # an item used on the roll can cost the explorer's life before it counts
             if roll.get("opposed_by") == "target" and target is not None:

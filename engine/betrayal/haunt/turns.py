@@ -203,7 +203,8 @@ class Turns(Collapse):
         room = self.ex[seat].room
         return [Action.of("pickup-token", token=tok) for tok, rooms in sorted(self.htokens.items())
                 if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item
-                and self._may_pick_up(seat, tok)]
+                and self._may_pick_up(seat, tok)
+                and self.hs.tokens[tok].carried_by in (None, self.side.get(seat, HERO))]
 
     def _may_pick_up(self, seat: str, token: str) -> bool:
         """A token whose ``picked_up_by`` names a side is picked up by that side only."""
@@ -441,7 +442,7 @@ class Turns(Collapse):
             closer = [a for a in actions if a.kind == "move" and dist.get(str(a["to"]), 10_000) < here]
             if closer or here == 0:
                 actions = closer  # the status drags the explorer by the shortest way
-        extra = self._slowing(seat) + self._room_cost_extra(seat)
+        extra = self._slowing(seat) + self._room_cost_extra(seat) + self.carrying_cost(seat) - 1
         if not extra or self.turn.moved == 0:
             return actions  # move.minimum-one: the first space is always possible
         left = self.movement_left(seat)
@@ -449,6 +450,7 @@ class Turns(Collapse):
 
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
         extra = self._slowing(seat) if self.hs is not None else 0
+        self._pay_carrying(seat)
         self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
             m.stunned for m in self.active_monsters(self.ex[seat].room))
         yield from super()._move(seat, to, cost)
@@ -480,6 +482,7 @@ class Turns(Collapse):
 
     def _explore(self, seat: str, side: int) -> Gen[None]:
         extra = self._slowing(seat) if self.hs is not None else 0
+        self._pay_carrying(seat)
         yield from super()._explore(seat, side)
         self._pay_slowing(seat, extra)
         if self.hs is not None and self.ex[seat].room == "collapsed-room":
@@ -490,6 +493,15 @@ class Turns(Collapse):
         """Extra spaces each room costs this turn beyond the first (the outcome ``room_cost``)."""
         costs = [int(k.split(":", 1)[1]) for k in self.turn_mods.get(seat, ()) if k.startswith("room-cost:")]
         return max(costs) - 1 if costs else 0
+
+    def _pay_carrying(self, seat: str) -> None:
+        """A token with a ``move_cost`` makes each room its carrier enters cost that many spaces
+        (the extra is paid as the carrier sets out; ``move.minimum-one`` still lets it take a first step)."""
+        extra = self.carrying_cost(seat) - 1
+        if extra > 0:
+            self.turn.moved += extra
+            self.emit("haunt.rules-override", f"{self.name(seat)} carries a load: entering the room costs {extra} "
+                      f"more space{'s' if extra > 1 else ''}")
 
     def _pay_slowing(self, seat: str, extra: int) -> None:
         if self.turn.left_room and self.stunned_left:

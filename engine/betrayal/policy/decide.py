@@ -18,6 +18,7 @@ from hauntcheck.engine.betrayal.policy.monsters import (
     _monster_move,
     _monster_targets,
     _place_monster,
+    _unload_rooms,
     monster_goal,
 )
 from hauntcheck.engine.betrayal.policy.turn import _targets, _turn
@@ -45,8 +46,11 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         need_all, need_any, _ = monster_goal(st, m)
         if st.mdef(m).carries.get("on_track"):
             return next(a for a in actions if a.kind == "monster-pickup")  # every item makes it stronger
+        fallback = actions[1] if _unload_rooms(st, m) else actions[0]  # a monster that unloads takes anything
         return next((a for a in actions if a.kind == "monster-pickup" and str(a["card"]) in need_all | need_any),
-                    actions[0])
+                    fallback)
+    if "monster-pickup-token" in kinds:  # a token a monster may carry is worth carrying
+        return next(a for a in actions if a.kind == "monster-pickup-token")
     if "hand-over" in kinds:  # give a carrying monster what its goal needs (the Girl, the Ring), keep the rest
         wanted: set[str] = set()
         for m in st.mon:
@@ -83,7 +87,7 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
             return ride
     if "collapse" in kinds:
         return _collapse(st, actions)
-    if "sacrifice" in kinds:
+    if "collapse-anyway" in kinds:  # the Holy Symbol given up to hold the collapse off, or not
         return _sacrifice(st, actions)
     if "keep-card" in kinds:  # of the cards drawn, keep one the goals need, else a weapon
         want = wanted_cards(st, st.side.get(st.to_move() or "", HERO))

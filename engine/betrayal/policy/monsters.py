@@ -90,6 +90,14 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
             holders = [st.ex[s].room for s in st.living_heroes() if missing & set(st.ex[s].cards)]
             if allies or piles or holders:
                 return allies + piles + holders
+    # a loaded monster takes its load where its own rule unloads it (a Cultist's sacrifices);
+    # an empty one that may carry tokens fetches one lying in the house (a corpse)
+    drops = _unload_rooms(st, m)
+    if drops and (m.cards or st.held.get(m.uid)):
+        return drops
+    loose = sorted({r for t in st.mdef(m).carries.get("tokens", ()) for r in st.htokens.get(str(t), [])})
+    if drops and loose:
+        return loose
     gives = _gives([d for ab in st.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
     # a monster whose abilities give a status seeks the heroes who lack it (the Witch and Frogs)
     free = [s for s in st.living_heroes() if not gives & set(st.hstatus.get(s, []))]
@@ -173,3 +181,11 @@ def _trail_move(st: HauntState, actions: list[Action]) -> Action | None:
     if moves:
         return min(moves, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
     return None
+
+
+def _unload_rooms(st: HauntState, m: Monster) -> list[str]:
+    """Rooms in the house where the monster's own rule (``on-enter-or-start`` with a ``where``
+    and no roll) does something with what it carries: a monster there is worth loading."""
+    return [r for rule in st.mdef(m).must if rule.get("when") == "on-enter-or-start" and "where" in rule
+            and "roll" not in rule and (m.cards or st.held.get(m.uid) or st.mdef(m).carries)
+            for r in st._rooms_for(rule["where"]) if r in st.house.spots]

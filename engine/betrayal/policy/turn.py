@@ -292,6 +292,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     rituals = _win_token_rooms(st, seat, side)
     if rituals:
         return rituals  # the side's own goal is a count of tokens its tasks earn: go and earn them
+    ritual = _ritual_rooms(st, seat)
+    if ritual:
+        return ritual  # a task roll to repeat until it is done is the side's work: hunting waits
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
 
 
@@ -599,3 +602,17 @@ def _guard_post(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> 
         if steps:
             return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
     return None
+
+
+def _ritual_rooms(st: HauntState, seat: str) -> list[str]:
+    """Rooms of the explorer's open task rolls that may be repeated (``limit: unlimited``), such
+    as a summoning made of many rolls."""
+    out: list[str] = []
+    for task in st.tasks_for(seat):
+        if "roll" not in task or task.get("limit") != "unlimited" or "where" not in task:
+            continue
+        if "requires" in task and not st.pred(task["requires"], seat):
+            continue
+        with contextlib.suppress(NotImplementedError):
+            out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
+    return out

@@ -84,9 +84,18 @@ class _HauntBuilder(_PartsBuilder):
             yield from st.set_up_haunt(st.haunt.get("traitor"))
         self.haunt_overrides()
         order, traitor = st.round_order()
-        st.hround = max(st.hround, 1)
+        # a stated round 0: the turn is an extra one before the first round (setup ``extra_turn``)
+        extra = self.pos["haunt"].get("round") == 0 and st.in_play(seat)
+        st.hround = st.hround if extra else max(st.hround, 1)
         ready["done"] = True
         if self.problems or st._check_wins():
+            return
+        if extra:
+            # setup ``extra_turn``: the stated turn is taken before the rounds, which then begin
+            yield from (_resumed_turn(st, begun) if begun is not None else st._play_turn(seat))
+            if st._check_wins():
+                return
+            yield from st.play_rounds(order, traitor)
             return
         yield from st.play_rounds(order, traitor, start=seat, resume=_resumed_turn(st, begun) if begun is not None else None)
 
@@ -154,6 +163,11 @@ class _HauntBuilder(_PartsBuilder):
                     "fetches": "[[side, card, stack], ...]", "next_omen": "[[side, [cards]], ...]",
                     "rolled": "a trait", "pending_losses": "a list", "hidden_traitor": "{seat, revealed}",
                     "hidden_token": "a token id"}[key])
+        gone = [c for c in st.destroyed if c in st.t.cards and c in st.decks[st.t.cards[c].type]]
+        for card in gone:
+            self.take(card, ("haunt", "destroyed"))  # a card the haunt destroyed is out of its stack
+        if any(st.t.cards[c].type == "omen" for c in gone):
+            st.omens_drawn = sum(1 for c in st.t.cards.values() if c.type == "omen") - len(st.decks["omen"])
         sides = set(st.side.values())
         if not sides <= {HERO, TRAITOR} or set(st.side) - set(st.seat_ids):
             self.bad(("haunt", "sides"), f"sides map seats to {HERO} or {TRAITOR}")
