@@ -39,6 +39,7 @@ class Ctx:
     kept: str = ""  # "player": the card stays with the explorer; "house": it stays as a token
     chosen_done: bool = False
     halt: bool = False  # the rest of the card does not apply (e.g. its fallback discards it)
+    rule: str = ""  # the clause the ability carries out, when the spec names one (its ``rule``)
 
 
 Effects = Sequence[Mapping[str, Any]]
@@ -67,8 +68,16 @@ ROOM_RULES: dict[str, str] = {
 }
 
 
+# The clause a room's ability carries out when its once-per-turn limit keeps it from working again.
+ROOM_LIMIT_RULES: dict[str, str] = {"room:mystic-elevator": "room.mystic-elevator.once-per-turn"}
+# The clause that lets the traitor pass a room's harmful text, where the room has its own.
+ROOM_PASS_RULES: dict[str, str] = {"room:collapsed-room": "room.collapsed-room.traitor-monster-pass"}
+
+
 def source_rule(st: BetrayalState, ctx: Ctx) -> str:
     kind, _, ident = ctx.source.partition(":")
+    if ctx.rule:
+        return ctx.rule
     if kind == "room":
         return ROOM_RULES.get(ident, "room.text-applies-each-entry")
     if kind == "card":
@@ -187,9 +196,13 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
     for source, index, ability in room_abilities(st, room):
         if ability.get("trigger") != trigger or (st.ex[seat].room != room and trigger not in ("exit",)):
             continue
-        if not _applies(st, seat, ability) or not _limit_ok(st, seat, source, index, ability):
+        if not _applies(st, seat, ability):
             continue
-        ctx = Ctx(seat, source, discovering=discovering)
+        if not _limit_ok(st, seat, source, index, ability):
+            if source in ROOM_LIMIT_RULES and trigger == "enter":
+                st.emit(ROOM_LIMIT_RULES[source], f"{st.name(seat)} has used the {st.room_name(room)} this turn: it does not work again")
+            continue
+        ctx = Ctx(seat, source, discovering=discovering, rule=str(ability.get("rule", "")))
         if "condition" in ability and not condition(st, ability["condition"], ctx):
             continue
         if source.startswith("room:") and _immune(st, seat, room):
@@ -207,11 +220,16 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
                                          Action.of("ignore-room", ability=_key(source, index))],
                                   f"the traitor may ignore {source}")
             if a.kind == "ignore-room":
-                st.emit("traitor.room-text", f"{st.name(seat)} (the traitor) ignores the {st.room_name(room)}'s harmful text")
+                st.emit(ROOM_PASS_RULES.get(source, "traitor.room-text"),
+                        f"{st.name(seat)} (the traitor) ignores the {st.room_name(room)}'s harmful text")
                 continue
         _use_limit(st, seat, source, index, ability)
+        if trigger == "enter" and not discovering and source.startswith("room:"):
+            st.emit("room.text-applies-each-entry", f"the {st.room_name(room)}'s text applies on every entry, not only its discovery")
         if ability.get("says"):
             st.emit(source_rule(st, ctx), f"{st.room_name(room)}: {ability['says']}")
+        if source == "room:coal-chute" and st.haunt is not None and st.haunt.get("traitor") == seat:
+            st.emit("traitor.coal-chute", f"{st.name(seat)} is the traitor and still slides")
         if ability.get("optional") and not trigger.startswith("on-"):
             a = yield from st.ask(seat, [Action.of("use", ability=_key(source, index)), Action.of("skip")],
                                   f"use {source}")
@@ -370,6 +388,8 @@ def do_action(st: BetrayalState, seat: str, a: Action) -> Gen[None]:
         return
     if ability.get("says") and source.startswith(("room:", "token:")):
         st.emit(source_rule(st, ctx), f"{_source_name(st, source)}: {ability['says']}")
+    if source == "room:vault" and st.haunt is not None and st.haunt.get("traitor") == seat:
+        st.emit("room.vault.traitor-rolls", f"{st.name(seat)} is the traitor but still rolls to open the Vault")
     if source == "room:collapsed-room":
         st.emit("room.collapsed-room.later-optional", f"{st.name(seat)} jumps down on purpose")
         st.emit("room.collapsed-room.fall-free", "the fall uses no space of movement")
@@ -438,8 +458,8 @@ def discovered(st: BetrayalState, seat: str, room: str) -> Gen[None]:
         st.emit("card.draw-on-discovery", f"{st.room_name(room)} shows the {symbol} symbol: {st.name(seat)} draws an {symbol} card"
                 if symbol != "item" else f"{st.room_name(room)} shows the item symbol: {st.name(seat)} draws an item card")
         yield from st.draw_card(seat, symbol, ctx_room=room)
-        if st.ex[seat].room == room and any(a.get("trigger") == "enter" for a in st.t.rooms[room].abilities):
-            st.emit("room.card-before-text", f"the card came first; now the {st.room_name(room)}'s text")
+        if st.ex[seat].room == room and st.t.rooms[room].abilities:
+            st.emit("room.card-before-text", f"the card came first; the {st.room_name(room)}'s text applies after it")
     if st.ex[seat].room == room:
         yield from enter_room(st, seat, discovering=True)
 
@@ -898,6 +918,10 @@ def _roll_once(st: BetrayalState, seat: str, trait: str | None, spec: Mapping[st
         total = yield from own_roll(st, seat, n, "trait", f"a {trait} roll", ctx)
         note = "" if n == value else f" ({n} dice after modifiers)"
         st.emit("roll.trait-roll", f"{st.name(seat)} makes a {trait} roll with {trait} {value}{note}: {total}")
+        track = st.t.explorers[st.ex[seat].id].traits[trait]
+        if value != track.values[track.start]:
+            st.emit("trait.current-value-used", f"the roll counts {trait} {value}, where the clip is now, not the starting "
+                    f"{track.values[track.start]}")
         if value > 8:
             st.emit("roll.max-eight-dice", "no roll uses more than 8 dice")
         return total
@@ -1290,6 +1314,13 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
                 options.append((f, p))
     is_elevator = room == "mystic-elevator"
     steer = bool(spec.get("steer"))
+    if is_elevator:
+        sealing = sum(len(st.house.open_spots(room, f, keep_open=False, ignore=room))
+                      - len(st.house.open_spots(room, f, keep_open=True, ignore=room))
+                      for f in floors if st.remaining_for(f) > 0)
+        if sealing > 0:
+            st.emit("room.mystic-elevator.cannot-seal", f"{sealing} place(s) on the {'/'.join(floors)} floor would seal "
+                    f"off a floor: the elevator does not go there")
     if not options:
         st.emit("room.mystic-elevator.no-door-stays" if is_elevator else source_rule(st, ctx),
                 f"no open door on the {'/'.join(floors or named)} floor takes {st.room_name(room)} without sealing a floor: it stays")

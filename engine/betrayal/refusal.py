@@ -33,11 +33,14 @@ def refusal(st: BetrayalState, action: Action) -> Refusal:
         return _attack(st, seat, action)
     if kind in ("use", "cross"):
         return _ability(st, seat, action)
+    if kind == "end" and st.ex[seat].room in st.no_end_rooms:
+        return "room.coal-chute.no-ending-turn", f"no turn may end on the {st.room_name(st.ex[seat].room)}"
     return NONE
 
 
 #: The rule that limits how often an ability may be used, by its ``limit`` and kind of source.
-_LIMIT_RULES = {("once-per-turn", "card"): "item.once-per-turn-use", ("once-per-explorer-turn", "card"): "item.once-per-turn-use"}
+_LIMIT_RULES = {("once-per-turn", "card"): "item.once-per-turn-use", ("once-per-explorer-turn", "card"): "item.once-per-turn-use",
+                ("once-per-turn", "room"): "roll.same-roll-once-per-turn"}
 
 
 def _ability(st: BetrayalState, seat: str, action: Action) -> Refusal:
@@ -61,6 +64,8 @@ def _ability(st: BetrayalState, seat: str, action: Action) -> Refusal:
     if action.kind == "cross":
         return "room.barrier.once-per-turn", "the crossing roll was already tried this turn"
     rule = _LIMIT_RULES.get((str(limit), kind))
+    if rule == "roll.same-roll-once-per-turn" and not any("roll" in step for step in abilities[int(index)].get("do", ())):
+        rule = None  # a room's once-per-turn ability that is no roll is limited by its own text
     if rule is None and kind == "room" and "game" in str(limit):
         rule = f"room.{name}.once-per-game"
     if rule is None or rule not in st.setup.rules:
@@ -76,6 +81,11 @@ def _movement(st: BetrayalState, seat: str, action: Action) -> Refusal:
             return "discover.front-door-locked", "the front door of the Entrance Hall is locked"
         floor = st.house.floor_of(e.room)
         side = SIDES.index(door) if door in SIDES else -1
+        beyond, meets = st.house.door_neighbour(e.room, side) if side in st.house.doors(e.room) else (None, False)
+        if beyond is not None and not meets:
+            return "discover.false-door-impassable", f"the {door} door of {st.room_name(e.room)} meets a wall: a false door"
+        if side not in st.house.doors(e.room) and st.t.rooms[e.room].windows is True:
+            return "move.no-windows", f"{st.room_name(e.room)} has no door {door}, and its windows are no way out"
         if side not in st.house.doors(e.room) or st.house.door_neighbour(e.room, side)[0] is not None:
             return "move.through-matching-doors", f"{st.room_name(e.room)} has no open doorway {door} to discover through"
         if floor is not None and st.remaining_for(floor) == 0:
@@ -88,6 +98,12 @@ def _movement(st: BetrayalState, seat: str, action: Action) -> Refusal:
         if to not in here:
             if any(room == to for room, _, _ in st._exits(e, every_side=True)):
                 return "room.barrier.members", f"{st.room_name(to)} lies beyond the barrier, on the other side of the room"
+            here_floor, there_floor = st.house.floor_of(e.room), st.house.floor_of(to)
+            if here_floor != there_floor:
+                return ("discover.staircases-connect-floors", f"{st.room_name(to)} is on the {there_floor} floor and no "
+                        f"staircase or passage leads there from {st.room_name(e.room)}")
+            if _false_door_between(st, e.room, to):
+                return "discover.false-door-impassable", f"the door between {st.room_name(e.room)} and {st.room_name(to)} meets a wall"
             return "move.through-matching-doors", f"no open passage leads from {st.room_name(e.room)} to {st.room_name(to)}"
         if action.get("cost") != here[to]:
             return "move.one-space-per-room", f"entering {st.room_name(to)} costs {here[to]} (the action's cost is the base cost)"
@@ -98,6 +114,16 @@ def _movement(st: BetrayalState, seat: str, action: Action) -> Refusal:
     if st.movement_left(seat) <= 0:
         return "move.speed-spaces", f"no movement left ({st.turn.moved} spaces used of Speed {st.speed(seat)})"
     return NONE
+
+
+def _false_door_between(st: BetrayalState, room: str, other: str) -> bool:
+    """The two rooms are neighbours and a door of one meets a wall of the other."""
+    for a, b in ((room, other), (other, room)):
+        for side in st.house.doors(a):
+            there, meets = st.house.door_neighbour(a, side)
+            if there == b and not meets:
+                return True
+    return False
 
 
 def _item(st: BetrayalState, seat: str, action: Action) -> Refusal:
@@ -134,6 +160,8 @@ def _item(st: BetrayalState, seat: str, action: Action) -> Refusal:
 def _attack(st: BetrayalState, seat: str, action: Action) -> Refusal:
     if st.haunt is None:
         return "attack.not-before-haunt", "there are no attacks before the haunt begins"
+    if "attack" in st.turn.keys:
+        return "turn.attack-once-after-haunt", "the one attack of this turn was already made"
     weapon = action.get("weapon")
     if isinstance(weapon, tuple) and len(weapon) > 1:
         return "item.one-weapon-per-attack", "an attack uses one weapon at most"
@@ -144,4 +172,10 @@ def _attack(st: BetrayalState, seat: str, action: Action) -> Refusal:
         return "room.barrier.no-interaction-across", f"{st.name(target)} is on the other side of the barrier"
     if other is not None and other.room != e.room:
         return "attack.same-room", f"{st.name(target)} is not in {st.room_name(e.room)}"
+    from hauntcheck.engine.betrayal.haunt.combat import Combat
+
+    trait = str(action.get("trait"))
+    if (other is None and isinstance(st, Combat) and any(m.uid == target for m in st.mon)
+            and not st._target_has(target, trait)):
+        return "attack.target-needs-trait", f"{target} has no {trait} to be attacked with"
     return NONE

@@ -547,6 +547,11 @@ class BetrayalState(GameState):
         self.turn = Turn(seat, start_room=e.room)
         yield from effects.start_of_turn(self, seat)
         yield from self.turn_loop(seat)
+        if self.turn.omens and self.haunt is None:
+            self.emit("turn.haunt-roll-at-end", f"{self.name(seat)} drew an omen this turn, so the turn ends with a haunt roll")
+        elif self.turn.omens:
+            self.emit("omen.after-haunt-no-roll", f"the haunt has begun: {self.name(seat)} keeps "
+                      f"{', '.join(self.card_name(c) for c, _ in self.turn.omens)} and makes no haunt roll")
         for card, room in list(self.turn.omens):
             if self.haunt is not None:
                 break
@@ -593,6 +598,18 @@ class BetrayalState(GameState):
             yield from self._item_action(seat, a)
         else:
             yield from effects.do_action(self, seat, a)
+
+    def note_moving_on(self, seat: str) -> None:
+        """Movement goes on after another action of the turn: before any step (the actions of a
+        turn come in any order) or part-way through the movement."""
+        turn = self.turn
+        if turn.last in ("", "move", "explore"):
+            return
+        if turn.moved:
+            self.emit("move.actions-mid-move", f"{self.name(seat)} moves on after a {turn.last} part-way through "
+                      f"the movement ({turn.moved} space(s) used before it)")
+        else:
+            self.emit("turn.actions-any-order", f"{self.name(seat)} moves after a {turn.last} taken before any step")
 
     # ---------------------------------------------------------------------------------------
     # Movement
@@ -770,6 +787,7 @@ class BetrayalState(GameState):
             return
         how = next((h for r, _, h in self.exits(seat) if r == to), "door")
         src = e.room
+        self.note_moving_on(seat)
         self.turn.moved += cost
         self.turn.left_room = True
         self._set_room(seat, to, via_side=self._entry_side(src, to))
@@ -819,6 +837,10 @@ class BetrayalState(GameState):
         left = yield from effects.leave_room(self, seat)
         if not left:
             return
+        self.note_moving_on(seat)
+        if self.haunt is not None:
+            self.emit("turn.explorers-keep-abilities", f"after the haunt {self.name(seat)} is still an explorer and "
+                      "discovers rooms as before")
         self.emit("discover.trigger", f"{self.name(seat)} goes through the {SIDES[side]} doorway of {self.room_name(src)}, "
                   f"which has no room beyond it")
         if self.all_would_seal(floor, cell, entry):
@@ -1121,6 +1143,10 @@ class BetrayalState(GameState):
                 new = low
                 if self.haunt is None:
                     self.emit("trait.clamp-before-haunt", f"{trait} stays on its lowest value")
+            if new < 0 <= before and not e.dead:
+                self.emit("trait.skull-below-lowest", f"{self.name(seat)}'s {trait} clip passes its lowest value "
+                          f"({self.t.explorers[e.id].traits[trait].values[0]}) onto the skull below it")
+                self.emit("trait.skull-kills-after-haunt", "the haunt has begun, so the skull is reached and is deadly")
             e.idx[trait] = new
         moved = e.idx[trait] - before
         if moved or steps:

@@ -264,6 +264,8 @@ class Monsters(Combat):
                     to = eff.get("move", {}).get("room")
                     if to in self.house.spots:
                         m.room = str(to)
+                        self.emit("room.coal-chute.affects-all", f"the {rdef.name}'s slide is no harmful text: it moves "
+                                  f"{self.mname(m)} too")
                         self.emit("monster.coal-chute", f"{self.mname(m)} slides from the {rdef.name} to the "
                                   f"{self.room_name(m.room)}")
 

@@ -213,6 +213,10 @@ class Turns(Tasks):
         yield from self._standing_rules()
 
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
+        haunt_actions = ("task", "haunt-action")
+        took_haunt_action = any(k.startswith(("task:", "action:")) for k in self.turn.keys)
+        if (a.kind == "attack" and took_haunt_action) or (a.kind in haunt_actions and "attack" in self.turn.keys):
+            self.emit("turn.haunt-action-and-attack", f"{self.name(seat)} takes both a haunt action and an attack this turn")
         if a.kind == "attack":
             yield from self._attack(seat, a)
         elif a.kind == "reveal-traitor":
