@@ -447,6 +447,9 @@ def enter_room(st: BetrayalState, seat: str, discovering: bool) -> Gen[None]:
         e.cards.append(card)
         st.emit("death.companion-custody", f"{st.name(seat)} gains custody of the {st.card_name(card)}")
         yield from gain_card(st, seat, card)
+    symbol = st.t.rooms[room].symbol
+    if not discovering and symbol in ("omen", "item", "event"):
+        st.emit("card.first-discoverer-only", f"{st.room_name(room)} was discovered before: {st.name(seat)} draws no {symbol} card")
     yield from run_triggered(st, seat, "enter", room, discovering=discovering)
 
 
@@ -505,6 +508,8 @@ def card_drawn(st: BetrayalState, seat: str, card: str) -> Gen[str]:
 
 
 def gain_card(st: BetrayalState, seat: str, card: str) -> Gen[None]:
+    if st.t.cards[card].companion:
+        st.emit("omen.companions", f"the {st.card_name(card)} is a companion: it goes wherever {st.name(seat)} goes")
     yield from _card_trigger(st, seat, card, "on-gain")
     yield from _set_bonuses(st, seat, card)
 

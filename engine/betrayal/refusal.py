@@ -166,6 +166,8 @@ def _attack(st: BetrayalState, seat: str, action: Action) -> Refusal:
     if isinstance(weapon, tuple) and len(weapon) > 1:
         return "item.one-weapon-per-attack", "an attack uses one weapon at most"
     target = str(action.get("target"))
+    if target in st.t.cards and st.t.cards[target].companion:
+        return "omen.companions-no-traits", f"the {st.card_name(target)} is a companion, with no trait to attack"
     other = st.ex.get(target)
     e = st.ex[seat]
     if other is not None and other.room == e.room and other.part != e.part:

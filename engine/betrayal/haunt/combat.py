@@ -200,6 +200,10 @@ class Combat(Outcomes):
         ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
         defend = w.defend if w is not None else trait
         self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
+        held = [c for c in self.ex[target].cards if c in self.weapons] if target in self.ex else []
+        if held:
+            self.emit("item.weapon-attack-only", f"{self.name(target)} defends without the "
+                      f"{', '.join(self.card_name(c) for c in held)}: a weapon helps only its attacker")
         if w is not None:
             self.turn.keys.add(f"attack-weapon:{w.card}")  # for the predicate attack_weapon
             self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "

@@ -209,6 +209,10 @@ class Monsters(Combat):
                       f"({min(moved, budget)} of {budget})")
             if passage is not None:
                 self._monster_passage(m, src, passage)
+            card_way = next((tok for a, b, _, tok in self.links if {a, b} == {src, to}), None)
+            if card_way is not None:
+                self.emit("monster.card-movement", f"{self.mname(m)} uses the {card_way} a card made between the "
+                          f"{self.room_name(src)} and the {self.room_name(to)}")
             if slow:
                 self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind")
             if passage is None or not passage.endswith("-up"):

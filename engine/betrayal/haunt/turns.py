@@ -399,8 +399,13 @@ class Turns(Tasks):
         extra = self._slowing(seat) if self.hs is not None else 0
         self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
             m.stunned for m in self.active_monsters(self.ex[seat].room))
+        allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == self.ex[seat].room]
+                  if self.hs is not None and not extra else [])
         yield from super()._move(seat, to, cost)
         self._pay_slowing(seat, extra)
+        if allies:
+            self.emit("move.opponents-are-sides", f"{self.name(seat)} leaves {', '.join(self.name(s) for s in allies)} "
+                      "behind at no extra cost: allies never slow each other")
         if self.carried:
             self._sync_carried()
         if self.hs is not None:
