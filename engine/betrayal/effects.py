@@ -1026,6 +1026,11 @@ def own_roll(st: BetrayalState, seat: str, n: int, kind: str, purpose: str, ctx:
             n = min(n + int(adjust["extra_dice"]), int(adjust.get("max_dice", 8)), 8)
             st.emit("roll.max-eight-dice", f"{st.name(seat)} now rolls {n} dice (never more than 8)")
         add += int(adjust.get("add_to_result", 0))
+    if kind == "trait" and seat == st.current and st.turn.seat == seat:
+        if "rolled" in st.turn.keys:
+            st.emit("roll.no-limit-per-turn", f"{st.name(seat)} makes another roll this turn ({purpose}): any number of "
+                    "different rolls may be made")
+        st.turn.keys.add("rolled")
     faces = list((yield from st.roll(n, purpose)))
     while faces:
         after = _adjusters(st, seat, kind, ("after-any-roll",))

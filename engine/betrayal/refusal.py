@@ -21,6 +21,14 @@ NONE: Refusal = ("", "")
 
 
 def refusal(st: BetrayalState, action: Action) -> Refusal:
+    if action.kind == "roll" and isinstance(action.get("faces"), tuple):
+        faces = action.get("faces")
+        assert isinstance(faces, tuple)
+        if any(f not in st.t.die_faces for f in faces):
+            return "roll.dice-faces", f"a die shows {' or '.join(str(f) for f in sorted(set(st.t.die_faces)))} dots, never {faces}"
+        return NONE
+    if action.kind == "monster-move" and str(action.get("to")) not in st.house.spots:
+        return "monster.no-exploring", f"{action.get('to')} is not in the house, and monsters discover no rooms"
     seat = st.to_move()
     if seat is None or seat not in st.ex or st.turn is None or st.turn.seat != seat:
         return NONE

@@ -1059,6 +1059,8 @@ class BetrayalState(GameState):
         if seat == self.current and not self.turn.stopped:
             self.turn.stopped = True
             self.emit("move.card-ends-movement", f"drawing a card ends {self.name(seat)}'s movement this turn")
+            self.emit("card.actions-after-draw", f"only the movement ends: {self.name(seat)} may still use items and take "
+                      "other actions this turn")
         if not self.decks[kind]:
             if not self.discards[kind]:
                 self.emit(self.rule_or("card.empty-stack-reshuffle", "glossary.stack"),

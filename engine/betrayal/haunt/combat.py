@@ -297,6 +297,9 @@ class Combat(Outcomes):
             margin = next((int(r["steal_margin"]) for r in rules if "steal_margin" in r), None)
             m = self.monster(win)
             loot = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal or self.t.cards[c].companion]
+            if margin is None and points >= 2 and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
+                self.emit("monster.no-special-attacks", f"{self.mname(m)} may not steal (the haunt does not allow it): "
+                          "it deals the damage")
             if margin is not None and points >= margin and loot and self.mdef(m).carries.get("items"):
                 acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in loot]
                 choice = yield from self.ask(self.monster_controller(m), acts, f"deal {points} damage or steal")

@@ -146,6 +146,9 @@ class Monsters(Combat):
     def _monster_pickup(self, m: Monster) -> Gen[None]:
         """A monster allowed to carry items may pick them up from a pile in its room."""
         pile = self.piles.get(m.room, [])
+        if pile and not self.mdef(m).carries.get("items") and not m.stunned:
+            self.emit("monster.no-items", f"{self.mname(m)} leaves the item pile in {self.room_name(m.room)}: this haunt lets "
+                      "its monsters carry no items")
         if not pile or not self.mdef(m).carries.get("items") or m.stunned:
             return
         acts = [Action.of("monster-pickup", monster=m.uid, card=c) for c in pile]
