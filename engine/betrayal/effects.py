@@ -1057,6 +1057,9 @@ def own_roll(st: BetrayalState, seat: str, n: int, kind: str, purpose: str, ctx:
         st.emit("card.card-beats-book", f"{st.name(seat)} rerolls {len(chosen)} dice: now {sum(faces)}")
     if add:
         st.emit("card.card-beats-book", f"{st.name(seat)} adds {add} to the roll")
+    if kind == "haunt" and len(faces) > 1:
+        # cited on the haunt roll, the one roll every game makes with the same six dice
+        st.emit("roll.sum-dots", f"the result adds up the dots of all the dice: {' + '.join(map(str, faces))} = {sum(faces)}")
     return sum(faces) + add
 
 

@@ -224,6 +224,10 @@ class Combat(Outcomes):
         m = None if target in self.ex else self.monster(target)
         # the rules of this fight are those in force when it starts (a steal changes what is held)
         ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen=chosen))
+        plain = self.value(seat, trait)
+        if effects.dice_for(self, seat, plain, effects.Ctx(seat, "attack")) != plain:
+            self.emit("roll.attack-not-trait-roll", f"{self.name(seat)}'s attack roll is no trait roll: what changes "
+                      f"trait rolls does not change it ({plain} dice of {trait})")
         att = yield from self.roll(self._dice(seat, None, trait, w.bonus if w else 0, w.cap if w else 8),
                                    f"{self.name(seat)}'s {trait} attack")
         dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
