@@ -144,7 +144,9 @@ def _item(st: BetrayalState, seat: str, action: Action) -> Refusal:
             return "item.pile-open-to-all", f"no {card} lies in {st.room_name(e.room)}"
         if card in turn.items_acted:
             return "item.one-action-per-item", f"{st.card_name(card)} was already the subject of an action this turn"
-        return "item.pickup-once-per-turn", "items were already picked up this turn, and not just now"
+        if turn.picked:
+            return "item.pickup-once-per-turn", "items were already picked up this turn, and not just now"
+        return NONE  # refused for a reason of the haunt's (a status that carries nothing), which names no clause here
     if card not in e.cards:
         return "item.who-can-use", f"{st.name(seat)} does not hold {card}"
     cdef = st.t.cards[card]
@@ -153,7 +155,9 @@ def _item(st: BetrayalState, seat: str, action: Action) -> Refusal:
     if action.kind == "drop":
         if not cdef.can_drop:
             return "item.untradable-still-droppable", f"{st.card_name(card)} cannot be dropped"
-        return "item.drop-once-per-turn", "items were already dropped this turn, and not just now"
+        if turn.dropped:
+            return "item.drop-once-per-turn", "items were already dropped this turn, and not just now"
+        return NONE
     if not cdef.can_trade:
         return "item.untradable-still-droppable", f"{st.card_name(card)} cannot be traded"
     if turn.traded:
