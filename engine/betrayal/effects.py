@@ -1446,7 +1446,8 @@ def _flag(name: str) -> Callable[..., Gen[None]]:
         if name == "stop_moving":
             if not st.turn.stopped:
                 st.turn.stopped = True
-                st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)}'s movement ends")
+                st.turn.stop_rule = source_rule(st, ctx)
+                st.emit(st.turn.stop_rule, f"{st.name(ctx.seat)}'s movement ends")
         elif name == "end_turn":
             st.turn.end_now = True
             st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)}'s turn ends")
@@ -1601,6 +1602,7 @@ def _status(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[s
     st.emit("card.read-aloud", f"{st.name(ctx.seat)} is {name}: they keep {st.card_name(card)} and can do nothing until freed")
     if ctx.seat == st.current:
         st.turn.stopped = True
+        st.turn.stop_rule = "card.read-aloud"  # the status card's own text holds the explorer
     return
     yield
 

@@ -72,6 +72,8 @@ def _ability(st: BetrayalState, seat: str, action: Action) -> Refusal:
     if action.kind == "cross":
         return "room.barrier.once-per-turn", "the crossing roll was already tried this turn"
     rule = _LIMIT_RULES.get((str(limit), kind))
+    if rule is None and kind == "card":
+        rule = "card.card-beats-book"  # the card's own limit (single use, once per game) overrides the book's
     if rule == "roll.same-roll-once-per-turn" and not any("roll" in step for step in abilities[int(index)].get("do", ())):
         rule = None  # a room's once-per-turn ability that is no roll is limited by its own text
     if rule is None and kind == "room" and "game" in str(limit):
@@ -116,12 +118,30 @@ def _movement(st: BetrayalState, seat: str, action: Action) -> Refusal:
         if action.get("cost") != here[to]:
             return "move.one-space-per-room", f"entering {st.room_name(to)} costs {here[to]} (the action's cost is the base cost)"
     if st.turn.stopped:
-        # a drawn card, a failed barrier roll or a status may have ended it: the turn does not
-        # record which, so no rule is named rather than a guessed one
-        return "", "movement has ended for this turn"
+        # what ended it (a drawn card, a failed barrier roll, a status) where the engine recorded it;
+        # a position that states only that movement is over names no rule rather than a guessed one
+        return st.turn.stop_rule, "movement has ended for this turn"
     if st.movement_left(seat) <= 0:
         return "move.speed-spaces", f"no movement left ({st.turn.moved} spaces used of Speed {st.speed(seat)})"
+    if _haunt_blocks(st, seat, "discover-rooms") and action.kind == "explore":
+        return "haunt.rules-override", f"the haunt keeps {st.name(seat)} from discovering rooms"
+    slowing = _slowing(st, seat)
+    if slowing and st.turn.moved and action.kind == "move" and int(str(action.get("cost"))) + slowing > st.movement_left(seat):
+        return "move.opponent-slows", f"leaving costs {slowing} extra space(s) for the opponents here"
     return NONE
+
+
+def _haunt_blocks(st: BetrayalState, seat: str, what: str) -> bool:
+    """A status of the haunt's forbids the explorer ``what`` (a Frog discovers no rooms)."""
+    from hauntcheck.engine.betrayal.haunt.turns import Turns
+
+    return isinstance(st, Turns) and st.hs is not None and st._blocks(seat, what)
+
+
+def _slowing(st: BetrayalState, seat: str) -> int:
+    from hauntcheck.engine.betrayal.haunt.turns import Turns
+
+    return st._slowing(seat) if isinstance(st, Turns) and st.hs is not None else 0
 
 
 def _false_door_between(st: BetrayalState, room: str, other: str) -> bool:
@@ -146,7 +166,9 @@ def _item(st: BetrayalState, seat: str, action: Action) -> Refusal:
             return "item.one-action-per-item", f"{st.card_name(card)} was already the subject of an action this turn"
         if turn.picked:
             return "item.pickup-once-per-turn", "items were already picked up this turn, and not just now"
-        return NONE  # refused for a reason of the haunt's (a status that carries nothing), which names no clause here
+        if _haunt_blocks(st, seat, "carry-items"):
+            return "haunt.rules-override", f"the haunt keeps {st.name(seat)} from carrying items"
+        return NONE
     if card not in e.cards:
         return "item.who-can-use", f"{st.name(seat)} does not hold {card}"
     cdef = st.t.cards[card]
@@ -192,4 +214,7 @@ def _attack(st: BetrayalState, seat: str, action: Action) -> Refusal:
     if (other is None and isinstance(st, Combat) and any(m.uid == target for m in st.mon)
             and not st._target_has(target, trait)):
         return "attack.target-needs-trait", f"{target} has no {trait} to be attacked with"
+    if isinstance(st, Combat) and st.hs is not None and any(r.get("forbidden") for r in st.fight_rules(seat, target)):
+        return "haunt.rules-override", f"haunt {st.hs.number} forbids this attack: " + "; ".join(
+            str(r.get("says", r.get("id", ""))) for r in st.fight_rules(seat, target) if r.get("forbidden"))
     return NONE

@@ -96,6 +96,8 @@ class Turn:
     left_room: bool = False
     no_attack: bool = False
     short_exit: bool = False
+    #: The clause that ended the movement (``stopped``), when the engine knows it; a refusal to move names it.
+    stop_rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -802,6 +804,7 @@ class BetrayalState(GameState):
         if self.turn.short_exit:
             self.turn.short_exit = False
             self.turn.stopped = True
+            self.turn.stop_rule = "room.junk-room.always-escapes"
 
     def _entry_side(self, src: str, dst: str) -> int | None:
         a, b = self.house.spots.get(src), self.house.spots.get(dst)
@@ -1058,6 +1061,7 @@ class BetrayalState(GameState):
             return None
         if seat == self.current and not self.turn.stopped:
             self.turn.stopped = True
+            self.turn.stop_rule = "move.card-ends-movement"
             self.emit("move.card-ends-movement", f"drawing a card ends {self.name(seat)}'s movement this turn")
             self.emit("card.actions-after-draw", f"only the movement ends: {self.name(seat)} may still use items and take "
                       "other actions this turn")

@@ -108,6 +108,7 @@ class Turns(Tasks):
                 card = str(a["card"])
                 if seat == self.current and not self.turn.stopped:
                     self.turn.stopped = True
+                    self.turn.stop_rule = "move.card-ends-movement"
                     self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
                 self.decks["omen"].remove(card)
                 self.omens_drawn += 1  # it has left the omen stack
@@ -123,6 +124,7 @@ class Turns(Tasks):
                 if a.kind == "fetch":
                     if seat == self.current and not self.turn.stopped:
                         self.turn.stopped = True
+                        self.turn.stop_rule = "move.card-ends-movement"
                         self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
                     self.decks[kind].remove(card)
                     self.ex[seat].cards.append(card)
