@@ -70,6 +70,8 @@ ROOM_RULES: dict[str, str] = {
 
 # The clause a room's ability carries out when its once-per-turn limit keeps it from working again.
 ROOM_LIMIT_RULES: dict[str, str] = {"room:mystic-elevator": "room.mystic-elevator.once-per-turn"}
+# Roll-gated ways the traitor takes without the roll (the Revolving Wall's switch), by ability source.
+TRAITOR_PASSES: dict[str, str] = {"token:wall-switch": "traitor.revolving-wall"}
 # The clause that lets the traitor pass a room's harmful text, where the room has its own.
 ROOM_PASS_RULES: dict[str, str] = {"room:collapsed-room": "room.collapsed-room.traitor-monster-pass"}
 
@@ -390,6 +392,11 @@ def do_action(st: BetrayalState, seat: str, a: Action) -> Gen[None]:
         st.emit(source_rule(st, ctx), f"{_source_name(st, source)}: {ability['says']}")
     if source == "room:vault" and st.haunt is not None and st.haunt.get("traitor") == seat:
         st.emit("room.vault.traitor-rolls", f"{st.name(seat)} is the traitor but still rolls to open the Vault")
+    if source in TRAITOR_PASSES and st.haunt is not None and st.haunt.get("traitor") == seat:
+        st.emit(TRAITOR_PASSES[source], f"{st.name(seat)} is the traitor and passes {_source_name(st, source)} without rolling")
+        for step in ability.get("do", []):
+            yield from run(st, step["roll"].get("pass", []) if "roll" in step else [step], ctx)
+        return
     if source == "room:collapsed-room":
         st.emit("room.collapsed-room.later-optional", f"{st.name(seat)} jumps down on purpose")
         st.emit("room.collapsed-room.fall-free", "the fall uses no space of movement")

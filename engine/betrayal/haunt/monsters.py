@@ -212,6 +212,9 @@ class Monsters(Combat):
                       f"({min(moved, budget)} of {budget})")
             if passage is not None:
                 self._monster_passage(m, src, passage)
+            if any({a, b} == {src, to} for a, b, _ in self.passages):
+                self.emit("monster.revolving-wall", f"{self.mname(m)} passes the Revolving Wall between the "
+                          f"{self.room_name(src)} and the {self.room_name(to)} without rolling")
             card_way = next((tok for a, b, _, tok in self.links if {a, b} == {src, to}), None)
             if card_way is not None:
                 self.emit("monster.card-movement", f"{self.mname(m)} uses the {card_way} a card made between the "
