@@ -1090,6 +1090,9 @@ class BetrayalState(GameState):
         elif kind == "item":
             e.cards.append(card)
             self.emit("item.kept-face-up", f"{self.name(seat)} draws the item {self.card_name(card)}")
+            if seat == self.current and any(ab.get("trigger") == "on-use" for ab in self.t.cards[card].abilities):
+                self.emit("item.use-on-draw-and-each-turn", f"{self.name(seat)} may use the {self.card_name(card)} "
+                          "once now, as this turn's use, and once in each later turn")
             yield from effects.card_drawn(self, seat, card)
             if card in e.cards:
                 yield from effects.gain_card(self, seat, card)
