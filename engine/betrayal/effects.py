@@ -70,6 +70,8 @@ ROOM_RULES: dict[str, str] = {
 
 # The clause a room's ability carries out when its once-per-turn limit keeps it from working again.
 ROOM_LIMIT_RULES: dict[str, str] = {"room:mystic-elevator": "room.mystic-elevator.once-per-turn"}
+# Square tokens an arrival puts where it lands; in a barrier room they keep that side for later arrivals.
+ARRIVAL_TOKENS = frozenset({"below-collapsed-room"})
 # Roll-gated ways the traitor takes without the roll (the Revolving Wall's switch), by ability source.
 TRAITOR_PASSES: dict[str, str] = {"token:wall-switch": "traitor.revolving-wall"}
 # The clause that lets the traitor pass a room's harmful text, where the room has its own.
@@ -1074,9 +1076,16 @@ def own_roll(st: BetrayalState, seat: str, n: int, kind: str, purpose: str, ctx:
 # Moving explorers and tiles
 
 
-def arrival_part(st: BetrayalState, seat: str, room: str) -> Gen[int]:
-    """Which side of a barrier room a character put there by an effect lands on."""
+def arrival_part(st: BetrayalState, seat: str, room: str, token: str | None = None) -> Gen[int]:
+    """Which side of a barrier room a character put there by an effect lands on: the side of the
+    arrival's token when one marks it (``room.barrier.token-side-fixed``), else the one chosen."""
     rdef = st.t.rooms[room]
+    if token is not None and token in st.token_parts and token in st.tokens.get(room, ()):
+        part = st.token_parts[token]
+        side = SIDES[(rdef.barrier[part] + st.house.spots[room].rotation) % 4]
+        st.emit("room.barrier.token-side-fixed", f"the {token} token lies on the {side} side of {rdef.name}: "
+                f"{st.name(seat)} lands there")
+        return part
     if len(rdef.barrier) >= 2 and rdef.barrier_arrival == "chosen":
         opts = [Action.of("side", side=SIDES[(s + st.house.spots[room].rotation) % 4]) for s in rdef.barrier]
         a = yield from st.ask(seat, opts, f"choose the side of {room} to land on")
@@ -1087,12 +1096,13 @@ def arrival_part(st: BetrayalState, seat: str, room: str) -> Gen[int]:
     return 0
 
 
-def move_to(st: BetrayalState, seat: str, room: str, ctx: Ctx, how: str) -> Gen[None]:
-    """Put an explorer in a room by an effect (no movement used); the room's entry text applies."""
+def move_to(st: BetrayalState, seat: str, room: str, ctx: Ctx, how: str, token: str | None = None) -> Gen[None]:
+    """Put an explorer in a room by an effect (no movement used); the room's entry text applies.
+    ``token``: the token that marks the destination (its side of a barrier room is kept)."""
     e = st.ex[seat]
     src = e.room
     rdef = st.t.rooms[room]
-    part = yield from arrival_part(st, seat, room)
+    part = yield from arrival_part(st, seat, room, token)
     st._set_room(seat, room, part=part)
     st.emit(source_rule(st, ctx), f"{st.name(seat)} is moved from {st.room_name(src)} to {rdef.name} ({how})")
     if ctx.source == "room:coal-chute":
@@ -1110,7 +1120,8 @@ def _move(st: BetrayalState, dest: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
         st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} is already in {st.room_name(room)}")
         return
     if st.ex[ctx.seat].room != room:
-        yield from move_to(st, ctx.seat, room, ctx, _source_name(st, ctx.source))
+        token = dest.get("room_with_token")
+        yield from move_to(st, ctx.seat, room, ctx, _source_name(st, ctx.source), str(token) if token else None)
 
 
 def destination(st: BetrayalState, dest: Mapping[str, Any], ctx: Ctx) -> Gen[str | None]:
@@ -1512,6 +1523,12 @@ def _place_token(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapp
         room = chosen
     for _ in range(int(spec.get("count", 1))):
         st.tokens.setdefault(room, []).append(token)
+    e = st.ex[ctx.seat]
+    if token in ARRIVAL_TOKENS and len(st.t.rooms[room].barrier) >= 2 and e.room == room:
+        st.token_parts[token] = e.part
+        side = SIDES[(st.t.rooms[room].barrier[e.part] + st.house.spots[room].rotation) % 4]
+        st.emit("room.barrier.token-side-fixed", f"the {token} token stays on the {side} side of {st.room_name(room)}, "
+                f"where {st.name(ctx.seat)} landed")
     if spec.get("abilities"):
         st.token_abilities[token] = tuple(spec["abilities"])
     ctx.kept = ctx.kept or "house"  # the card's effect stays in the house as a token

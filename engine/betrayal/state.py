@@ -182,6 +182,8 @@ class BetrayalState(GameState):
         self.ex: dict[str, Explorer] = {}
         self.piles: dict[str, list[str]] = {}
         self.tokens: dict[str, list[str]] = {}
+        #: The side of a barrier room an arrival's token was put on, by token (room.barrier.token-side-fixed).
+        self.token_parts: dict[str, int] = {}
         self.token_abilities: dict[str, tuple[Ability, ...]] = {}
         self.links: list[tuple[str, str, int, str]] = []
         self.passages: list[tuple[str, str, str]] = []  # roll-gated links (a Revolving Wall)
