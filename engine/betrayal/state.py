@@ -755,8 +755,8 @@ class BetrayalState(GameState):
     def rearrangements(self, floor: str, target: tuple[int, int]) -> list[tuple[str, Placement]]:
         """Ways to rearrange a floor whose every remaining tile would seal it at ``target``: move
         one empty dead-end room (a placed stack tile joined to a single neighbour, with no
-        explorer, item pile or token in it) to another open door of the floor so that a free
-        doorway remains besides the one being explored."""
+        explorer, item pile or token in it) to another open door of the floor, or turn it where it
+        lies, so that a free doorway remains besides the one being explored."""
         house = self.house
         busy = {e.room for e in self.ex.values()} | set(self.piles) | set(self.tokens)
         busy |= {r for link in self.links for r in link[:2]} | {r for p in self.passages for r in p[:2]}
@@ -767,9 +767,10 @@ class BetrayalState(GameState):
             joined = [s for s in house.doors(room) if house.door_neighbour(room, s)[1]]
             if len(joined) != 1:
                 continue
+            here = house.spots[room]
             for p in house.open_spots(room, floor, keep_open=False, ignore=room):
-                if p.cell == target or p.cell == house.spots[room].cell:
-                    continue
+                if p.cell == target or (p.cell == here.cell and p.rotation == here.rotation):
+                    continue  # turning it where it lies counts: another door may then face an empty cell
                 trial = house.copy()
                 trial.remove(room)
                 trial.place(room, floor, p.cell, p.rotation)
@@ -884,9 +885,11 @@ class BetrayalState(GameState):
         acts = [Action.of("rearrange", room=r, cell=list(p.cell), rotation=p.rotation) for r, p in options]
         a = yield from self.ask(seat, acts, f"rearrange the {floor} floor")
         room, p = options[acts.index(a)]
+        how = (f"turns {self.room_name(room)} where it lies" if p.cell == self.house.spots[room].cell
+               else f"moves {self.room_name(room)} to {list(p.cell)}")
         self.put_tile(room, floor, p.cell, p.rotation)
         self.emit("discover.rearrange-fallback", f"every remaining {floor} tile would seal the floor: {self.name(seat)} "
-                  f"moves {self.room_name(room)} to {list(p.cell)} to open another doorway")
+                  f"{how} to open another doorway")
         self._note_false_features(room)
 
     def put_tile(self, room: str, floor: str, cell: tuple[int, int], rotation: int) -> None:
