@@ -360,3 +360,20 @@ steps:
 """
     result = run(tmp_path, body, rules="[move.card-ends-movement]")
     assert result.ok, result.failures
+
+
+def test_refusals_of_a_trade_elsewhere_and_a_doorway_beyond_the_barrier_name_their_rules(tmp_path: Path) -> None:
+    body = """\
+position:
+  explorers: {P1: zoe-ingstrom, P2: ox-bellows, P3: vivian-lopez}
+  rooms:
+    chasm: {floor: basement, at: [1, 0], rotation: 0}
+  where: {P1: [chasm, west], P2: foyer}
+  cards: {P1: [axe]}
+  turn: P1
+steps:
+  - expect_illegal: {action: {kind: trade, card: axe, to: P2}, rule: item.trade-once-per-turn}
+  - expect_illegal: {action: {kind: explore, door: east}, rule: room.barrier.members}
+"""
+    result = run(tmp_path, body, rules="[item.trade-once-per-turn, room.barrier.members]")
+    assert result.ok, result.failures

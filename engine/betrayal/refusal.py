@@ -96,6 +96,9 @@ def _movement(st: BetrayalState, seat: str, action: Action) -> Refusal:
             return "discover.false-door-impassable", f"the {door} door of {st.room_name(e.room)} meets a wall: a false door"
         if side not in st.house.doors(e.room) and st.t.rooms[e.room].windows is True:
             return "move.no-windows", f"{st.room_name(e.room)} has no door {door}, and its windows are no way out"
+        allowed = st._part_sides(e)
+        if side in st.house.doors(e.room) and allowed is not None and side not in allowed:
+            return "room.barrier.members", f"the {door} doorway of {st.room_name(e.room)} is on the other side of the barrier"
         if side not in st.house.doors(e.room) or st.house.door_neighbour(e.room, side)[0] is not None:
             return "move.through-matching-doors", f"{st.room_name(e.room)} has no open doorway {door} to discover through"
         if floor is not None and st.remaining_for(floor) == 0:
@@ -186,8 +189,12 @@ def _item(st: BetrayalState, seat: str, action: Action) -> Refusal:
         return "item.trade-once-per-turn", "a trade was already made this turn"
     to = str(action.get("to"))
     other = st.ex.get(to)
+    if other is not None and other.dead:
+        return "death.skull", f"{st.name(to)} is dead"
     if other is not None and other.room == e.room and other.part != e.part:
         return "room.barrier.no-interaction-across", f"{st.name(to)} is on the other side of the barrier"
+    if other is not None and other.room != e.room:
+        return "item.trade-once-per-turn", f"{st.name(to)} is not in {st.room_name(e.room)}: trades are between explorers in one room"
     return NONE
 
 
@@ -204,6 +211,8 @@ def _attack(st: BetrayalState, seat: str, action: Action) -> Refusal:
         return "omen.companions-no-traits", f"the {st.card_name(target)} is a companion, with no trait to attack"
     other = st.ex.get(target)
     e = st.ex[seat]
+    if other is not None and other.dead:
+        return "death.skull", f"{st.name(target)} is dead"
     if other is not None and other.room == e.room and other.part != e.part:
         return "room.barrier.no-interaction-across", f"{st.name(target)} is on the other side of the barrier"
     if other is not None and other.room != e.room:
