@@ -203,4 +203,25 @@ def rule_id_errors(spec: GameSpec) -> list[SpecError]:
         for j, other in enumerate(see if isinstance(see, list) else []):
             if isinstance(other, str) and other not in first:
                 errors.append(file.error(("rules", index, "see", j), f"'see' names rule {other!r}, which is not defined"))
+    errors.extend(_ability_rule_errors(spec, set(first)))
+    return errors
+
+
+def _ability_rule_errors(spec: GameSpec, known: set[str]) -> list[SpecError]:
+    """An ability's ``rule`` (the clause it carries out) must be a rule id of rules.yaml."""
+    errors: list[SpecError] = []
+
+    def walk(file: Any, node: Any, path: tuple[str | int, ...]) -> None:
+        if isinstance(node, dict):
+            rule = node.get("rule")
+            if "trigger" in node and "do" in node and isinstance(rule, str) and rule not in known:
+                errors.append(file.error((*path, "rule"), f"the ability names rule {rule!r}, which rules.yaml does not define"))
+            for key, value in node.items():
+                walk(file, value, (*path, key))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(file, value, (*path, i))
+
+    for _, file in sorted(spec.files.items()):
+        walk(file, file.data, ())
     return errors

@@ -19,6 +19,8 @@ Operators, purpose-named chance, refusal rule ids and ``expect_probability`` wor
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -27,7 +29,19 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, DiceRoll, Draw, Event, GameState, IllegalAction, RuleBook
+from hauntcheck.engine.core import (
+    CHANCE,
+    Action,
+    ActionList,
+    Choices,
+    DiceRoll,
+    Draw,
+    Event,
+    GameState,
+    IllegalAction,
+    RuleBook,
+    Shuffle,
+)
 from hauntcheck.engine.games import GameDef, game_spec, get_game, rulebook
 from hauntcheck.engine.spec import GameSpec, SpecError, SpecErrors, SpecFile, load_file
 from hauntcheck.engine.transcript import is_transcript, legal_by_name
@@ -104,6 +118,12 @@ STEP_CHECKS = ("expect", "expect_legal", "expect_illegal", "expect_to_move", "ex
 DO_MODIFIERS = ("by", "error", "rule", "then_chance")
 #: Outcomes an ``expect_probability`` may enumerate before it gives up (a clear error past it).
 PROBABILITY_BOUND = 20_000
+#: A shuffle is enumerated (each distinct order equally likely) when its pile has at most this many
+#: permutations to go through (8 items); a bigger one cannot be, and says so.
+SHUFFLE_ENUMERATION_LIMIT = math.factorial(8)
+#: A ``for:`` purpose spelt like an internal tag (``fall-damage``): purposes are named in the words the
+#: engine asks with (``physical damage``, ``speed roll``, ``room tile``), as the explanation prints them.
+TAG_PURPOSE = re.compile(r"^[A-Za-z0-9]+([-_][A-Za-z0-9]+)+$")
 
 
 @dataclass
@@ -154,7 +174,8 @@ def decision_text(state: GameState) -> str:
 
 def purpose_matches(purpose: str, asked: str) -> bool:
     """A purpose matches a decision when every word of it is a word of what is asked
-    (``fall-damage`` needs ``fall`` and ``damage``; ``haunt roll`` matches the haunt roll)."""
+    (``physical damage`` matches ``1 dice of physical damage``; ``haunt roll`` matches the haunt roll).
+    A purpose spelt as a tag (``fall-damage``) is refused when the scenario is loaded (``TAG_PURPOSE``)."""
     wanted = _words(purpose)
     have = set(_words(asked))
     return bool(wanted) and all(w in have or (w.endswith("s") and w[:-1] in have) for w in wanted)
@@ -190,6 +211,10 @@ def chance_weights(choices: Choices) -> list[tuple[Action, Fraction]] | None:
     if isinstance(choices, ActionList):
         actions = list(choices)
         return [(action, Fraction(1, len(actions))) for action in actions] if actions else None
+    if isinstance(choices, Shuffle) and math.factorial(len(choices.items)) <= SHUFFLE_ENUMERATION_LIMIT:
+        # every distinct order of the pile is equally likely (a deal of tokens, a small deck)
+        orders = sorted(set(itertools.permutations(choices.items)))
+        return [(Action("shuffle", (("pile", choices.pile), ("order", order))), Fraction(1, len(orders))) for order in orders]
     return None
 
 
@@ -245,6 +270,10 @@ class ScenarioRun:
         self.result.before = state.clone()
         self.start = state.snapshot()
         for index, raw in enumerate(self.file.data.get("chance", [])):
+            if isinstance(raw, Mapping) and "for" in raw and TAG_PURPOSE.match(str(raw["for"])):
+                return self._refuse_load(("chance", index, "for"), f"'for: {raw['for']}' is spelt like an internal tag; name "
+                                         "the purpose in the words the engine asks with, as the explanation prints them "
+                                         "(e.g. 'physical damage', 'speed roll', 'room tile', 'omen card', 'haunt roll')")
             if isinstance(raw, Mapping) and "for" in raw:
                 outcome = {k: v for k, v in raw.items() if k != "for"}
                 self.chance_queue.append(ScriptedChance(("chance", index), str(raw["for"]), outcome))
@@ -258,6 +287,11 @@ class ScenarioRun:
             self.finish(state)
         self.result.after = state
         self.result.rules_applied = list(self.applied)
+        return self.result
+
+    def _refuse_load(self, path: tuple[str | int, ...], message: str) -> ScenarioResult:
+        """A scenario that cannot run as written: the failure, located, and nothing run."""
+        self.halt(path, message)
         return self.result
 
     def fail(self, path: tuple[str | int, ...], message: str) -> bool:

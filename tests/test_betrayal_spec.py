@@ -417,3 +417,22 @@ def test_cross_check_finds_planted_errors(files: dict[str, dict[str, Any]]) -> N
 def test_cross_check_reports_malformed_data_without_raising() -> None:
     problems = cross_check({"rooms": {"kind": "rooms", "rooms": [{"id": "x"}]}})
     assert any("malformed" in p for p in problems)
+
+
+def test_an_ability_rule_must_name_a_defined_clause() -> None:
+    """``rule:`` on an ability (the clause it carries out) is checked against rules.yaml, at its line."""
+    from hauntcheck.engine.games import game_spec, rule_id_errors
+
+    spec = game_spec("betrayal")
+    assert rule_id_errors(spec) == []
+    rooms = spec.one("rooms").data["rooms"]
+    elevator = next(r for r in rooms if r["id"] == "mystic-elevator")
+    ability = next(a for a in elevator["effects"] if a.get("rule"))
+    kept = ability["rule"]
+    try:
+        ability["rule"] = "room.mystic-elevator.no-such-clause"
+        errors = [str(e) for e in rule_id_errors(spec)]
+    finally:
+        ability["rule"] = kept
+    assert len(errors) == 1 and "rooms.yaml:" in errors[0]
+    assert "the ability names rule 'room.mystic-elevator.no-such-clause', which rules.yaml does not define" in errors[0]

@@ -294,3 +294,86 @@ steps:
   - expect_illegal: {action: {kind: cross, ability: "room:chasm#0"}, rule: room.barrier.once-per-turn}
 """, rules="[room.barrier.once-per-turn]")
     assert barrier.ok, barrier.failures
+
+
+def test_a_purpose_spelt_as_an_internal_tag_is_refused_at_its_line(tmp_path: Path) -> None:
+    body = ONE_OMEN + """\
+chance:
+  - {for: haunt-roll, faces: [2, 0, 0, 0, 0, 0]}
+steps:
+  - do: {kind: end}
+    by: P1
+"""
+    result = run(tmp_path, body, rules="[haunt.roll]")
+    assert located(result, "for: haunt-roll", "'for: haunt-roll' is spelt like an internal tag; name the purpose in the words "
+                   "the engine asks with"), result.failures
+    assert not any("P1:" in line.text for line in result.lines if line.kind == "action")  # nothing was run
+    assert run(tmp_path, body.replace("haunt-roll", "haunt roll"), rules="[haunt.roll]").ok
+
+
+def test_a_small_shuffle_is_enumerated_for_a_probability(tmp_path: Path) -> None:
+    """The hidden traitor's four tokens: each of the 24 orders equally likely, 6 give token 1 to one seat."""
+    body = """\
+players: 4
+position:
+  explorers: {P1: zoe-ingstrom, P2: ox-bellows, P3: vivian-lopez, P4: brandon-jaspers}
+  rooms:
+    abandoned-room: {floor: ground, at: [-1, 0], rotation: 0}
+  where: {P1: abandoned-room}
+  cards: {P1: [skull]}
+  turn: {seat: P1, moved: 1, stopped: true, omens: [[skull, abandoned-room]]}
+chance:
+  - {for: haunt roll, faces: [1, 0, 0, 0, 0, 0]}
+steps:
+  - do: {kind: end}
+    by: P1
+    then_chance: false
+  - expect_probability: {of: {haunt_phase.hidden_traitor.seat: P4}, equals: CLAIM}
+  - do: {kind: end}
+    by: P2
+""".replace("players: 4\n", "")
+    path = tmp_path / "case.yaml"
+    LAST[:] = [path]
+
+    def claim(value: str) -> ScenarioResult:
+        path.write_text("spec_version: 2\nkind: scenario\ngame: betrayal\ntitle: a case\nsource: {rules: [haunt.roll]}\n"
+                        "rules: [haunt.roll]\nplayers: 4\n" + body.replace("CLAIM", value))
+        return ScenarioRun(load_scenario(path, "case.yaml"), DEFINITION, SPEC).run()
+
+    assert claim("1/2916").ok, claim("1/2916").failures
+    assert located(claim("1/729"), "expect_probability", "the probability is 1/2916"), claim("1/729").failures
+
+
+def test_a_move_after_a_card_draw_is_refused_by_the_card_rule(tmp_path: Path) -> None:
+    body = """\
+position:
+  explorers: {P1: zoe-ingstrom, P2: ox-bellows, P3: vivian-lopez}
+  cards: {P1: [axe]}
+  turn: P1
+chance:
+  - {kind: draw, tile: bloody-room}
+  - {kind: draw, card: armor}
+steps:
+  - do: {kind: explore, door: west}
+    by: P1
+  - expect_illegal: {action: {kind: move, to: entrance-hall, cost: 1}, rule: move.card-ends-movement}
+"""
+    result = run(tmp_path, body, rules="[move.card-ends-movement]")
+    assert result.ok, result.failures
+
+
+def test_refusals_of_a_trade_elsewhere_and_a_doorway_beyond_the_barrier_name_their_rules(tmp_path: Path) -> None:
+    body = """\
+position:
+  explorers: {P1: zoe-ingstrom, P2: ox-bellows, P3: vivian-lopez}
+  rooms:
+    chasm: {floor: basement, at: [1, 0], rotation: 0}
+  where: {P1: [chasm, west], P2: foyer}
+  cards: {P1: [axe]}
+  turn: P1
+steps:
+  - expect_illegal: {action: {kind: trade, card: axe, to: P2}, rule: item.trade-once-per-turn}
+  - expect_illegal: {action: {kind: explore, door: east}, rule: room.barrier.members}
+"""
+    result = run(tmp_path, body, rules="[item.trade-once-per-turn, room.barrier.members]")
+    assert result.ok, result.failures

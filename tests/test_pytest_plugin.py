@@ -26,12 +26,15 @@ def test_off_unless_asked(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif("betrayal" not in available_games(), reason="betrayal is not installed")
-def test_k_frog_selects_haunt_3s_golden_games(tmp_path: Path) -> None:
+def test_k_frog_selects_haunt_3s_golden_games_and_disputes(tmp_path: Path) -> None:
     done = pytest_in(tmp_path, "--hauntcheck", "-k", "frog", "--collect-only")
     items = [line for line in done.stdout.splitlines() if line.startswith("::hauntcheck::")]
-    shipped = sorted(p.stem for p in (REPO / "scenarios/betrayal/haunts/03-frog-leg-stew").glob("*.yaml"))
-    assert sorted(i.rsplit("/", 1)[-1].rstrip("]") for i in items) == shipped
-    assert all("03-frog-leg-stew" in i for i in items)
+    goldens = sorted(p.stem for p in (REPO / "scenarios/betrayal/haunts/03-frog-leg-stew").glob("*.yaml"))
+    disputes = sorted(p.stem for p in (REPO / "scenarios/betrayal/disputes").glob("frog-leg-stew-*.yaml"))
+    assert goldens and disputes
+    assert sorted(i.rsplit("/", 1)[-1].rstrip("]") for i in items if i.startswith("::hauntcheck::golden[")) == goldens
+    assert sorted(i.rsplit("/", 1)[-1].rstrip("]") for i in items if i.startswith("::hauntcheck::dispute[")) == disputes
+    assert all("frog-leg-stew" in i for i in items)
     done = pytest_in(tmp_path, "--hauntcheck", "--collect-only", "--hauntcheck-game", "betrayal")
     for kind in ("verify[betrayal/golden-replay]", "dispute[betrayal/disputes/front-door-is-locked]",
                  "golden[betrayal/golden/reveal-4p-seed-7]"):

@@ -18,6 +18,9 @@ from hauntcheck.engine.betrayal.effects.hooks import EFFECT_HOOKS
 from hauntcheck.engine.betrayal.effects.interpreter import condition, leads_to_closed_floor, run
 from hauntcheck.engine.core import Action
 
+# Roll-gated ways the traitor takes without the roll (the Revolving Wall's switch), by ability source.
+TRAITOR_PASSES: dict[str, str] = {"token:wall-switch": "traitor.revolving-wall"}
+
 if TYPE_CHECKING:
     from hauntcheck.engine.betrayal.state import BetrayalState, Gen
 
@@ -137,6 +140,13 @@ def do_action(st: BetrayalState, seat: str, a: Action) -> Gen[None]:
         return
     if ability.get("says") and source.startswith(("room:", "token:")):
         st.emit(source_rule(st, ctx), f"{_source_name(st, source)}: {ability['says']}")
+    if source == "room:vault" and st.haunt is not None and st.haunt.get("traitor") == seat:
+        st.emit("room.vault.traitor-rolls", f"{st.name(seat)} is the traitor but still rolls to open the Vault")
+    if source in TRAITOR_PASSES and st.haunt is not None and st.haunt.get("traitor") == seat:
+        st.emit(TRAITOR_PASSES[source], f"{st.name(seat)} is the traitor and passes {_source_name(st, source)} without rolling")
+        for step in ability.get("do", []):
+            yield from run(st, step["roll"].get("pass", []) if "roll" in step else [step], ctx)
+        return
     if source == "room:collapsed-room":
         st.emit("room.collapsed-room.later-optional", f"{st.name(seat)} jumps down on purpose")
         st.emit("room.collapsed-room.fall-free", "the fall uses no space of movement")

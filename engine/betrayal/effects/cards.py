@@ -17,7 +17,11 @@ from hauntcheck.engine.betrayal.effects.interpreter import run
 from hauntcheck.engine.betrayal.effects.movement import destination
 from hauntcheck.engine.betrayal.effects.rolls import _roll_once
 from hauntcheck.engine.betrayal.effects.triggers import _discard_status_card, card_stolen, gain_card, lose_card
+from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.core import Action
+
+# Square tokens an arrival puts where it lands; in a barrier room they keep that side for later arrivals.
+ARRIVAL_TOKENS = frozenset({"below-collapsed-room"})
 
 if TYPE_CHECKING:
     from hauntcheck.engine.betrayal.state import BetrayalState, Gen
@@ -38,6 +42,12 @@ def _place_token(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapp
         room = chosen
     for _ in range(int(spec.get("count", 1))):
         st.tokens.setdefault(room, []).append(token)
+    e = st.ex[ctx.seat]
+    if token in ARRIVAL_TOKENS and len(st.t.rooms[room].barrier) >= 2 and e.room == room:
+        st.token_parts[token] = e.part
+        side = SIDES[(st.t.rooms[room].barrier[e.part] + st.house.spots[room].rotation) % 4]
+        st.emit("room.barrier.token-side-fixed", f"the {token} token stays on the {side} side of {st.room_name(room)}, "
+                f"where {st.name(ctx.seat)} landed")
     if spec.get("abilities"):
         st.token_abilities[token] = tuple(spec["abilities"])
     ctx.kept = ctx.kept or "house"  # the card's effect stays in the house as a token
@@ -114,6 +124,7 @@ def _status(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[s
     st.emit("card.read-aloud", f"{st.name(ctx.seat)} is {name}: they keep {st.card_name(card)} and can do nothing until freed")
     if ctx.seat == st.current:
         st.turn.stopped = True
+        st.turn.stop_rule = "card.read-aloud"  # the status card's own text holds the explorer
     return
     yield
 

@@ -37,6 +37,7 @@ class Ctx:
     kept: str = ""  # "player": the card stays with the explorer; "house": it stays as a token
     chosen_done: bool = False
     halt: bool = False  # the rest of the card does not apply (e.g. its fallback discards it)
+    rule: str = ""  # the clause the ability carries out, when the spec names one (its ``rule``)
 
 
 Effects = Sequence[Mapping[str, Any]]
@@ -70,6 +71,8 @@ ROOM_RULES: dict[str, str] = {
 
 def source_rule(st: BetrayalState, ctx: Ctx) -> str:
     kind, _, ident = ctx.source.partition(":")
+    if ctx.rule:
+        return ctx.rule
     if kind == "room":
         return ROOM_RULES.get(ident, "room.text-applies-each-entry")
     if kind == "card":

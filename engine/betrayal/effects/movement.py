@@ -26,9 +26,16 @@ if TYPE_CHECKING:
     from hauntcheck.engine.betrayal.state import BetrayalState, Gen
 
 
-def arrival_part(st: BetrayalState, seat: str, room: str) -> Gen[int]:
-    """Which side of a barrier room a character put there by an effect lands on."""
+def arrival_part(st: BetrayalState, seat: str, room: str, token: str | None = None) -> Gen[int]:
+    """Which side of a barrier room a character put there by an effect lands on: the side of the
+    arrival's token when one marks it (``room.barrier.token-side-fixed``), else the one chosen."""
     rdef = st.t.rooms[room]
+    if token is not None and token in st.token_parts and token in st.tokens.get(room, ()):
+        part = st.token_parts[token]
+        side = SIDES[(rdef.barrier[part] + st.house.spots[room].rotation) % 4]
+        st.emit("room.barrier.token-side-fixed", f"the {token} token lies on the {side} side of {rdef.name}: "
+                f"{st.name(seat)} lands there")
+        return part
     if len(rdef.barrier) >= 2 and rdef.barrier_arrival == "chosen":
         opts = [Action.of("side", side=SIDES[(s + st.house.spots[room].rotation) % 4]) for s in rdef.barrier]
         a = yield from st.ask(seat, opts, f"choose the side of {room} to land on")
@@ -39,12 +46,13 @@ def arrival_part(st: BetrayalState, seat: str, room: str) -> Gen[int]:
     return 0
 
 
-def move_to(st: BetrayalState, seat: str, room: str, ctx: Ctx, how: str) -> Gen[None]:
-    """Put an explorer in a room by an effect (no movement used); the room's entry text applies."""
+def move_to(st: BetrayalState, seat: str, room: str, ctx: Ctx, how: str, token: str | None = None) -> Gen[None]:
+    """Put an explorer in a room by an effect (no movement used); the room's entry text applies.
+    ``token``: the token that marks the destination (its side of a barrier room is kept)."""
     e = st.ex[seat]
     src = e.room
     rdef = st.t.rooms[room]
-    part = yield from arrival_part(st, seat, room)
+    part = yield from arrival_part(st, seat, room, token)
     st._set_room(seat, room, part=part)
     st.emit(source_rule(st, ctx), f"{st.name(seat)} is moved from {st.room_name(src)} to {rdef.name} ({how})")
     if ctx.source == "room:coal-chute":
@@ -62,7 +70,8 @@ def _move(st: BetrayalState, dest: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
         st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} is already in {st.room_name(room)}")
         return
     if st.ex[ctx.seat].room != room:
-        yield from move_to(st, ctx.seat, room, ctx, _source_name(st, ctx.source))
+        token = dest.get("room_with_token")
+        yield from move_to(st, ctx.seat, room, ctx, _source_name(st, ctx.source), str(token) if token else None)
 
 
 def destination(st: BetrayalState, dest: Mapping[str, Any], ctx: Ctx) -> Gen[str | None]:
@@ -286,6 +295,13 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
                 options.append((f, p))
     is_elevator = room == "mystic-elevator"
     steer = bool(spec.get("steer"))
+    if is_elevator:
+        sealing = sum(len(st.house.open_spots(room, f, keep_open=False, ignore=room))
+                      - len(st.house.open_spots(room, f, keep_open=True, ignore=room))
+                      for f in floors if st.remaining_for(f) > 0)
+        if sealing > 0:
+            st.emit("room.mystic-elevator.cannot-seal", f"{sealing} place(s) on the {'/'.join(floors)} floor would seal "
+                    f"off a floor: the elevator does not go there")
     if not options:
         st.emit("room.mystic-elevator.no-door-stays" if is_elevator else source_rule(st, ctx),
                 f"no open door on the {'/'.join(floors or named)} floor takes {st.room_name(room)} without sealing a floor: it stays")

@@ -130,6 +130,10 @@ def _roll_once(st: BetrayalState, seat: str, trait: str | None, spec: Mapping[st
         total = yield from own_roll(st, seat, n, "trait", f"a {trait} roll", ctx)
         note = "" if n == value else f" ({n} dice after modifiers)"
         st.emit("roll.trait-roll", f"{st.name(seat)} makes a {trait} roll with {trait} {value}{note}: {total}")
+        track = st.t.explorers[st.ex[seat].id].traits[trait]
+        if value != track.values[track.start]:
+            st.emit("trait.current-value-used", f"the roll counts {trait} {value}, where the clip is now, not the starting "
+                    f"{track.values[track.start]}")
         if value > 8:
             st.emit("roll.max-eight-dice", "no roll uses more than 8 dice")
         return total
@@ -233,6 +237,11 @@ def own_roll(st: BetrayalState, seat: str, n: int, kind: str, purpose: str, ctx:
             n = min(n + int(adjust["extra_dice"]), int(adjust.get("max_dice", 8)), 8)
             st.emit("roll.max-eight-dice", f"{st.name(seat)} now rolls {n} dice (never more than 8)")
         add += int(adjust.get("add_to_result", 0))
+    if kind == "trait" and seat == st.current and st.turn.seat == seat:
+        if "rolled" in st.turn.keys:
+            st.emit("roll.no-limit-per-turn", f"{st.name(seat)} makes another roll this turn ({purpose}): any number of "
+                    "different rolls may be made")
+        st.turn.keys.add("rolled")
     faces = list((yield from st.roll(n, purpose)))
     while faces:
         after = _adjusters(st, seat, kind, ("after-any-roll",))
@@ -259,4 +268,7 @@ def own_roll(st: BetrayalState, seat: str, n: int, kind: str, purpose: str, ctx:
         st.emit("card.card-beats-book", f"{st.name(seat)} rerolls {len(chosen)} dice: now {sum(faces)}")
     if add:
         st.emit("card.card-beats-book", f"{st.name(seat)} adds {add} to the roll")
+    if kind == "haunt" and len(faces) > 1:
+        # cited on the haunt roll, the one roll every game makes with the same six dice
+        st.emit("roll.sum-dots", f"the result adds up the dots of all the dice: {' + '.join(map(str, faces))} = {sum(faces)}")
     return sum(faces) + add

@@ -22,6 +22,12 @@ from hauntcheck.engine.betrayal.effects.context import Ctx, _key, _source_name, 
 from hauntcheck.engine.betrayal.effects.interpreter import ONGOING_HOOKS, condition, run
 from hauntcheck.engine.core import Action
 
+# The clause a room's ability carries out when its once-per-turn limit keeps it from working again.
+ROOM_LIMIT_RULES: dict[str, str] = {"room:mystic-elevator": "room.mystic-elevator.once-per-turn"}
+
+# The clause that lets the traitor pass a room's harmful text, where the room has its own.
+ROOM_PASS_RULES: dict[str, str] = {"room:collapsed-room": "room.collapsed-room.traitor-monster-pass"}
+
 if TYPE_CHECKING:
     from hauntcheck.engine.betrayal.state import BetrayalState, Gen
 
@@ -33,9 +39,13 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
     for source, index, ability in room_abilities(st, room):
         if ability.get("trigger") != trigger or (st.ex[seat].room != room and trigger not in ("exit",)):
             continue
-        if not _applies(st, seat, ability) or not _limit_ok(st, seat, source, index, ability):
+        if not _applies(st, seat, ability):
             continue
-        ctx = Ctx(seat, source, discovering=discovering)
+        if not _limit_ok(st, seat, source, index, ability):
+            if source in ROOM_LIMIT_RULES and trigger == "enter":
+                st.emit(ROOM_LIMIT_RULES[source], f"{st.name(seat)} has used the {st.room_name(room)} this turn: it does not work again")
+            continue
+        ctx = Ctx(seat, source, discovering=discovering, rule=str(ability.get("rule", "")))
         if "condition" in ability and not condition(st, ability["condition"], ctx):
             continue
         if source.startswith("room:") and _immune(st, seat, room):
@@ -53,11 +63,16 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
                                          Action.of("ignore-room", ability=_key(source, index))],
                                   f"the traitor may ignore {source}")
             if a.kind == "ignore-room":
-                st.emit("traitor.room-text", f"{st.name(seat)} (the traitor) ignores the {st.room_name(room)}'s harmful text")
+                st.emit(ROOM_PASS_RULES.get(source, "traitor.room-text"),
+                        f"{st.name(seat)} (the traitor) ignores the {st.room_name(room)}'s harmful text")
                 continue
         _use_limit(st, seat, source, index, ability)
+        if trigger == "enter" and not discovering and source.startswith("room:"):
+            st.emit("room.text-applies-each-entry", f"the {st.room_name(room)}'s text applies on every entry, not only its discovery")
         if ability.get("says"):
             st.emit(source_rule(st, ctx), f"{st.room_name(room)}: {ability['says']}")
+        if source == "room:coal-chute" and st.haunt is not None and st.haunt.get("traitor") == seat:
+            st.emit("traitor.coal-chute", f"{st.name(seat)} is the traitor and still slides")
         if ability.get("optional") and not trigger.startswith("on-"):
             a = yield from st.ask(seat, [Action.of("use", ability=_key(source, index)), Action.of("skip")],
                                   f"use {source}")
@@ -122,6 +137,9 @@ def enter_room(st: BetrayalState, seat: str, discovering: bool) -> Gen[None]:
         e.cards.append(card)
         st.emit("death.companion-custody", f"{st.name(seat)} gains custody of the {st.card_name(card)}")
         yield from gain_card(st, seat, card)
+    symbol = st.t.rooms[room].symbol
+    if not discovering and symbol in ("omen", "item", "event"):
+        st.emit("card.first-discoverer-only", f"{st.room_name(room)} was discovered before: {st.name(seat)} draws no {symbol} card")
     yield from run_triggered(st, seat, "enter", room, discovering=discovering)
 
 
@@ -133,8 +151,8 @@ def discovered(st: BetrayalState, seat: str, room: str) -> Gen[None]:
         st.emit("card.draw-on-discovery", f"{st.room_name(room)} shows the {symbol} symbol: {st.name(seat)} draws an {symbol} card"
                 if symbol != "item" else f"{st.room_name(room)} shows the item symbol: {st.name(seat)} draws an item card")
         yield from st.draw_card(seat, symbol, ctx_room=room)
-        if st.ex[seat].room == room and any(a.get("trigger") == "enter" for a in st.t.rooms[room].abilities):
-            st.emit("room.card-before-text", f"the card came first; now the {st.room_name(room)}'s text")
+        if st.ex[seat].room == room and st.t.rooms[room].abilities:
+            st.emit("room.card-before-text", f"the card came first; the {st.room_name(room)}'s text applies after it")
     if st.ex[seat].room == room:
         yield from enter_room(st, seat, discovering=True)
 
@@ -180,6 +198,8 @@ def card_drawn(st: BetrayalState, seat: str, card: str) -> Gen[str]:
 
 
 def gain_card(st: BetrayalState, seat: str, card: str) -> Gen[None]:
+    if st.t.cards[card].companion:
+        st.emit("omen.companions", f"the {st.card_name(card)} is a companion: it goes wherever {st.name(seat)} goes")
     yield from _card_trigger(st, seat, card, "on-gain")
     yield from _set_bonuses(st, seat, card)
 

@@ -44,7 +44,8 @@ def _flag(name: str) -> Callable[..., Gen[None]]:
         if name == "stop_moving":
             if not st.turn.stopped:
                 st.turn.stopped = True
-                st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)}'s movement ends")
+                st.turn.stop_rule = source_rule(st, ctx)
+                st.emit(st.turn.stop_rule, f"{st.name(ctx.seat)}'s movement ends")
         elif name == "end_turn":
             st.turn.end_now = True
             st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)}'s turn ends")

@@ -339,7 +339,16 @@ class HauntBase(BetrayalState):
         (``room.barrier.monsters-ignore``), and the vertical passages it may use both ways."""
         out = self._exits(Explorer("probe", "", room=room), every_side=True)
         seen = {r for r, _, _ in out}
-        return out + [x for x in self.vertical_passages(room) if x[0] not in seen]
+        out += [x for x in self.vertical_passages(room) if x[0] not in seen]
+        seen |= {r for r, _, _ in out}
+        # ``monster.revolving-wall``: through a Revolving Wall without its roll, one space (judgement,
+        # as for the vertical passages: the card frees explorers' steps, a monster's move stays finite)
+        for a, b, token in self.passages:
+            other = b if a == room else a if b == room else None
+            if other is not None and other not in seen and other in self.house.spots:
+                seen.add(other)
+                out.append((other, 1, f"passage:{token}"))
+        return out
 
     def vertical_passages(self, room: str) -> list[tuple[str, int, str]]:
         """``monster.vertical-passages``: a monster moves freely up and down the passages between

@@ -202,6 +202,10 @@ class Combat(Outcomes):
         ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
         defend = w.defend if w is not None else trait
         self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
+        held = [c for c in self.ex[target].cards if c in self.weapons] if target in self.ex else []
+        if held:
+            self.emit("item.weapon-attack-only", f"{self.name(target)} defends without the "
+                      f"{', '.join(self.card_name(c) for c in held)}: a weapon helps only its attacker")
         if w is not None:
             self.turn.keys.add(f"attack-weapon:{w.card}")  # for the predicate attack_weapon
             self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "
@@ -223,6 +227,10 @@ class Combat(Outcomes):
         # the rules of this fight are those in force when it starts (a steal changes what is held)
         ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen=chosen))
         plus, minus = self._dice_bonus(self.fight_rules(seat, target, chosen=chosen))
+        plain = self.value(seat, trait)
+        if effects.dice_for(self, seat, plain, effects.Ctx(seat, "attack")) != plain:
+            self.emit("roll.attack-not-trait-roll", f"{self.name(seat)}'s attack roll is no trait roll: what changes "
+                      f"trait rolls does not change it ({plain} dice of {trait})")
         att = yield from self.roll(self._dice(seat, None, trait, (w.bonus if w else 0) + plus, w.cap if w else 8),
                                    f"{self.name(seat)}'s {trait} attack")
         dfn = yield from self.roll(self._dice(target if m is None else None, m, defend, minus),
@@ -307,6 +315,9 @@ class Combat(Outcomes):
             margin = next((int(r["steal_margin"]) for r in rules if "steal_margin" in r), None)
             m = self.monster(win)
             loot = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal or self.t.cards[c].companion]
+            if margin is None and points >= 2 and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
+                self.emit("monster.no-special-attacks", f"{self.mname(m)} may not steal (the haunt does not allow it): "
+                          "it deals the damage")
             if margin is not None and points >= margin and loot and self.mdef(m).carries.get("items"):
                 acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in loot]
                 choice = yield from self.ask(self.monster_controller(m), acts, f"deal {points} damage or steal")

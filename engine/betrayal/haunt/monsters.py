@@ -170,6 +170,9 @@ class Monsters(Combat):
         haunt tokens its ``carries.tokens`` names, lying there)."""
         yield from self._monster_token_pickup(m)
         pile = self.piles.get(m.room, [])
+        if pile and not self.mdef(m).carries.get("items") and not m.stunned:
+            self.emit("monster.no-items", f"{self.mname(m)} leaves the item pile in {self.room_name(m.room)}: this haunt lets "
+                      "its monsters carry no items")
         if not pile or not self.mdef(m).carries.get("items") or m.stunned:
             return
         acts = [Action.of("monster-pickup", monster=m.uid, card=c) for c in pile]
@@ -265,6 +268,13 @@ class Monsters(Combat):
                       f"({min(moved, budget)} of {budget})")
             if passage is not None:
                 self._monster_passage(m, src, passage)
+            if any({a, b} == {src, to} for a, b, _ in self.passages):
+                self.emit("monster.revolving-wall", f"{self.mname(m)} passes the Revolving Wall between the "
+                          f"{self.room_name(src)} and the {self.room_name(to)} without rolling")
+            card_way = next((tok for a, b, _, tok in self.links if {a, b} == {src, to}), None)
+            if card_way is not None:
+                self.emit("monster.card-movement", f"{self.mname(m)} uses the {card_way} a card made between the "
+                          f"{self.room_name(src)} and the {self.room_name(to)}")
             if slow:
                 self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind")
             if passage is None or not passage.endswith("-up"):
@@ -372,6 +382,8 @@ class Monsters(Combat):
                     to = eff.get("move", {}).get("room")
                     if to in self.house.spots:
                         m.room = str(to)
+                        self.emit("room.coal-chute.affects-all", f"the {rdef.name}'s slide is no harmful text: it moves "
+                                  f"{self.mname(m)} too")
                         self.emit("monster.coal-chute", f"{self.mname(m)} slides from the {rdef.name} to the "
                                   f"{self.room_name(m.room)}")
 

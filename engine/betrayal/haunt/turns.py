@@ -111,6 +111,7 @@ class Turns(Collapse):
                 card = str(a["card"])
                 if seat == self.current and not self.turn.stopped:
                     self.turn.stopped = True
+                    self.turn.stop_rule = "move.card-ends-movement"
                     self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
                 self.decks["omen"].remove(card)
                 self.omens_drawn += 1  # it has left the omen stack
@@ -128,6 +129,7 @@ class Turns(Collapse):
                 if a.kind == "fetch":
                     if seat == self.current and not self.turn.stopped:
                         self.turn.stopped = True
+                        self.turn.stop_rule = "move.card-ends-movement"
                         self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
                     self.decks[kind].remove(card)
                     self.ex[seat].cards.append(card)
@@ -256,6 +258,10 @@ class Turns(Collapse):
         yield from self._standing_rules()
 
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
+        haunt_actions = ("task", "haunt-action")
+        took_haunt_action = any(k.startswith(("task:", "action:")) for k in self.turn.keys)
+        if (a.kind == "attack" and took_haunt_action) or (a.kind in haunt_actions and "attack" in self.turn.keys):
+            self.emit("turn.haunt-action-and-attack", f"{self.name(seat)} takes both a haunt action and an attack this turn")
         if a.kind == "attack":
             yield from self._attack(seat, a)
         elif a.kind == "reveal-traitor":
@@ -453,12 +459,17 @@ class Turns(Collapse):
         self._pay_carrying(seat)
         self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
             m.stunned for m in self.active_monsters(self.ex[seat].room))
+        allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == self.ex[seat].room]
+                  if self.hs is not None and not extra else [])
         yield from super()._move(seat, to, cost)
         self._pay_slowing(seat, extra)
         dear = self._room_cost_extra(seat) if self.hs is not None else 0
         if dear:
             self.turn.moved += dear
             self.emit("haunt.rules-override", f"{self.name(seat)} pays {dear} more: each room costs {dear + 1} spaces this turn")
+        if allies:
+            self.emit("move.opponents-are-sides", f"{self.name(seat)} leaves {', '.join(self.name(s) for s in allies)} "
+                      "behind at no extra cost: allies never slow each other")
         if self.carried:
             self._sync_carried()
         if self.hs is not None:

@@ -36,6 +36,10 @@ class Wins(Predicates):
                                   f"share the win ({w.says})")
                 else:
                     winners = tuple(s for s in self.seat_ids if self.side.get(s) == side_name)
+                if isinstance(w.when, Mapping) and w.when.get("heroes_dead") not in (None, "all"):
+                    heroes = self.heroes()
+                    self.emit("haunt.count-includes-dead", f"the heroes are counted with the dead among them: "
+                              f"{sum(1 for h in heroes if self.ex[h].dead)} of {len(heroes)} are dead")
                 self.result = Outcome(side_name, winners, f"{w.id}: {w.says}")
                 self.emit("win.first-side", f"the {side_name} win: {w.says}")
                 if side_name == TRAITOR and winners and all(self.ex[x].dead or x in self.removed for x in winners):

@@ -274,4 +274,5 @@ def _resumed_turn(st: HauntState, turn: Turn) -> Gen[None]:
     st.turn = turn
     if st.in_play(seat) and not st._check_wins():
         yield from st.turn_loop(seat)
+        yield from st.after_turn_loop(seat)
     yield from st._end_haunt_turn(seat)

@@ -83,6 +83,8 @@ class Turn:
     left_room: bool = False
     no_attack: bool = False
     short_exit: bool = False
+    #: The clause that ended the movement (``stopped``), when the engine knows it; a refusal to move names it.
+    stop_rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,8 @@ class StateBase(GameState):
         self.ex: dict[str, Explorer] = {}
         self.piles: dict[str, list[str]] = {}
         self.tokens: dict[str, list[str]] = {}
+        #: The side of a barrier room an arrival's token was put on, by token (room.barrier.token-side-fixed).
+        self.token_parts: dict[str, int] = {}
         self.token_abilities: dict[str, tuple[Ability, ...]] = {}
         self.links: list[tuple[str, str, int, str]] = []
         self.passages: list[tuple[str, str, str]] = []  # roll-gated links (a Revolving Wall)

@@ -84,7 +84,10 @@ class Cards(Traits):
             return None
         if seat == self.current and not self.turn.stopped:
             self.turn.stopped = True
+            self.turn.stop_rule = "move.card-ends-movement"
             self.emit("move.card-ends-movement", f"drawing a card ends {self.name(seat)}'s movement this turn")
+            self.emit("card.actions-after-draw", f"only the movement ends: {self.name(seat)} may still use items and take "
+                      "other actions this turn")
         if not self.decks[kind]:
             if not self.discards[kind]:
                 self.emit(self.rule_or("card.empty-stack-reshuffle", "glossary.stack"),
@@ -110,6 +113,9 @@ class Cards(Traits):
         elif kind == "item":
             e.cards.append(card)
             self.emit("item.kept-face-up", f"{self.name(seat)} draws the item {self.card_name(card)}")
+            if seat == self.current and any(ab.get("trigger") == "on-use" for ab in self.t.cards[card].abilities):
+                self.emit("item.use-on-draw-and-each-turn", f"{self.name(seat)} may use the {self.card_name(card)} "
+                          "once now, as this turn's use, and once in each later turn")
             yield from effects.card_drawn(self.as_betrayal_state(), seat, card)
             if card in e.cards:
                 yield from effects.gain_card(self.as_betrayal_state(), seat, card)

@@ -73,8 +73,8 @@ class Discovery(Cards):
     def rearrangements(self, floor: str, target: tuple[int, int]) -> list[tuple[str, Placement]]:
         """Ways to rearrange a floor whose every remaining tile would seal it at ``target``: move
         one empty dead-end room (a placed stack tile joined to a single neighbour, with no
-        explorer, item pile or token in it) to another open door of the floor so that a free
-        doorway remains besides the one being explored."""
+        explorer, item pile or token in it) to another open door of the floor, or turn it where it
+        lies, so that a free doorway remains besides the one being explored."""
         house = self.house
         busy = {e.room for e in self.ex.values()} | set(self.piles) | set(self.tokens)
         busy |= {r for link in self.links for r in link[:2]} | {r for p in self.passages for r in p[:2]}
@@ -85,9 +85,10 @@ class Discovery(Cards):
             joined = [s for s in house.doors(room) if house.door_neighbour(room, s)[1]]
             if len(joined) != 1:
                 continue
+            here = house.spots[room]
             for p in house.open_spots(room, floor, keep_open=False, ignore=room):
-                if p.cell == target or p.cell == house.spots[room].cell:
-                    continue
+                if p.cell == target or (p.cell == here.cell and p.rotation == here.rotation):
+                    continue  # turning it where it lies counts: another door may then face an empty cell
                 trial = house.copy()
                 trial.remove(room)
                 trial.place(room, floor, p.cell, p.rotation)
@@ -111,6 +112,10 @@ class Discovery(Cards):
         left = yield from effects.leave_room(self.as_betrayal_state(), seat)
         if not left:
             return
+        self.note_moving_on(seat)
+        if self.haunt is not None:
+            self.emit("turn.explorers-keep-abilities", f"after the haunt {self.name(seat)} is still an explorer and "
+                      "discovers rooms as before")
         self.emit("discover.trigger", f"{self.name(seat)} goes through the {SIDES[side]} doorway of {self.room_name(src)}, "
                   f"which has no room beyond it")
         if self.all_would_seal(floor, cell, entry):
@@ -149,9 +154,11 @@ class Discovery(Cards):
         acts = [Action.of("rearrange", room=r, cell=list(p.cell), rotation=p.rotation) for r, p in options]
         a = yield from self.ask(seat, acts, f"rearrange the {floor} floor")
         room, p = options[acts.index(a)]
+        how = (f"turns {self.room_name(room)} where it lies" if p.cell == self.house.spots[room].cell
+               else f"moves {self.room_name(room)} to {list(p.cell)}")
         self.put_tile(room, floor, p.cell, p.rotation)
         self.emit("discover.rearrange-fallback", f"every remaining {floor} tile would seal the floor: {self.name(seat)} "
-                  f"moves {self.room_name(room)} to {list(p.cell)} to open another doorway")
+                  f"{how} to open another doorway")
         self._note_false_features(room)
 
     def put_tile(self, room: str, floor: str, cell: tuple[int, int], rotation: int) -> None:
@@ -253,6 +260,18 @@ class Discovery(Cards):
             if other is not None and opposite(side) in self.house.doors(other) and side not in self.house.doors(room):
                 self.emit("discover.false-feature", f"the {SIDES[opposite(side)]} door of {self.room_name(other)} now meets "
                           f"a wall of {self.room_name(room)}: a blocked door")
+
+    def note_moving_on(self, seat: str) -> None:
+        """Movement goes on after another action of the turn: before any step (the actions of a
+        turn come in any order) or part-way through the movement."""
+        turn = self.turn
+        if turn.last in ("", "move", "explore"):
+            return
+        if turn.moved:
+            self.emit("move.actions-mid-move", f"{self.name(seat)} moves on after a {turn.last} part-way through "
+                      f"the movement ({turn.moved} space(s) used before it)")
+        else:
+            self.emit("turn.actions-any-order", f"{self.name(seat)} moves after a {turn.last} taken before any step")
 
 
 def _sides_text(sides: Iterable[int]) -> str:

@@ -116,6 +116,7 @@ class Movement(Discovery):
             return
         how = next((h for r, _, h in self.exits(seat) if r == to), "door")
         src = e.room
+        self.note_moving_on(seat)
         self.turn.moved += cost
         self.turn.left_room = True
         self._set_room(seat, to, via_side=self._entry_side(src, to))
@@ -130,6 +131,7 @@ class Movement(Discovery):
         if self.turn.short_exit:
             self.turn.short_exit = False
             self.turn.stopped = True
+            self.turn.stop_rule = "room.junk-room.always-escapes"
 
     def _entry_side(self, src: str, dst: str) -> int | None:
         a, b = self.house.spots.get(src), self.house.spots.get(dst)

@@ -52,6 +52,10 @@ class Traits(StateBase):
                 new = low
                 if self.haunt is None:
                     self.emit("trait.clamp-before-haunt", f"{trait} stays on its lowest value")
+            if new < 0 <= before and not e.dead:
+                self.emit("trait.skull-below-lowest", f"{self.name(seat)}'s {trait} clip passes its lowest value "
+                          f"({self.t.explorers[e.id].traits[trait].values[0]}) onto the skull below it")
+                self.emit("trait.skull-kills-after-haunt", "the haunt has begun, so the skull is reached and is deadly")
             e.idx[trait] = new
         moved = e.idx[trait] - before
         if moved or steps:

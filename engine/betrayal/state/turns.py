@@ -113,6 +113,17 @@ class Turns(HauntRoll):
         self.turn = Turn(seat, start_room=e.room)
         yield from effects.start_of_turn(self.as_betrayal_state(), seat)
         yield from self.turn_loop(seat)
+        yield from self.after_turn_loop(seat)
+
+    def after_turn_loop(self, seat: str) -> Gen[None]:
+        """The end of a turn once its actions are over: the haunt roll for each omen drawn this
+        turn (``turn.haunt-roll-at-end``), none once the haunt has begun (``omen.after-haunt-no-roll``).
+        A turn resumed from a position ends the same way."""
+        if self.turn.omens and self.haunt is None:
+            self.emit("turn.haunt-roll-at-end", f"{self.name(seat)} drew an omen this turn, so the turn ends with a haunt roll")
+        elif self.turn.omens:
+            self.emit("omen.after-haunt-no-roll", f"the haunt has begun: {self.name(seat)} keeps "
+                      f"{', '.join(self.card_name(c) for c, _ in self.turn.omens)} and makes no haunt roll")
         for card, room in list(self.turn.omens):
             if self.haunt is not None:
                 break
