@@ -49,6 +49,7 @@ PILOTS = {
     48: "48-stacked-like-cordwood",
     34: "34-guillotines",
     38: "38-hellbeasts",
+    40: "40-buried-alive",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -72,6 +73,7 @@ HOOKS = {
     48: (),
     34: ("collars", "key-rules"),
     38: (),
+    40: ("buried-damage", "grow-basement", "spirit-board-table"),
 }
 
 

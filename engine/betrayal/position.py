@@ -121,7 +121,7 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
     "statuses": ("hstatus", "maplist"), "flags": ("hflags", "set"), "track": ("track", "int"),
     "used_places": ("used_places", "set"), "tokens": ("htokens", "maplist"), "pool": ("pool", "map"),
     "held": ("held", "maplist"), "earned": ("earned", "map"), "done": ("done", "set"), "exited": ("exited", "set"),
-    "destroyed": ("destroyed", "list"), "control": ("control", "map"), "collapsed": ("collapsed", "list"),
+    "destroyed": ("destroyed", "list"), "counters": ("counters", "map"), "control": ("control", "map"), "collapsed": ("collapsed", "list"),
     "collapsing": ("collapsing", "bool"), "timers": ("timer_state", "map"), "turn_mods": ("turn_mods", "mapset"),
     "carried": ("carried", "map"), "waiting_tokens": ("waiting_tokens", "list"), "hook_state": ("hook_state", "map"),
     "grips": ("grips", "maptuple"), "waiting": ("waiting", "pairs"), "no_pickup": ("no_pickup", "set"),

@@ -85,6 +85,8 @@ class Amounts(HauntBase):
         if where.get("adjoining"):
             base = self._rooms_for({k: v for k, v in where.items() if k != "adjoining"})
             return sorted({r for room in base if room in self.house.spots for r in self.adjoining_rooms(room)})
+        if where.get("any_room") and "floor" in where:
+            return [r for r in sorted(self.house.spots) if self.house.floor_of(r) == where["floor"]]
         if "room" in where:
             return [str(where["room"])]
         if "rooms" in where:

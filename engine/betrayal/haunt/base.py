@@ -54,6 +54,7 @@ class HauntBase(BetrayalState):
         self.lethal = False  # a kill that ignores no_skull statuses is under way
         self.fetches: list[tuple[str, str, str]] = []  # (side, card, stack): take it instead of a draw
         self.destroyed: list[str] = []  # cards a haunt destroyed (out of the game)
+        self.counters: dict[str, int] = {}  # running totals a haunt keeps beside the track (a buried friend's damage)
         self.next_omen: list[tuple[str, tuple[str, ...]]] = []  # (side, cards) taken at its next omen draw
         self.hooks_used: list[str] = []
         self.positioned = False

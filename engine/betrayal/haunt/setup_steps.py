@@ -381,6 +381,8 @@ class SetupSteps(Monsters):
         if where.get("same_floor_as") == "haunt-room":
             floor = self.house.floor_of(str(self.haunt["room"]))
             rooms = [r for r in rooms if self.house.floor_of(r) == floor]
+        if where.get("any_room") and "floor" in where:
+            rooms = [r for r in rooms if self.house.floor_of(r) == where["floor"]]  # any room of that floor
         if "min_tiles_from" in where:
             far = where["min_tiles_from"]
             source = far.get("from", {})

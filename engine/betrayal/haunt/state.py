@@ -72,6 +72,7 @@ class HauntState(Turns):
             "done": sorted(self.done),
             "exited": sorted(self.exited),
             "destroyed": list(self.destroyed),
+            "counters": dict(sorted(self.counters.items())),
             "control": dict(sorted(self.control.items())),
             "collapsed": list(self.collapsed),
             "collapsing": self.collapsing,

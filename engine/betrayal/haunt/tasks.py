@@ -140,7 +140,8 @@ class Tasks(SetupSteps):
 
     def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
         if where.get("any_room"):
-            return True
+            # any room, or any room of the floor named (``floor``)
+            return "floor" not in where or self.house.floor_of(self.ex[seat].room) == where["floor"]
         return self.ex[seat].room in self._rooms_for(where)
 
     def entry_actions(self, seat: str) -> Gen[None]:
