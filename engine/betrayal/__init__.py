@@ -287,7 +287,7 @@ GAME = GameDef(
         _haunt_case("40-buried-alive", "heroes", 3, 213),
         _haunt_case("40-buried-alive", "traitor", 4, 184),
         _haunt_case("40-buried-alive", "heroes", 5, 154),
-        _haunt_case("40-buried-alive", "traitor", 6, 125),
+        _haunt_case("40-buried-alive", "traitor", 6, 28),
         _haunt_case("38-hellbeasts", "heroes", 3, 206),
         _haunt_case("38-hellbeasts", "traitor", 4, 111),
         _haunt_case("38-hellbeasts", "heroes", 5, 141),
