@@ -135,3 +135,15 @@ def test_policy_games_reach_both_wins_with_the_invariants_kept(players: int, see
     st = policy_game(players, seed, 40, check_invariants=True)
     outcome = st.outcome()
     assert outcome is not None and outcome.result == result
+
+
+def test_the_spirit_board_holder_may_not_trade_or_drop_it_but_may_drop_other_items() -> None:
+    st = buried()
+    hero = a_hero(st)
+    other = next(s for s in st.seat_ids if s not in (hero, st.traitor()) and st.in_play(s))
+    st.ex[hero].cards = ["spirit-board", "axe"]
+    st.ex[other].room = st.ex[hero].room
+    st.current = hero
+    offered = st._turn_actions(hero)
+    assert not [a for a in offered if a.kind in ("trade", "drop", "give") and a.get("card") == "spirit-board"]
+    assert [a for a in offered if a.kind == "drop" and a.get("card") == "axe"]

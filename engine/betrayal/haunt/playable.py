@@ -78,7 +78,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({
         "knows", "rivals", "setup", "wins", "ends_without_winner", "tasks", "actions", "timers", "turn_rules",
-        "attack_rules", "rules"}),
+        "attack_rules", "rules", "bound_cards"}),
 }
 
 #: Keys carried out for some of their values only: (place, key) -> the values that are.
