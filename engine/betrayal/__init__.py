@@ -284,14 +284,14 @@ GAME = GameDef(
         _haunt_case("34-guillotines", "traitor", 4, 107),
         _haunt_case("34-guillotines", "heroes", 5, 594),
         _haunt_case("34-guillotines", "heroes", 6, 474),
-        _haunt_case("40-buried-alive", "heroes", 3, 213),
-        _haunt_case("40-buried-alive", "traitor", 4, 184),
-        _haunt_case("40-buried-alive", "heroes", 5, 154),
-        _haunt_case("40-buried-alive", "traitor", 6, 28),
         _haunt_case("38-hellbeasts", "heroes", 3, 206),
         _haunt_case("38-hellbeasts", "traitor", 4, 111),
         _haunt_case("38-hellbeasts", "heroes", 5, 141),
         _haunt_case("38-hellbeasts", "traitor", 6, 170),
+        _haunt_case("40-buried-alive", "heroes", 3, 213),
+        _haunt_case("40-buried-alive", "traitor", 4, 184),
+        _haunt_case("40-buried-alive", "heroes", 5, 154),
+        _haunt_case("40-buried-alive", "traitor", 6, 28),
         # Airborne's "nobody" (every hero dead in the house, nobody jumped) needs the last hero
         # alive to die to the house itself; the policy never did so in over 600 haunt-31 games,
         # so that ending is shown by seeded random players (after the reveal too).
