@@ -11,6 +11,7 @@ theirs, so a transcript of actions replays to the same state without any generat
 from __future__ import annotations
 
 import abc
+import functools
 import math
 import operator
 import sys
@@ -97,6 +98,14 @@ class Action:
             shown = _thaw(value)
             parts.append(f"{key}={shown}")
         return " ".join(parts)
+
+
+@functools.lru_cache(maxsize=None, typed=True)  # typed: a True argument is not the cached 1
+def act(kind: str, name: str = "", value: Scalar = None) -> Action:
+    """The action ``kind name=value`` (or ``kind`` alone), built once: an engine rebuilds its menus
+    at every decision from the same few actions, and one shared object also makes ``apply``'s check
+    of the menu an identity match."""
+    return Action(kind, ((name, value),) if name else ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,7 +481,8 @@ class GameState(abc.ABC):
     def apply(self, action: Action) -> list[Event]:
         actor = self.to_move()
         if actor is None:
-            raise IllegalAction(action, None, "the game is over")
+            rule, _ = self.refusal(action)
+            raise IllegalAction(action, None, "the game is over", rule)
         legal = self.legal_actions()
         if action not in legal:
             rule, why = self.refusal(action)

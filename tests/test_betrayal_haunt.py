@@ -422,7 +422,8 @@ def test_bad_haunt_options_are_clear_errors() -> None:
 
 
 def test_searching_for_a_decided_game_reports_the_undecided_ones_passed_over() -> None:
-    from hauntcheck.engine.betrayal.policy import _ends_decided, search_decided
+    from hauntcheck.engine.betrayal.policy import search_decided
+    from hauntcheck.engine.betrayal.policy.seeds import _ends_decided
 
     seed, skipped = search_decided(5, 10, 0)
     assert _ends_decided(5, 10, seed, None)

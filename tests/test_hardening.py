@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntcheck.engine import cli
+from hauntcheck.engine.commands import play as play_command
 from hauntcheck.engine.games import available_games
 from tests.fuzz_support import ROOT, alias_bomb, deep, run_cli
 
@@ -376,7 +376,7 @@ def test_play_out_to_a_folder_is_refused(tmp_path: Path) -> None:
 
 
 def test_golden_update_refuses_an_installed_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "SPEC_ROOT", tmp_path / "site-packages" / "hauntcheck" / "spec")
+    monkeypatch.setattr(play_command, "SPEC_ROOT", tmp_path / "site-packages" / "hauntcheck" / "spec")
     run = run_cli(["golden", "--update", "haunted/four-players-seed-91"])
     assert run.status == 2
     assert "installed as a package" in run.err and "work from a clone" in run.err
@@ -386,7 +386,7 @@ def test_a_failure_inside_the_engine_is_one_line_not_a_traceback(monkeypatch: py
     def broken(*args: object, **kwargs: object) -> None:
         next(iter(()))  # a bare next() on nothing, as a haunt mutant's hook did
 
-    monkeypatch.setattr(cli, "record", broken)
+    monkeypatch.setattr(play_command, "record", broken)
     run = run_cli(["play", "haunted", "--players", "3", "--quiet"])
     assert run.status == 3
     assert run.err.startswith("hauntcheck: internal error in `play`: StopIteration")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from betrayal_support import drive
 from betrayal_support import started as start_haunt
 
-from hauntcheck.engine.betrayal.haunt import HauntState, Monster
-from hauntcheck.engine.betrayal.hooks import h07_carnivorous_ivy as h07
+from hauntcheck.engine.betrayal.haunt import HauntState, Monster, grabs
 from hauntcheck.engine.core import Action
 
 CREEPER_ROOMS = ("entrance-hall", "balcony", "bedroom", "chapel", "conservatory", "dining-room", "gardens",
@@ -131,11 +130,11 @@ def test_a_holding_tip_drags_its_hero_toward_the_root_and_mulches_there() -> Non
     tip.room = start
     st.ex[h].room = start
     drive(st._resolve_fight(tip.uid, h, "might", 6, 2))
-    spent, _ = drive(h07.creeper_drag(st, tip))
+    spent, _ = drive(grabs.drag(st, tip))
     assert spent and st._dist_to([root.room])[tip.room] == 1 and st.ex[h].room == tip.room
-    drive(h07.creeper_drag(st, tip))
+    drive(grabs.drag(st, tip))
     assert tip.room == root.room == st.ex[h].room and not st.ex[h].dead
-    drive(st._outcome({"custom": "creeper-grab"}, None, tip))  # the start of the Creeper's turn
+    drive(grabs.devour(st, tip))  # the start of the Creeper's turn
     assert st.ex[h].dead and root.gone == tip.gone == "removed" and not st.grips
     assert not st.pred({"monsters_defeated": {"monster": "creeper-root", "count": 1, "how": "killed"}})
 

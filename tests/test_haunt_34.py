@@ -241,7 +241,7 @@ def st_spec():  # type: ignore[no-untyped-def]
 
 
 def test_the_policy_spends_keys_on_the_most_endangered_but_the_hidden_traitor_hoards() -> None:
-    from hauntcheck.engine.betrayal.policy import _token_plan
+    from hauntcheck.engine.betrayal.policy.turn import _token_plan
 
     st = hidden_game(4)
     heroes, traitor = heroes_and_traitor(st)

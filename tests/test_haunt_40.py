@@ -8,8 +8,8 @@ import pytest
 from betrayal_support import drive, pick, policy_game, rolled, started
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, playable
-from hauntcheck.engine.betrayal.hooks.h40_buried_alive import DAMAGE, buried_damage, spirit_board_table
-from hauntcheck.engine.betrayal.policy import _task_rooms
+from hauntcheck.engine.betrayal.hooks.h40_buried_alive import DAMAGE, buried_damage, damage_taken, spirit_board_table
+from hauntcheck.engine.betrayal.policy.turn import _task_rooms
 from hauntcheck.engine.core import Action
 from hauntcheck.engine.games import game_spec
 
@@ -42,12 +42,13 @@ def test_the_basement_has_five_rooms_and_the_burial_room_is_one_of_them() -> Non
 
 def test_the_clock_rolls_as_many_dice_as_the_track_and_twelve_kill_the_friend() -> None:
     st = buried()
-    st.track, st.counters[DAMAGE] = 3, 0
+    st.track = 3
+    st.hook_state[DAMAGE] = {"total": 0}
     _, seen = drive(buried_damage(st, None, None))  # every die a 2
-    assert st.counters[DAMAGE] == 6 and len(next(iter(seen[0].choices))["faces"]) == 3  # type: ignore[arg-type]
+    assert damage_taken(st) == 6 and len(next(iter(seen[0].choices))["faces"]) == 3  # type: ignore[arg-type]
     assert "buried-friend-dead" not in st.hflags and not st._check_wins()
     drive(buried_damage(st, None, None))
-    assert st.counters[DAMAGE] == 12 and "buried-friend-dead" in st.hflags
+    assert damage_taken(st) == 12 and "buried-friend-dead" in st.hflags
     assert st._check_wins()
     outcome = st.outcome()
     assert outcome is not None and outcome.result == "traitor"
@@ -107,10 +108,10 @@ def test_the_spirit_board_table(faces: int, found: bool, healed: int) -> None:
     st.current = hero
     st.ex[hero].idx["sanity"] = next(i for i, v in enumerate(st.t.explorers[st.ex[hero].id].traits["sanity"].values)
                                      if v == 5)
-    st.counters[DAMAGE] = 8
+    st.hook_state[DAMAGE] = {"total": 8}
     rolled(spirit_board_table(st, hero, None), [faces, 2], pick("spirit-move"))  # 5 dice; the heal's 2 dice show 2 each
     assert ("burial-room-found" in st.hflags) == found
-    assert st.counters[DAMAGE] == 8 - healed
+    assert damage_taken(st) == 8 - healed
     assert st.turn.end_now
 
 

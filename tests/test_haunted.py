@@ -269,6 +269,8 @@ def test_setup_stats_fear_and_deck_sizes() -> None:
             assert len(p["secret_doors"]) == (0 if players == 1 else 2)
             assert p["questions"] == []
         assert snap["table"]["AD"]["face_up"] and len(snap["table"]["AD"]["adjacent"]) == 4
+        # The centre Ace is the Way Out everyone sees from the start: the first of the four Exits (end.all-exits).
+        assert snap["exits_revealed"] == ["AD"]
         assert snap["set_aside_draws_left"] == 2 * players
         secret = 0 if players == 1 else 2 * players
         jokers = 0 if players == 1 else 2

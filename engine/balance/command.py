@@ -60,7 +60,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
 
     try:
         if args.game == "merge":
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
 def parse_players(text: str, low: int, high: int, game: str) -> tuple[int, ...]:
     """``4``, ``3-6`` or ``3,5`` as player counts, each within the game's range."""
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
 
     counts: set[int] = set()
     for part in text.split(","):
@@ -98,7 +98,7 @@ def parse_players(text: str, low: int, high: int, game: str) -> tuple[int, ...]:
 
 
 def parse_shard(text: str | None) -> tuple[int, int]:
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
 
     if text is None:
         return (1, 1)
@@ -110,7 +110,7 @@ def parse_shard(text: str | None) -> tuple[int, int]:
 
 def study_from_args(args: argparse.Namespace) -> Study:
     """The study the arguments ask for, every mistake a UsageError naming the argument."""
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
     from hauntcheck.engine.games import get_game
 
     if args.game not in SUBJECTS:
@@ -159,7 +159,7 @@ class _GamesPerSecond(ProgressColumn):
 
 
 def _study(args: argparse.Namespace) -> dict[str, Any]:
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
 
     study = study_from_args(args)
     jobs = cpu_count() if args.jobs == 0 else args.jobs
@@ -222,7 +222,7 @@ def summary_markdown(document: dict[str, Any]) -> str:
 
 
 def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
 
     if args.out:
         folder = Path(args.out)

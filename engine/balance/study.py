@@ -190,7 +190,7 @@ def with_haunt_file(spec: GameSpec, path: Path) -> GameSpec:
     import argparse
 
     from hauntcheck.engine.betrayal.designer import haunt_file_options
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
     from hauntcheck.engine.lint import lint_in_context
 
     try:

@@ -24,7 +24,7 @@ def haunt_file_options(definition: GameDef, args: argparse.Namespace, options: M
     """The spec to play (the bundled one, with ``--haunt-file`` added) and the game options: the
     haunt to play, forced onto the reveal. A file that does not lint clean, or that the engine
     cannot play, is refused with each problem at file:line:column."""
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
 
     if definition.id != "betrayal":
         raise UsageError("--haunt-file and --from-reveal are Betrayal options")
@@ -55,7 +55,7 @@ def record_from_reveal(definition: GameDef, args: argparse.Namespace, spec: Game
     """The game of ``--from-reveal``: the seeded exploration runs to its reveal unprinted, then the
     haunt is played and printed from there. The transcript holds every step (it replays from
     setup, given the same haunt file)."""
-    from hauntcheck.engine.cli import UsageError
+    from hauntcheck.engine.commands.common import UsageError
 
     players, seed = args.players, args.seed
     if not definition.min_players <= players <= definition.max_players:

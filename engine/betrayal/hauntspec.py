@@ -86,6 +86,7 @@ class MonsterDef:
     abilities: tuple[Mapping[str, Any], ...] = ()
     paired_with: str | None = None
     slows_explorers: bool = True
+    grabs: Mapping[str, Any] | None = None  # seizes explorers it beats (haunt/grabs.py)
 
     def stats_at(self, track: int) -> Mapping[str, int | str]:
         """Stats for a Turn/Damage track value (stats_by_track rows; the last row may hold 'and above')."""
@@ -126,6 +127,7 @@ class SideDef:
     ends_without_winner: tuple[WinDef, ...] = ()
     rivals: bool = False  # the side's explorers are one another's opponents (move.haunt-rivals)
     bound_cards: tuple[str, ...] = ()  # cards its explorers may not trade, give away or drop
+    collapse: Mapping[str, Any] | None = None  # the house falling room by room (haunt/collapse.py)
 
 
 @dataclass(frozen=True)
@@ -262,6 +264,7 @@ def _monster(data: Mapping[str, Any]) -> MonsterDef:
         abilities=_tuple(data.get("abilities")),
         paired_with=data.get("paired_with"),
         slows_explorers=bool(data.get("slows_explorers", True)),
+        grabs=data.get("grabs"),
     )
 
 
@@ -283,6 +286,7 @@ def _side(data: Mapping[str, Any]) -> SideDef:
         ends_without_winner=tuple(_win(w) for w in data.get("ends_without_winner", ())),
         rivals="rivals" in data,
         bound_cards=tuple(str(c) for c in data.get("bound_cards", ())),
+        collapse=data.get("collapse"),
     )
 
 

@@ -70,6 +70,7 @@ class ExplorerDef:
     age: int
     birthday: tuple[int, int]  # (month, day)
     traits: Mapping[str, Track]
+    hobbies: tuple[str, ...] = ()  # as printed on the card (a haunt may ask for one: Lost's Music)
 
 
 @dataclass(frozen=True)
@@ -211,6 +212,7 @@ def tables_from_spec(spec: Any) -> Tables:
         explorers[e["id"]] = ExplorerDef(
             id=e["id"], name=e["name"], card=e["card"], age=int(e["age"]),
             birthday=(int(bday["month"]), int(bday["day"])), traits=traits,
+            hobbies=tuple(str(h) for h in e.get("hobbies", ())),
         )
     cards: dict[str, CardDef] = {}
     for kind, card_type in (("omens", "omen"), ("items", "item"), ("events", "event")):

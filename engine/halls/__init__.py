@@ -50,12 +50,12 @@ from hauntcheck.engine.halls.position import (
     PARTICIPANT_KEYS,
     POSITION_KEYS,
     ROOM_KEYS,
-    PathKey,
     build_position,
     describe_position,
     lead_up,
 )
 from hauntcheck.engine.halls.state import HallsState, invariants
+from hauntcheck.engine.positions import PathKey
 from hauntcheck.engine.spec import GameSpec, SpecError
 
 

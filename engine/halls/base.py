@@ -12,13 +12,27 @@ step's rules by name: stage ``x-y`` runs ``_st_x_y`` and a decision of kind ``x-
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Self
 
 from hauntcheck.checks.halls_locks import Cell
 from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Event, GameState, Outcome
-from hauntcheck.engine.halls.model import DIRS, GAME_ID, Killer, Need, Participant, Room, RoomDef, load_data
+from hauntcheck.engine.halls.model import GAME_ID, Killer, Need, Participant, Room, RoomDef, grid_steps, load_data
 from hauntcheck.engine.spec import GameSpec
+
+
+@functools.cache
+def _rule_of(cls: type, prefix: str, name: str) -> Callable[..., None]:
+    """The method that runs stage ``x-y`` (``_st_x_y``) or applies a decision of kind ``x-y``
+    (``_on_x_y``), found once per class rather than by name at every step."""
+    method: Callable[..., None] = getattr(cls, prefix + name.replace("-", "_"))
+    return method
+
+
+@functools.cache
+def _turn_order(first: int, players: int) -> tuple[int, ...]:
+    return tuple((first + k) % players for k in range(players))
 
 
 class HallsBase(GameState):
@@ -37,6 +51,7 @@ class HallsBase(GameState):
         self.lay = self.d.layouts[players]
         self.rows, self.cols = int(self.lay["rows"]), int(self.lay["cols"])
         self.rooms = [Room() for _ in range(self.rows * self.cols)]
+        self.steps = grid_steps(self.rows, self.cols)  # shared, read-only
         self.pp: list[Participant] = []
         self.killer = Killer(hp=self.d.killer_hp)
         self.reward_deck: list[str] = []
@@ -142,7 +157,7 @@ class HallsBase(GameState):
         self._legal = None
         self.trail = (need.actor, action, self.trail)
         self.trail_len += 1
-        getattr(self, "_on_" + need.kind.replace("-", "_"))(action)
+        _rule_of(type(self), "_on_", need.kind)(self, action)
         self._advance()
         if self._round_began:
             self._round_began = False
@@ -177,12 +192,7 @@ class HallsBase(GameState):
         return f"{name} [{r},{c}]"
 
     def step(self, i: int, direction: str) -> int | None:
-        r, c = self.cell(i)
-        dr, dc = DIRS[direction]
-        r, c = r + dr, c + dc
-        if 0 <= r < self.rows and 0 <= c < self.cols:
-            return self.idx(r, c)
-        return None
+        return self.steps[i][direction]
 
     def open_step(self, i: int, direction: str, killer: bool = False) -> int | None:
         """Rule move.one-space: the neighbouring room if it can be entered (not locked for good,
@@ -195,10 +205,9 @@ class HallsBase(GameState):
     def living(self) -> list[Participant]:
         return [p for p in self.pp if p.alive and not p.escaped]
 
-    def order(self) -> list[int]:
+    def order(self) -> tuple[int, ...]:
         """Seat indexes in turn order: the First Player, then clockwise."""
-        n = self.players
-        return [(self.first + k) % n for k in range(n)]
+        return _turn_order(self.first, self.players)
 
     def living_order(self) -> list[int]:
         return [i for i in self.order() if self.pp[i].alive and not self.pp[i].escaped]
@@ -226,7 +235,7 @@ class HallsBase(GameState):
             guard += 1
             if guard > 10_000:
                 raise RuntimeError("halls engine made no decision in 10000 steps")
-            getattr(self, "_st_" + self.stage.replace("-", "_"))()
+            _rule_of(type(self), "_st_", self.stage)(self)
 
     def _enter(self, p: Participant, to: int, rule: str, text: str) -> None:
         p.pos = to

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from hauntcheck.engine.core import Action, DiceRoll
+from hauntcheck.engine.core import Action, DiceRoll, act
 from hauntcheck.engine.halls.locks import LockRules
 from hauntcheck.engine.halls.model import DIRS, Participant, ints
 
@@ -84,7 +84,7 @@ class CombatRules(LockRules):
                     if len(opts) == 1:
                         ctx["weapons"][s] = "basic"
                         continue
-                    self.need(s, "weapon", [Action.of("weapon", name=w) for w in opts])
+                    self.need(s, "weapon", [act("weapon", "name", w) for w in opts])
                     return
             if not ctx["killer"] and all(ctx["cards"][s] == "escape" for s in members):
                 self._ev("combat.escape-vs-escape", "everyone escapes; no dice are rolled")
@@ -146,7 +146,7 @@ class CombatRules(LockRules):
                     ctx["escapers"].pop(0)
                     self._ev("combat.escape-move", f"{p.name} has nowhere to escape to and stays")
                     continue
-                self.need(s, "escape", [Action.of("escape", dir=d) for d in opts])
+                self.need(s, "escape", [act("escape", "dir", d) for d in opts])
                 return
             self._end_combat()
             return
@@ -201,25 +201,30 @@ class CombatRules(LockRules):
         return None if best is None else best[2]
 
     def resolve_options(self, p: Participant, probe: bool = False) -> list[Action]:
+        """What a combatant may do with Resolve before accepting the dice (rules
+        combat.resolve-reroll, power.acrobatic, power.quarterback). With ``probe``, only whether
+        there is anything: the list then stops at the first option found."""
         ctx = self.ctx
         s = p.seat
         faces = self.faces_for(p)
         failed = [n for n, f in enumerate(ctx["dice"][s]) if f not in faces]
         out: list[Action] = []
+        if failed and probe:
+            return [Action("reroll", (("dice", (failed[0],)),))]
         if failed:
             if ctx["spent"].get(s, 0) == 0 or self.power(p, "calm-under-pressure"):
-                out.extend(Action.of("reroll", dice=list(sub)) for sub in _subsets(failed))
+                out.extend(Action("reroll", (("dice", sub),)) for sub in _subsets(failed))
             else:
-                out.extend(Action.of("reroll", dice=[n]) for n in failed)
+                out.extend(Action("reroll", (("dice", (n,)),)) for n in failed)
         if self.power(p, "acrobatic") and ctx["cards"][s] == "escape" and s not in ctx["acro"]:
-            out.append(Action.of("acrobatic"))
+            out.append(act("acrobatic"))
         if self.power(p, "quarterback"):
             for t in [*ctx["members"], *(["killer"] if ctx["killer"] else [])]:
                 if t != s and self.successes(t) > 0 and not (t == "killer" and isinstance(ctx["kdice"], int)):
-                    out.append(Action.of("quarterback", target=t))
+                    out.append(act("quarterback", "target", t))
         if probe:
             return out
-        return [Action.of("accept"), *out]
+        return [act("accept"), *out]
 
     def _on_combat_resolve(self, action: Action) -> None:
         ctx = self.ctx

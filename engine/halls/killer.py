@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.checks.halls_locks import Cell
-from hauntcheck.engine.core import Action, Outcome, Shuffle
-from hauntcheck.engine.halls.model import DIRS, num
+from hauntcheck.engine.core import Action, Outcome, Shuffle, act
+from hauntcheck.engine.halls.model import DIRS, act_cell, num
 from hauntcheck.engine.halls.turn import TurnRules
 
 
@@ -80,7 +80,7 @@ class KillerRules(TurnRules):
                     mc["locks"].pop(0)
                     self._ev("lock.none", f"{self.participant(seat).name}'s player finds no room that may be locked")
                     continue
-                self.need(seat, "lock", [Action.of("lock", row=r, col=c) for r, c in opts])
+                self.need(seat, "lock", [act_cell("lock", r, c) for r, c in opts])
                 return
             mc["step"] = "draw"
             return
@@ -103,7 +103,7 @@ class KillerRules(TurnRules):
                 self._play_mc(cards[0])
                 return
             mc["offered"] = cards
-            self.need(self.controller(), "mc-card", [Action.of("mc-card", card=c) for c in sorted(set(cards))])
+            self.need(self.controller(), "mc-card", [act("mc-card", "card", c) for c in sorted(set(cards))])
             return
         if step == "effects":
             self._run_effects()
@@ -155,7 +155,7 @@ class KillerRules(TurnRules):
                     mc["effects"].pop(0)
                     self._ev("mc.gift-place", "no MC Gift can be placed")
                     continue
-                self.need(self.controller(), "gift", [Action.of("gift", row=r, col=c) for r, c in opts])
+                self.need(self.controller(), "gift", [act_cell("gift", r, c) for r, c in opts])
                 return
             if do == "lock":
                 mc["effects"].pop(0)
@@ -169,7 +169,7 @@ class KillerRules(TurnRules):
                     mc["effects"].pop(0)
                     continue
                 self.need(self.controller(), "killer-move",
-                          [Action.of("killer-move", dir="stop")] + [Action.of("killer-move", dir=d) for d in dirs])
+                          [act("killer-move", "dir", "stop")] + [act("killer-move", "dir", d) for d in dirs])
                 return
             if do == "teleport-killer":
                 mc["effects"].pop(0)
@@ -177,7 +177,7 @@ class KillerRules(TurnRules):
                 opts = [self.cell(i) for i, r in enumerate(self.rooms)
                         if r.up and not r.locked and not r.temp and not self.people_in(i) and i != k.pos and i in reach]
                 if k.active() and opts and not self.people_in(k.pos):
-                    self.need(self.controller(), "killer-to", [Action.of("killer-to", row=r, col=c) for r, c in opts])
+                    self.need(self.controller(), "killer-to", [act_cell("killer-to", r, c) for r, c in opts])
                     return
                 self._ev("mc.card", "the Killer cannot be moved")
                 continue
@@ -266,12 +266,12 @@ class KillerRules(TurnRules):
 
     def symbol_options(self) -> list[Action]:
         k = self.killer
-        out = [Action.of("symbol", use="stop")]
+        out = [act("symbol", "use", "stop")]
         if k.hp > 0 and k.rage < len(self.d.rage) - 1:
-            out.append(Action.of("symbol", use="enrage"))
+            out.append(act("symbol", "use", "enrage"))
         if k.hp < self.d.killer_hp_max:
-            out.append(Action.of("symbol", use="heal"))
-        out.extend(Action.of("symbol", use=d) for d in self.killer_moves())
+            out.append(act("symbol", "use", "heal"))
+        out.extend(act("symbol", "use", d) for d in self.killer_moves())
         return out
 
     def _symbols(self) -> None:
@@ -393,7 +393,7 @@ class KillerRules(TurnRules):
                 if len(opts) == 1:
                     self._toward(opts[0])
                     continue
-                self.need(p.seat, "toward", [Action.of("killer-step", dir=d) for d in opts])
+                self.need(p.seat, "toward", [act("killer-step", "dir", d) for d in opts])
                 return
             if do == "gift":
                 mc["effects"].pop(0)
@@ -405,7 +405,7 @@ class KillerRules(TurnRules):
                 mc["effects"].pop(0)
                 worn = [self.cell(i) for i, r in enumerate(self.rooms) if r.exhausted and not r.locked]
                 if worn:
-                    self.need(p.seat, "refresh", [Action.of("refresh", row=r, col=c) for r, c in worn])
+                    self.need(p.seat, "refresh", [act_cell("refresh", r, c) for r, c in worn])
                     return
                 continue
             mc["effects"].pop(0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hauntcheck.checks.halls_locks import Cell, LockGrid, legal_locks, lock_is_safe
 from hauntcheck.engine.core import Action
-from hauntcheck.engine.halls.model import num
+from hauntcheck.engine.halls.model import act_cell, num
 from hauntcheck.engine.halls.search import SearchRules
 
 
@@ -19,7 +19,7 @@ class LockRules(SearchRules):
         if n > 0:
             opts = self.lock_options(explain=True)
             if opts:
-                self.need(seat, "lock", [Action.of("lock", row=r, col=c) for r, c in opts])
+                self.need(seat, "lock", [act_cell("lock", r, c) for r, c in opts])
                 return
             self._ev("lock.none", "no room may be locked")
         mc["locks"] = []
@@ -77,7 +77,7 @@ class LockRules(SearchRules):
                 second.append(self.cell(i))
         grid = self.lock_grid()
         options = legal_locks(grid, first, second)
-        if explain:
+        if explain and not self.quiet:  # explanations only: nothing below changes the options
             if occupied:
                 self._ev("lock.empty", "not empty, so not lockable: " + ", ".join(self.where(i) for i in occupied))
             blocked = [c for c in first if c not in options and not lock_is_safe(grid, c)]

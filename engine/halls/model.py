@@ -5,6 +5,7 @@ pieces of a game state (a Room, a Participant, the Killer, a pending decision).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,23 @@ GAME_ID = "halls-of-horror"
 DIRS: dict[str, tuple[int, int]] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 ITEM_ORDER = ("knife", "fireaxe", "pistol", "shotgun", "first-aid-kit", "kevlar-vest")
 NEGATIVE = ("damage", "panic")
+
+
+@functools.cache
+def act_cell(kind: str, row: int, col: int) -> Action:
+    """The action ``kind row=R col=C``, built once (see :func:`hauntcheck.engine.core.act`)."""
+    return Action(kind, (("row", row), ("col", col)))
+
+
+@functools.cache
+def grid_steps(rows: int, cols: int) -> tuple[Mapping[str, int | None], ...]:
+    """For each cell index of a rows x cols grid, the cell one step in each direction (None off the grid)."""
+    out = []
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        out.append({d: (r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols else None
+                    for d, (dr, dc) in DIRS.items()})
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------

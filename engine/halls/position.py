@@ -5,21 +5,20 @@ docs/halls-of-horror.md.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hauntcheck.checks.halls_locks import cut_off
 from hauntcheck.engine.core import Action, GameState
 from hauntcheck.engine.halls.model import ITEM_ORDER, Killer, Room, option_problems
 from hauntcheck.engine.halls.state import HallsState
+from hauntcheck.engine.positions import PathKey, Problems, guess
 from hauntcheck.engine.spec import GameSpec
 
 # --------------------------------------------------------------------------------------------
 # Positions: a state built directly from a mapping (dispute scenarios), its inverse, the game's
 # invariants and a picture. Every key and default is listed in docs/halls-of-horror.md.
 
-PathKey = tuple[str | int, ...]
 POSITION_KEYS = ("round", "first", "rooms", "participants", "killer", "decks", "discards", "used_gifts",
                  "dead", "mc", "mc_holders", "keys_spent", "note")
 ROOM_KEYS = ("at", "up", "locked", "temp", "exhausted", "covered", "gift")
@@ -27,53 +26,19 @@ PARTICIPANT_KEYS = ("room", "hp", "resolve", "items", "bullets", "shells", "keys
 KILLER_KEYS = ("room", "hp", "rage", "stunned", "key_given", "carried", "two_keys")
 
 
-def _guess(word: object, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(str(word), list(choices), n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
-
-
-class _Builder:
+class _Builder(Problems):
     """Collects every problem of a position (path inside ``position``, message) before failing."""
 
     def __init__(self, state: HallsState) -> None:
+        super().__init__()
         self.state = state
-        self.problems: list[tuple[PathKey, str]] = []
-
-    def bad(self, path: PathKey, message: str) -> None:
-        self.problems.append((path, message))
-
-    def mapping(self, value: Any, path: PathKey, allowed: Sequence[str], what: str) -> Mapping[str, Any]:
-        if value is None:
-            return {}
-        if not isinstance(value, Mapping):
-            self.bad(path, f"{what} is a mapping, got {value!r}")
-            return {}
-        for key in value:
-            if key not in allowed:
-                self.bad((*path, key), f"unknown key {key!r} in {what}{_guess(key, allowed)}; known: {', '.join(allowed)}")
-        return value
-
-    def flag(self, entry: Mapping[str, Any], key: str, path: PathKey, default: bool) -> bool:
-        value = entry.get(key, default)
-        if not isinstance(value, bool):
-            self.bad((*path, key), f"{key} is true or false, got {value!r}")
-            return default
-        return value
-
-    def number(self, entry: Mapping[str, Any], key: str, path: PathKey, default: int, lo: int, hi: int | None = None) -> int:
-        value = entry.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-            span = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
-            self.bad((*path, key), f"{key} is a whole number {span}, got {value!r}")
-            return default
-        return value
 
     def cell(self, value: Any, path: PathKey, cards: Mapping[str, int] | None = None) -> int | None:
         """A room given as ``[row, col]`` (or, with ``cards``, by the id of the card lying there)."""
         s = self.state
         if isinstance(value, str) and cards is not None:
             if value not in cards:
-                self.bad(path, f"no room {value!r} is on the board{_guess(value, cards)}")
+                self.bad(path, f"no room {value!r} is on the board{guess(value, cards)}")
                 return None
             return cards[value]
         if (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
@@ -100,7 +65,7 @@ class _Builder:
         out = []
         for n, card in enumerate(value):
             if card not in known:
-                self.bad((*path, n), f"unknown {what} {card!r}{_guess(card, known)}")
+                self.bad((*path, n), f"unknown {what} {card!r}{guess(card, known)}")
             else:
                 out.append(str(card))
         return out
@@ -152,7 +117,7 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
     for card, raw in rooms.items():
         path: PathKey = ("rooms", card)
         if card not in d.rooms:
-            b.bad(path, f"unknown room {card!r}{_guess(card, d.rooms)}")
+            b.bad(path, f"unknown room {card!r}{guess(card, d.rooms)}")
             continue
         entry = b.mapping(raw, path, ROOM_KEYS, f"room {card}")
         if "at" not in entry:
@@ -194,7 +159,7 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
             room.covered = sorted(covered)
         gift = entry.get("gift", "")
         if gift and gift not in d.gifts:
-            b.bad((*path, "gift"), f"unknown MC Gift {gift!r}{_guess(gift, d.gifts)}")
+            b.bad((*path, "gift"), f"unknown MC Gift {gift!r}{guess(gift, d.gifts)}")
         else:
             room.gift = str(gift or "")
         grid[i] = room

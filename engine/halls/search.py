@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hauntcheck.engine.core import Action, Shuffle
+from hauntcheck.engine.core import Action, Shuffle, act
 from hauntcheck.engine.halls.base import HallsBase
 from hauntcheck.engine.halls.model import ITEM_ORDER, NEGATIVE, Participant, RoomDef, Slot
+
+#: Seat name -> index into the Participants ("P1" -> 0), for every seat a layout can have.
+_SEAT_INDEX = {f"P{k + 1}": k for k in range(8)}
 
 
 class SearchRules(HallsBase):
@@ -76,14 +79,18 @@ class SearchRules(HallsBase):
         if len(opts) == 1:
             self._search_with(p, opts[0])
         else:
-            self.need(p.seat, "search", [Action.of("search", what=o) for o in opts])
+            self.need(p.seat, "search", [act("search", "what", o) for o in opts])
 
     def _on_search(self, action: Action) -> None:
+        """Rule search.options: with several ways open, the Participant names one as the Search
+        resolves (never when choosing the action card), and the Search does only that."""
         p = self.participant(self.ctx["seat"])
-        self._search_with(p, str(action["what"]))
+        what = str(action["what"])
+        self._ev("search.options", f"{p.name} uses the Search for: {what} (open: {', '.join(self.search_options(p))})")
+        self._search_with(p, what)
 
     def participant(self, seat: str) -> Participant:
-        return self.pp[int(seat[1:]) - 1]
+        return self.pp[_SEAT_INDEX[seat]]
 
     def _search_with(self, p: Participant, what: str) -> None:
         if len(self.people_in(p.pos)) > 1:
@@ -141,7 +148,7 @@ class SearchRules(HallsBase):
             self._ev(rule, f"{p.name} draws {', '.join(ctx['drawn'])}")
         if p.resolve > 0 and (self.reward_deck or self.reward_discard):
             self.stage = "search-resolve"
-            self.need(p.seat, "search-resolve", [Action.of("resolve", spend=True), Action.of("resolve", spend=False)])
+            self.need(p.seat, "search-resolve", [act("resolve", "spend", True), act("resolve", "spend", False)])
             return
         self._search_discard_or_finish()
 
@@ -174,7 +181,7 @@ class SearchRules(HallsBase):
             ctx["discard_offered"] = True
             cards = sorted(set(ctx["drawn"]))
             self.stage = "search-wait"
-            self.need(p.seat, "search-discard", [Action.of("discard", card="none")] + [Action.of("discard", card=c) for c in cards])
+            self.need(p.seat, "search-discard", [act("discard", "card", "none")] + [act("discard", "card", c) for c in cards])
             return
         self._finish_search()
 
@@ -338,6 +345,8 @@ class SearchRules(HallsBase):
         if p.hp == 0:
             if rule == "search.damage-resolve":
                 self._ev("search.death", f"{p.name} is killed by the search")
+            else:  # every other damage is a combat's hit (a room's HP price never reaches 0: search.requires-item)
+                self._ev("combat.damage", f"{p.name} is brought to 0 HP in the combat and dies")
             self._die(p)
 
     def _die(self, p: Participant) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hauntcheck.checks.halls_locks import cut_off
-from hauntcheck.engine.core import GameState
+from hauntcheck.engine.core import Action, GameState
 from hauntcheck.engine.halls.killer import KillerRules
 from hauntcheck.engine.spec import GameSpec
 
@@ -21,6 +21,12 @@ class HallsState(KillerRules):
         super().__init__(spec, players, options)
         self.remake: Callable[[], HallsState] = lambda: HallsState(spec, players, options)
         self._advance()
+
+    def refusal(self, action: Action) -> tuple[str, str]:
+        """The rule clause that refuses an illegal action, and why (engine/halls/refusal.py)."""
+        from hauntcheck.engine.halls.refusal import refusal
+
+        return refusal(self, action)
 
     # ---- invariants (used by tests)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hauntcheck.engine.core import Action, DiceRoll, Outcome, Shuffle
+from hauntcheck.engine.core import Action, DiceRoll, Outcome, Shuffle, act
 from hauntcheck.engine.halls.combat import CombatRules
-from hauntcheck.engine.halls.model import DIRS, Participant, num, strs
+from hauntcheck.engine.halls.model import DIRS, Participant, act_cell, num, strs
 
 
 class TurnRules(CombatRules):
@@ -144,7 +144,7 @@ class TurnRules(CombatRules):
         taken = {p.pos for p in self.pp}
         for p in self.pp:
             if p.pos < 0:
-                opts = [Action.of("start", row=r, col=c) for r, c in self.lay["starts"] if self.idx(r, c) not in taken]
+                opts = [act_cell("start", r, c) for r, c in self.lay["starts"] if self.idx(r, c) not in taken]
                 self.need(p.seat, "start", opts)
                 return
         self.stage = "setup-killer"
@@ -161,7 +161,7 @@ class TurnRules(CombatRules):
             self._place_killer(cells[0])
             return
         seat = self.pp[0].seat if by == "first" else self.pp[1].seat
-        self.need(seat, "killer-place", [Action.of("killer", row=self.cell(i)[0], col=self.cell(i)[1]) for i in cells])
+        self.need(seat, "killer-place", [act_cell("killer", self.cell(i)[0], self.cell(i)[1]) for i in cells])
 
     def _on_killer_place(self, action: Action) -> None:
         self._place_killer(self.idx(num(action["row"]), num(action["col"])))
@@ -201,14 +201,14 @@ class TurnRules(CombatRules):
         """Rule turn.secret-choice: the action cards this Participant may choose, from the position
         at the start of the turn only (never from others' secret choices)."""
         if self.turn["combat"][p.seat]:
-            return [Action.of("choose", action="attack"), Action.of("choose", action="escape")]
+            return [act("choose", "action", "attack"), act("choose", "action", "escape")]
         room = self.rooms[p.pos]
         if room.temp:
-            return [Action.of("choose", action="search")]
-        out = [Action.of("choose", action=d) for d in DIRS if self.open_step(p.pos, d) is not None]
+            return [act("choose", "action", "search")]
+        out = [act("choose", "action", d) for d in DIRS if self.open_step(p.pos, d) is not None]
         if self.search_options(p):
-            out.append(Action.of("choose", action="search"))
-        return out or [Action.of("choose", action="pass")]
+            out.append(act("choose", "action", "search"))
+        return out or [act("choose", "action", "pass")]
 
     def _st_select(self) -> None:
         chosen = self.turn["chosen"]
@@ -217,8 +217,9 @@ class TurnRules(CombatRules):
             if p.seat not in chosen:
                 self.need(p.seat, "choose", self.select_options(p))
                 return
-        shown = ", ".join(f"{self.pp[k].name} {chosen[self.pp[k].seat]}" for k in self.living_order())
-        self._ev("turn.secret-choice", f"actions revealed: {shown}")
+        if not self.quiet:
+            shown = ", ".join(f"{self.pp[k].name} {chosen[self.pp[k].seat]}" for k in self.living_order())
+            self._ev("turn.secret-choice", f"actions revealed: {shown}")
         self.stage = "resolve"
 
     def _on_choose(self, action: Action) -> None:
@@ -260,3 +261,11 @@ class TurnRules(CombatRules):
                 return
         self.turn["moves"].append([p.seat, frm, to])
         self._enter(p, to, "move.one-space", f"{p.name} moves {direction}")
+        met = [q.name for q in self.people_in(to) if q is not p]
+        if self.killer.active() and self.killer.pos == to:
+            met.append("the Killer")
+        if met:
+            # turn.resolution-order: actions resolve one by one but count as simultaneous, so a
+            # meeting made during the resolution starts no combat (or changes no choice) this turn
+            self._ev("turn.resolution-order", f"{p.name} joins {' and '.join(met)} in {self.where(to)}: the actions "
+                     "of this turn count as simultaneous, so any combat waits for the next turn")

@@ -42,6 +42,7 @@ from hauntcheck.engine.haunted.model import (
     read_deck,
 )
 from hauntcheck.engine.haunted.picture import draw_svg
+from hauntcheck.engine.haunted.position import build_position
 from hauntcheck.engine.haunted.state import HauntedState
 from hauntcheck.engine.spec import GameSpec, SpecError, Where
 
@@ -248,6 +249,7 @@ GAME = GameDef(
     ),
     milestones=("exit", "trap", "escape"),
     notices=notices,
+    position=build_position,
 )
 
 # Every public name of the single module this package replaced, so that every import keeps working.
@@ -266,6 +268,7 @@ __all__ = [
     "Player",
     "Setup",
     "Static",
+    "build_position",
     "chart_errors",
     "charts_from",
     "cross_check",

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Draw, Event, GameState, Outcome
+from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Draw, Event, GameState, Outcome, act
 from hauntcheck.engine.haunted.model import STATS, Entry, Player, Static
+
+#: What ``_ev`` gives in a quiet game; ``HauntedState._apply`` then returns no events at all.
+_QUIET = Event("", "")
 
 
 class HauntedBase(GameState):
@@ -42,6 +45,7 @@ class HauntedBase(GameState):
         self.polls: list[int] = []
         self.countdown: int | None = None
         self.end_reason: str | None = None
+        self.finished_by = ""  # the clause that ended the game (what refuses any further action)
         self.exits_revealed: list[str] = []
         self.levels: list[str] = []
         self.total_turns = 0
@@ -93,7 +97,7 @@ class HauntedBase(GameState):
         return c
 
     def _key(self, card: str) -> int:
-        return self.st.cards[card].order
+        return self.st.order[card]
 
     def snapshot(self) -> dict[str, Any]:
         return {
@@ -113,7 +117,7 @@ class HauntedBase(GameState):
                     "escaped": p.escaped,
                     "turns": p.turns,
                     "stronger": p.strong,
-                    "secret_doors": sorted(p.secret, key=self._key),
+                    "secret_doors": sorted(p.secret, key=self.st.order.__getitem__),
                     "noted_scores": list(p.notes),
                     "score": p.score(),
                 }
@@ -123,12 +127,12 @@ class HauntedBase(GameState):
                 c: {"face_up": self.table[c], "adjacent": sorted(self.adj[c], key=self._key)} for c in sorted(self.table, key=self._key)
             },
             "deck": list(self.deck),
-            "held_out": sorted(self.held_out, key=self._key),
+            "held_out": sorted(self.held_out, key=self.st.order.__getitem__),
             "set_aside_draws_left": self.aside_left,
             "deal": [[what, f"P{i + 1}"] for what, i in self.deal],
             "aspect": self.aspect,
             "discard": list(self.discard),
-            "out_of_game": sorted(self.out, key=self._key),
+            "out_of_game": sorted(self.out, key=self.st.order.__getitem__),
             "pending": self.pending,
             "door_from": self.door_from,
             "secret": {"by": None if self.secret_by is None else f"P{self.secret_by + 1}", "bonus": self.secret_bonus},
@@ -146,6 +150,8 @@ class HauntedBase(GameState):
     # ---------------------------------------------------------------- helpers
 
     def _ev(self, rule: str, text: str) -> Event:
+        if self.quiet:  # nobody reads the events of a quiet game (run_fast): skip checking and building them
+            return _QUIET
         return self.st.rules.event(rule, text)
 
     def _seat(self, i: int) -> str:
@@ -178,7 +184,7 @@ class HauntedBase(GameState):
             return []
         return [
             c
-            for c in sorted(self.table, key=self._key)
+            for c in sorted(self.table, key=self.st.order.__getitem__)
             if c != card and c != current and self.table[c] and self.st.cards[c].colour == colour and c not in self.adj[card]
         ]
 
@@ -187,35 +193,35 @@ class HauntedBase(GameState):
         if self._outcome is not None:
             return ActionList([])
         if step == "stronger":
-            return ActionList([Action.of("stronger", stat="body"), Action.of("stronger", stat="will")])
+            return ActionList([act("stronger", "stat", "body"), act("stronger", "stat", "will")])
         if step in ("deal", "reveal", "trap-draw"):
             return self._draw_choices()
         p = self.players[self.active]
         if step == "choose":
             assert p.pos is not None
-            acts = [Action.of("move", to=c) for c in sorted(self.adj[p.pos], key=self._key)]
+            acts = [act("move", "to", c) for c in sorted(self.adj[p.pos], key=self.st.order.__getitem__)]
             if self._can_open(p.pos):
-                acts.append(Action.of("open"))
+                acts.append(act("open"))
             return ActionList(acts)
         if step == "secret":
             seat = self.polls[0]
-            acts = [Action.of("pass")]
-            for card in sorted(self.players[seat].secret, key=self._key):
+            acts = [act("pass")]
+            for card in sorted(self.players[seat].secret, key=self.st.order.__getitem__):
                 if seat == self.active:
-                    acts.extend(Action.of("secret-door", card=card, bonus=s) for s in STATS)
+                    acts.extend(Action("secret-door", (("card", card), ("bonus", s))) for s in STATS)
                 else:
-                    acts.append(Action.of("secret-door", card=card))
+                    acts.append(act("secret-door", "card", card))
             return ActionList(acts)
         if step == "declare":
-            return ActionList([Action.of("declare", aspect="color"), Action.of("declare", aspect="suit")])
+            return ActionList([act("declare", "aspect", "color"), act("declare", "aspect", "suit")])
         if step == "connect":
             assert self.pending is not None and p.pos is not None
             targets = self._connect_targets(self.pending, p.pos)
-            return ActionList([Action.of("no-connection")] + [Action.of("connect", to=t) for t in targets])
+            return ActionList([act("no-connection")] + [act("connect", "to", t) for t in targets])
         if step == "trap-play":
             return ActionList(self._trap_options())
         if step == "exit-choice":
-            return ActionList([Action.of("escape"), Action.of("next-level")])
+            return ActionList([act("escape"), act("next-level")])
         raise AssertionError(f"unknown step {step}")
 
     def _trap_options(self) -> list[Action]:
@@ -227,14 +233,14 @@ class HauntedBase(GameState):
         suit = self.st.cards[card].suit
         edges = self.st.setup.edges
         if suit is not None and len(self.adj[p.pos]) < edges:
-            for c in sorted(self.table, key=self._key):
+            for c in sorted(self.table, key=self.st.order.__getitem__):
                 if c != p.pos and self.table[c] and self.st.cards[c].suit == suit:
-                    acts.append(Action.of("play-face-up", connect=c))
-        for c in sorted(self.table, key=self._key):
+                    acts.append(act("play-face-up", "connect", c))
+        for c in sorted(self.table, key=self.st.order.__getitem__):
             if len(self.adj[c]) < edges:
-                acts.append(Action.of("play-face-down", beside=c))
+                acts.append(act("play-face-down", "beside", c))
         if not acts:
-            acts.append(Action.of("discard-door"))
+            acts.append(act("discard-door"))
         return acts
 
     # ---------------------------------------------------------------- stat changes

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -81,6 +82,11 @@ class Static:
     charts: Charts
     variant: str
     next_level: bool
+
+    @functools.cached_property
+    def order(self) -> Mapping[str, int]:
+        """Each card's place in the box order (the sort key of every listing of cards)."""
+        return {card.id: card.order for card in self.cards.values()}
 
     @property
     def solo(self) -> bool:

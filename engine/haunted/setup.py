@@ -31,6 +31,9 @@ class SetupRules(TurnRules):
             centre = self.st.centre
             self.table[centre] = True
             self.adj[centre] = set()
+            # The centre Ace is a Way Out everyone can see from the start: the first of the four
+            # Exits that end.all-exits and multi.no-early-escape count.
+            self.exits_revealed.append(centre)
             held = [c for c in self.st.canonical if c != centre and self.st.cards[c].role != "room"]
             jokers = [c for c in held if self.st.cards[c].role == "trap"]
             if self.st.solo and not su.solo_jokers:

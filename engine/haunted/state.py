@@ -17,6 +17,12 @@ class HauntedState(DoorRules):
     (solo: escape or go on to the next level).
     """
 
+    def refusal(self, action: Action) -> tuple[str, str]:
+        """The rule clause that refuses an illegal action, and why (engine/haunted/refusal.py)."""
+        from hauntcheck.engine.haunted.refusal import refusal
+
+        return refusal(self, action)
+
     # ---------------------------------------------------------------- applying
 
     def _apply(self, action: Action) -> list[Event]:
@@ -61,4 +67,4 @@ class HauntedState(DoorRules):
             self._exit_choice(kind == "escape", events)
         else:  # pragma: no cover - legality is checked before _apply
             raise AssertionError(kind)
-        return events
+        return [] if self.quiet else events

@@ -102,6 +102,7 @@ class TurnRules(HauntedBase):
     def _finish(self, rule: str, why: str, events: list[Event]) -> None:
         self.step = "over"
         self.pending = None
+        self.finished_by = rule
         if rule != "end.escape":
             events.append(self._ev(rule, f"the game ends: {why}"))
         scores = {i: p.score() for i, p in enumerate(self.players)}

@@ -15,6 +15,7 @@ phase's state class is built from them (each adds one part of the rules):
 * :mod:`.monsters` - the monster turn: rolls, movement, abilities, attacks;
 * :mod:`.setup_steps` - the "Right Now" setup;
 * :mod:`.tasks` - the actions a haunt gives its explorers;
+* :mod:`.collapse` - a house falling room by room (a side's ``collapse``);
 * :mod:`.turns` - an explorer's haunt-phase turn, turn rules, timers;
 * :mod:`.state` - :class:`HauntState`, the whole game, and :func:`new_game`;
 * :mod:`.playable` - whether the engine plays a haunt, decided from its file;

@@ -9,6 +9,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt.base import HauntBase
 from hauntcheck.engine.betrayal.haunt.pieces import HERO
+from hauntcheck.engine.betrayal.house import step
 
 
 class Amounts(HauntBase):
@@ -57,10 +58,19 @@ class Amounts(HauntBase):
 
     def _amount(self, value: Any, room: str | None = None) -> int:
         """An amount during play: a number, a table entry, or a formula of the player count, the
-        explorers at the haunt's start, the heroes, the movement roll just made, or the monsters of
-        a kind in ``room`` (the room in question)."""
+        explorers at the haunt's start, the heroes, the movement roll just made, the margin of the
+        fight being settled, the monsters of a kind in ``room`` (the room in question), the rooms in
+        the house showing a symbol, or the haunt tokens of a kind lying in rooms."""
         if type(value) is int:
             return value  # the common case, checked first (predicates ask at every step)
+        if isinstance(value, Mapping) and "plus_of" in value:
+            # a second quantity added to the first: the track plus the heroes still alive
+            extra = self._amount({"of": value["plus_of"]}, room)
+            value = {**{k: v for k, v in value.items() if k != "plus_of"}, "plus": int(value.get("plus", 0)) + extra}
+        if isinstance(value, Mapping) and value.get("of") in ("turn-track", "heroes-alive"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, self.track if value["of"] == "turn-track" else len(self.living_heroes()))
         if isinstance(value, Mapping) and value.get("of") in ("movement-roll", "monsters-in-room"):
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
@@ -68,6 +78,17 @@ class Amounts(HauntBase):
                 return evaluate_formula(value, self.movement_roll)
             kind = value.get("monster")
             return evaluate_formula(value, sum(1 for m in self.active_monsters() if m.kind == kind and m.room == room))
+        if isinstance(value, Mapping) and value.get("of") == "fight-margin":
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, self.fight_margin)
+        if isinstance(value, Mapping) and value.get("of") in ("rooms-with-symbol", "tokens-in-house"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            if value["of"] == "rooms-with-symbol":
+                symbol = value.get("symbol")
+                return evaluate_formula(value, sum(1 for r in self.house.spots if self.t.rooms[r].symbol == symbol))
+            return evaluate_formula(value, len(self.htokens.get(str(value.get("token")), [])))
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
@@ -80,13 +101,17 @@ class Amounts(HauntBase):
         return self.hs.amount(value, self.n)
 
     def _rooms_for(self, where: Mapping[str, Any]) -> list[str]:
-        """The rooms a location names (without choices): rooms, tokens, monsters, statuses; with
+        """The rooms a location names (without choices): rooms, tokens, monsters, statuses;
+        ``with_neighbours``: also every room next to one of them on its floor, doors or not; with
         ``adjoining``, the rooms joined to those by a doorway instead."""
+        if where.get("with_neighbours"):
+            base = self._rooms_for({k: v for k, v in where.items() if k != "with_neighbours"})
+            beside = {self.house.room_at(self.house.floor_of(r), step(self.house.spots[r].cell, side))
+                      for r in base if r in self.house.spots for side in range(4)}
+            return sorted(set(base) | {r for r in beside if r is not None})
         if where.get("adjoining"):
             base = self._rooms_for({k: v for k, v in where.items() if k != "adjoining"})
             return sorted({r for room in base if room in self.house.spots for r in self.adjoining_rooms(room)})
-        if where.get("any_room") and "floor" in where:
-            return [r for r in sorted(self.house.spots) if self.house.floor_of(r) == where["floor"]]
         if "room" in where:
             return [str(where["room"])]
         if "rooms" in where:
@@ -100,6 +125,11 @@ class Amounts(HauntBase):
                            and where["room_with_status"] in self.hstatus.get(s, [])})
         if "symbol" in where:
             return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        if "symbols" in where:
+            return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
+        if "next_to_room" in where:
+            room = str(where["next_to_room"])
+            return sorted(self._wall_neighbours(room)) if room in self.house.spots else []
         if "room_of" in where:
             return [self.ex[s].room for s in self._who(where["room_of"])]
         if "haunt_room" in where:
@@ -109,4 +139,11 @@ class Amounts(HauntBase):
             cards = [held] if isinstance(held, str) else list(held)
             return sorted({self.ex[s].room for s in self.seat_ids if self.in_play(s)
                            and any(self.holds(s, str(c)) for c in cards)})
+        if where.get("any_room") and ("same_floor_as" in where or "floor" in where):
+            # every room in the house on one floor (the haunt room's, or a named one)
+            near = where.get("same_floor_as")
+            anchor = str(self.haunt["room"]) if near == "haunt-room" and self.haunt else \
+                next((self.ex[s].room for s in self._who(near)), None) if near else None
+            floor = self.house.floor_of(anchor) if anchor is not None else str(where.get("floor"))
+            return [r for r in sorted(self.house.spots) if self.house.floor_of(r) == floor]
         raise NotImplementedError(f"haunt location {sorted(where)}")

@@ -7,7 +7,7 @@ what stats, how far one room is from another for a monster, whether a status blo
 
 The haunt phase is built as a chain of classes, one module each, every one adding one part of
 the rules (``amounts`` -> ``predicates`` -> ``wins`` -> ``outcomes`` -> ``combat`` -> ``monsters`` ->
-``setup_steps`` -> ``tasks`` -> ``turns`` -> ``state``). A rule lower in the chain that must call
+``setup_steps`` -> ``tasks`` -> ``collapse`` -> ``turns`` -> ``state``). A rule lower in the chain that must call
 one defined higher up (the "Right Now" steps, which outcomes re-run when a hero turns traitor)
 finds it declared at the end of this class.
 """
@@ -53,8 +53,8 @@ class HauntBase(BetrayalState):
         self.exited: set[str] = set()  # seats whose explorers left the house
         self.lethal = False  # a kill that ignores no_skull statuses is under way
         self.fetches: list[tuple[str, str, str]] = []  # (side, card, stack): take it instead of a draw
+        self.fetch_floor: dict[str, str] = {}  # card of a fetch -> the floor the drawer must be on
         self.destroyed: list[str] = []  # cards a haunt destroyed (out of the game)
-        self.counters: dict[str, int] = {}  # running totals a haunt keeps beside the track (a buried friend's damage)
         self.next_omen: list[tuple[str, tuple[str, ...]]] = []  # (side, cards) taken at its next omen draw
         self.hooks_used: list[str] = []
         self.positioned = False
@@ -64,19 +64,25 @@ class HauntBase(BetrayalState):
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
         self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
+        self.fight_margin = 0  # the margin of the fight being settled (amount ``of: fight-margin``)
+        self.damage_source: str | None = None  # the winner of the fight whose damage is being taken
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
+        self.joined: dict[str, int] = {}  # monster uid -> the round it joined a joint attack (attacks_together)
+        self.collapse_state: dict[str, Any] = {}  # a ``collapse`` piece's progress (started, paused, stopped)
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []
+        self.deaths_pending: list[str] = []  # heroes who died since the last on-hero-death rules ran
         self.turn_mods: dict[str, set[str]] = {}  # seat -> limits on its next or current turn (no-move)
         self.carried: dict[str, str] = {}  # seat carried like an item (a Frog) -> the seat carrying it
         self.hook_state: dict[str, dict[str, Any]] = {}  # named hooks' own state (JSON-able), by hook id
         self.waiting_tokens: list[tuple[str, str]] = []  # (token, room): placed when the room is discovered
+        self.waiting_pool: list[tuple[str, str]] = []  # (token, room): one from the pool when the room is discovered
         self.grips: dict[str, tuple[str, str]] = {}  # monster uid -> (seat held, the status holding it)
         self.waiting: list[tuple[str, tuple[str, ...]]] = []  # (monster kind, rooms): placed when one is found
         self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
-        self._graph_key: tuple[int, int, int] | None = None
+        self._graph_key: tuple[int, int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self.hround = 0
         self.result: Outcome | None = None
@@ -192,6 +198,8 @@ class HauntBase(BetrayalState):
     def monster_controller(self, m: Monster) -> str:
         """The seat that decides for a monster (``traitor.runs-monsters``, even after the traitor dies)."""
         how = self.mdef(m).controlled_by
+        if m.counterpart and how != "own-dead-hero-player" and self.ex[m.counterpart].dead:
+            return m.counterpart  # a dead explorer risen as a monster (rise_as) is run by its own player
         if how == "own-dead-hero-player" and m.counterpart:
             # judgement: while its hero lives, the player to that hero's left steers the Twin
             # along its forced shortest path; once the hero dies, that player takes it over.
@@ -271,6 +279,19 @@ class HauntBase(BetrayalState):
     def _dice(self, seat: str | None, m: Monster | None, trait: str, bonus: int = 0, cap: int = 8) -> int:
         base = self.value(seat, trait) if seat is not None else (self.mstat(m, trait) if m is not None else 0)
         return max(0, min(cap, 8, base + bonus))
+
+    def move_track(self, by: int, why: str) -> None:
+        """The Turn/Damage track moves by ``by`` (never below 0)."""
+        before, self.track = self.track, max(0, self.track + by)
+        if self.track != before:
+            self.emit("haunt.rules-override", f"{why}: the Turn/Damage track goes from {before} to {self.track}")
+
+    def monster_items_changed(self, m: Monster, delta: int) -> None:
+        """``carries.on_track``: each item a monster gains puts the track up by 1 and each item it
+        loses puts it down by 1 (A Breath of Wind's Poltergeist)."""
+        if delta and self.mdef(m).carries.get("on_track"):
+            self.move_track(delta, f"{self.mname(m)} {'gains' if delta > 0 else 'loses'} {abs(delta)} "
+                            f"item{'s' if abs(delta) > 1 else ''}")
 
     def _room_of(self, who: str) -> str:
         return self.ex[who].room if who in self.ex else self.monster(who).room
@@ -361,11 +382,14 @@ class HauntBase(BetrayalState):
     def _graph(self) -> dict[str, set[str]]:
         """The house as an undirected graph of rooms (doors, stairs and links, every side of a
         barrier room), cached until a tile or link is added."""
-        key = (self.house.version, self._tile_version, len(self.links))
+        key = (self.house.version, self._tile_version, len(self.links), len(self.collapsed))
         if self._graph_key == key:
             return self._graph_cache
-        graph: dict[str, set[str]] = {r: set() for r in self.house.spots}
-        for room in sorted(self.house.spots):
+        # under a ``collapse`` piece nobody enters a fallen room: it is no way through
+        gone = set(self.collapsed) if self.hs is not None and any(
+            s.collapse is not None for s in self.hs.sides().values()) else set()
+        graph: dict[str, set[str]] = {r: set() for r in self.house.spots if r not in gone}
+        for room in sorted(graph):
             for part in range(max(1, len(self.t.rooms[room].barrier))):
                 for other, _, _ in self._exits_of(Explorer("probe", "", room=room, part=part)):
                     if other in graph:

@@ -111,7 +111,9 @@ class Combat(Outcomes):
         if target in self.ex:
             return True
         m = self.monster(target)
-        if trait == "speed" and "speed-attacks" in self.mdef(m).immune_to:
+        immune = self.mdef(m).immune_to
+        if immune and {f"{trait}-attacks", "all-attacks",
+                       "physical-attacks" if trait in PHYSICAL else "mental-attacks"} & set(immune):
             return False
         return self.mstat(m, trait) > 0 or trait in m.stats
 
@@ -220,13 +222,24 @@ class Combat(Outcomes):
         m = None if target in self.ex else self.monster(target)
         # the rules of this fight are those in force when it starts (a steal changes what is held)
         ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen=chosen))
-        att = yield from self.roll(self._dice(seat, None, trait, w.bonus if w else 0, w.cap if w else 8),
+        plus, minus = self._dice_bonus(self.fight_rules(seat, target, chosen=chosen))
+        att = yield from self.roll(self._dice(seat, None, trait, (w.bonus if w else 0) + plus, w.cap if w else 8),
                                    f"{self.name(seat)}'s {trait} attack")
-        dfn = yield from self.roll(self._dice(target if m is None else None, m, defend), f"{self._who_name(target)} defends")
+        dfn = yield from self.roll(self._dice(target if m is None else None, m, defend, minus),
+                                   f"{self._who_name(target)} defends")
         yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
         self._weapon = None
         if ends_turn:
             self.turn.end_now = True
+
+    def _dice_bonus(self, rules: list[Mapping[str, Any]]) -> tuple[int, int]:
+        """Dice the fight's rules add to the attacker's and the defender's rolls (``dice_bonus``)."""
+        att = sum(int(r.get("dice_bonus", {}).get("attacker", 0)) for r in rules)
+        dfn = sum(int(r.get("dice_bonus", {}).get("defender", 0)) for r in rules)
+        for r in rules:
+            if r.get("dice_bonus"):
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (dice {att:+d} attacking, {dfn:+d} defending)")
+        return att, dfn
 
     def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
                        ranged: bool = False, ability: str | None = None, chosen: str | None = None) -> Gen[None]:
@@ -260,6 +273,7 @@ class Combat(Outcomes):
             return
         win, lose = (attacker, defender) if a_total > d_total else (defender, attacker)
         points = abs(a_total - d_total)
+        self.fight_margin = points
         kind = "physical" if trait in PHYSICAL else "mental"
         self.emit("attack.higher-wins", f"{self._who_name(win)} wins by {points}")
         if win == defender and ranged:
@@ -303,6 +317,7 @@ class Combat(Outcomes):
                     self.emit("attack.steal", f"{self.mname(m)} takes {self.card_name(card)} from {self.name(lose)} "
                               "instead of dealing damage")
                     yield from effects.card_stolen(self, lose, card)
+                    self.monster_items_changed(m, 1)
                     return
             stolen = yield from self._monster_takes_token(m, lose, points, margin, rules)
             if stolen:
@@ -323,7 +338,7 @@ class Combat(Outcomes):
                 return
         if lose in self.ex:
             if win == attacker and win in self.ex and kind == "physical" and points >= 2 and not ranged:
-                stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal]
+                stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal and f"{win}/{c}" not in self.no_pickup]
                 tokens = sorted({k for k in self.held.get(lose, []) if self.hs is not None and k in self.hs.tokens
                                  and self.hs.tokens[k].carried_as_item})
                 if stealable or tokens:
@@ -354,9 +369,13 @@ class Combat(Outcomes):
                 "attack.damage-difference"
             self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage")
             hero = self.side.get(lose) == HERO
+            self.damage_source = win
             yield from effects.take_damage(self, lose, kind, points)
+            self.damage_source = None
             if hero and self.ex[lose].dead and win in self.ex:
                 self.hero_killers.add(win)
+            elif hero and self.ex[lose].dead and (owner := self.monster(win).counterpart) and self.ex[owner].dead:
+                self.hero_killers.add(owner)  # a dead explorer's player, whose risen monster killed
         else:
             self._defeat_monster(self.monster(lose), points, kind)
 
@@ -386,7 +405,7 @@ class Combat(Outcomes):
     def _defeat_monster(self, m: Monster, points: int, kind: str) -> None:
         mdef = self.mdef(m)
         cap = mdef.damage_capacity
-        if cap is not None and cap.get("type", kind) == kind:
+        if cap is not None and cap.get("type", kind) in (kind, "any"):
             self.track += points
             self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
                       f"({self.track} of {cap['points']})")
@@ -399,6 +418,17 @@ class Combat(Outcomes):
             m.stunned = False
             self.emit("monster.rules-overridable", f"{self.mname(m)} is beaten and leaves the house for now "
                       "(no stun, no damage)")
+            if m.cards:
+                self.piles.setdefault(m.room, []).extend(m.cards)
+                self.monster_items_changed(m, -len(m.cards))
+                m.cards = []
+            self._release_gone()
+            return
+        if mdef.on_defeat in ("killed", "destroyed"):
+            # a monster whose defeat kills it (the Rats of haunt 26) drops what it carried
+            m.gone = "killed"
+            m.stunned = False
+            self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight and is killed")
             if m.cards:
                 self.piles.setdefault(m.room, []).extend(m.cards)
                 m.cards = []
@@ -417,5 +447,6 @@ class Combat(Outcomes):
             self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in items)} "
                       "as an item pile")
             m.cards = [c for c in m.cards if c not in items]
+            self.monster_items_changed(m, -len(items))
         if m.cards:
             self.emit("omen.not-items", f"{self.mname(m)} keeps custody of {', '.join(self.card_name(c) for c in m.cards)}")

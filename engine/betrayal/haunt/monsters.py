@@ -12,8 +12,10 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.combat import Combat
+from hauntcheck.engine.betrayal.haunt.grabs import devour, drag
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.hauntspec import MonsterDef
+from hauntcheck.engine.betrayal.house import opposite, step
 from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.betrayal.state import Gen, Req
 from hauntcheck.engine.core import CHANCE, Action, Draw
@@ -38,6 +40,9 @@ class Monsters(Combat):
                 continue  # judgement: a monster the heroes control stays where it is
             shared: int | None = None
             grouped = self._group_move(mdef)
+            # monsters that attack together (attacks_together) all move first, then attack
+            swarm = "attacks_together" in self._monster_raw(mdef)
+            moved: list[Monster] = []
             for m in group:
                 if m.gone:
                     continue
@@ -52,6 +57,12 @@ class Monsters(Combat):
                             yield from self._outcome(eff, None, m)
                 if m.gone:
                     continue
+                if mdef.grabs:
+                    yield from devour(self.as_haunt_state(), m)
+                    if m.gone:
+                        continue
+                    if (yield from drag(self.as_haunt_state(), m)):
+                        continue  # dragging its catch replaced the monster's move and attack
                 hook = mdef.movement.get("custom")
                 if hook in registry.hook.turn:
                     spent = yield from registry.hook.turn[str(hook)](self.as_haunt_state(), m)
@@ -59,6 +70,9 @@ class Monsters(Combat):
                         continue  # the hook's move replaced the monster's move and attack
                 if mdef.movement.get("roll") == "none":
                     yield from self._monster_attack(m)  # it never moves
+                    yield from self._monster_does(m)
+                    if self._check_wins():
+                        return
                     continue
                 if not grouped or shared is None:
                     faces = yield from self.roll(self.mstat(m, "speed"), f"{mdef.name} movement")
@@ -79,6 +93,9 @@ class Monsters(Combat):
                     continue
                 yield from self._monster_stops(m)
                 yield from self._monster_pickup(m)
+                if swarm:
+                    moved.append(m)
+                    continue
                 yield from self._monster_attack(m)
                 if self._check_wins():
                     return
@@ -88,6 +105,11 @@ class Monsters(Combat):
                 yield from self._monster_rolls(m)
                 if self._check_wins():
                     return
+            for m in moved:
+                if not m.gone and not m.stunned:
+                    yield from self._monster_attack(m)
+                    if self._check_wins():
+                        return
             yield from self._after_monsters_move(mdef)
             if self._check_wins():
                 return
@@ -160,6 +182,7 @@ class Monsters(Combat):
                 del self.piles[m.room]
             m.cards.append(card)
             self.emit("monster.rules-overridable", f"{self.mname(m)} picks up {self.card_name(card)}")
+            self.monster_items_changed(m, 1)
 
     def _monster_token_pickup(self, m: Monster) -> Gen[None]:
         """A monster whose ``carries.tokens`` names a token lying in its room may pick one up; it
@@ -211,17 +234,32 @@ class Monsters(Combat):
             options = self._monster_steps(m, budget - moved, moved == 0)
             forced = self._forced_steps(m, options)
             acts = [Action.of("monster-move", monster=m.uid, to=r) for r, _ in (forced if forced is not None else options)]
+            if forced is None and (moved == 0 or moved < budget):
+                acts += self._monster_explore_actions(m)
             if forced is None or not acts:
                 acts.append(Action.of("monster-stop", monster=m.uid))
             a = yield from self.ask(seat, acts, f"move {self.mname(m)}")
             if a.kind == "monster-stop":
                 return
+            if a.kind == "monster-explore":
+                src = m.room
+                found = yield from self._monster_explore(m, SIDES.index(str(a["door"])))
+                if not found:
+                    return
+                moved += 1
+                self._leave_trail(m, src)
+                self._monster_room_text(m, ("enter", "cross"))
+                yield from self._monster_checks(m, "enter")
+                if m.gone:
+                    return
+                continue
             to = str(a["to"])
             cost = next(c for r, c in options if r == to)
             slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
             src = m.room
             passage = next((how for r, _, how in self.vertical_passages(src) if r == to), None)
             m.room = to
+            self._leave_trail(m, src)
             moved += cost + slow + self.carrying_cost(m.uid) - 1
             self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
                       f"({min(moved, budget)} of {budget})")
@@ -237,6 +275,58 @@ class Monsters(Combat):
             yield from self._monster_checks(m, "enter")
             if m.gone:
                 return
+
+    def _leave_trail(self, m: Monster, room: str) -> None:
+        """A monster's ``trail``: the room it just left gets one of the set-aside trail monsters,
+        unless one is there already, while any are left (the Ouroboros Body)."""
+        trail = self._monster_raw(self.mdef(m)).get("trail")
+        if not trail or self.hs is None:
+            return
+        kind = str(trail["monster"])
+        mdef = self.hs.monsters[kind]
+        placed = [x for x in self.mon if x.kind == kind]
+        if any(x.room == room and not x.gone for x in placed) or len(placed) >= self._amount(mdef.count or 0):
+            return
+        self._add_monster(mdef, room, rule="monster.rules-overridable")
+        self.emit("monster.rules-overridable", f"{self.mname(m)} leaves {mdef.name} {len(placed) + 1} of "
+                  f"{self._amount(mdef.count or 0)} in {self.room_name(room)}")
+
+    def _monster_explore_actions(self, m: Monster) -> list[Action]:
+        """``discovers_rooms: true``: the doorways of the monster's room with no room beyond them
+        where a tile can still be placed."""
+        if not self._monster_raw(self.mdef(m)).get("discovers_rooms"):
+            return []
+        floor = self.house.floor_of(m.room)
+        return [Action.of("monster-explore", monster=m.uid, door=SIDES[side]) for side in sorted(self.house.doors(m.room))
+                if self.house.door_neighbour(m.room, side)[0] is None and self._can_discover(floor, m.room, side)
+                and not self.all_would_seal(floor, step(self.house.spots[m.room].cell, side), opposite(side))]
+
+    def _monster_explore(self, m: Monster, side: int) -> Gen[bool]:
+        """A monster discovers a room through a doorway: the tile is drawn and placed as its
+        controller chooses, and the monster moves in; it draws no card and the room's symbol does
+        not end its move. False (and the move ends) when no tile fits or the room is one it may
+        not use."""
+        src = m.room
+        floor = self.house.floor_of(src)
+        cell = step(self.house.spots[src].cell, side)
+        entry = opposite(side)
+        tile = yield from self.draw_tile(floor, lambda t: self._placements(t, floor, cell, entry))
+        if tile is None:
+            self.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor")
+            return False
+        options = self._placements(tile, floor, cell, entry)
+        place = yield from self.choose_placement(self.monster_controller(m), tile, floor, options)
+        self.put_tile(tile, floor, place.cell, place.rotation)
+        self.note_new_room(tile)
+        if tile in self._monster_raw(self.mdef(m)).get("may_not_use", ()):
+            # judgement: the room is found, but a monster that may not use it stays out and stops
+            self.emit("haunt.rules-override", f"{self.mname(m)} discovers {self.room_name(tile)}, which it may not "
+                      "enter: it stops")
+            return False
+        m.room = tile
+        self.emit("haunt.rules-override", f"{self.mname(m)} discovers {self.room_name(tile)} through the "
+                  f"{SIDES[side]} doorway of {self.room_name(src)}; it draws no card and keeps moving")
+        return True
 
     def _steered(self, room: str) -> bool:
         """The room is one the traitor's side steers without rolling (the Mystic Elevator's
@@ -304,10 +394,12 @@ class Monsters(Combat):
         if left <= 0:
             return []
         mdef = self.mdef(m)
-        raw_forbidden = set(self._monster_raw(mdef).get("may_not_use", ()))
+        raw = self._monster_raw(mdef)
+        raw_forbidden = set(raw.get("may_not_use", ()))
+        no_tokens = set(raw.get("may_not_use_tokens", ()))  # passages those tokens make are closed to it
         slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room) + self.carrying_cost(m.uid) - 1
         out = []
-        steps = [(room, cost) for room, cost, _how in self._room_exits(m.room)]
+        steps = [(room, cost) for room, cost, how in self._room_exits(m.room) if how not in no_tokens]
         if mdef.movement.get("through_walls"):
             steps += [(r, 1) for r in self._wall_neighbours(m.room) if r not in {x for x, _ in steps}]
         for room, cost in steps:
@@ -390,6 +482,20 @@ class Monsters(Combat):
                     self.used_places.add(key)
             if m.gone:
                 return
+
+    def _monster_does(self, m: Monster) -> Gen[None]:
+        """A monster's ``must`` rules ``when: monster-turn`` with plain outcomes (a ``contest``)
+        for a monster that never moves: done on its turn, in place of moving."""
+        for rule in self.mdef(m).must:
+            if rule.get("when") != "monster-turn" or rule.get("who") == "each-explorer" or "roll" in rule:
+                continue
+            if any("monster_attack" in d for d in rule.get("do", [])):
+                continue
+            if "requires" in rule and not self.pred(rule["requires"], None, m):
+                continue
+            for eff in rule.get("do", []):
+                if not m.gone:
+                    yield from self._outcome(eff, None, m)
 
     def _monster_rolls(self, m: Monster) -> Gen[None]:
         """A monster's ``must`` rules for ``each-explorer`` on the monster turn: every explorer in
@@ -497,7 +603,25 @@ class Monsters(Combat):
             dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
             yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn), ability=name)
 
+    def _swarm_dice(self, m: Monster, trait: str, plus: int = 0) -> int:
+        """The dice of a monster's attack (``plus`` from its attack rules' ``dice_bonus``); under
+        ``attacks_together`` every other monster of its kind in the room that is not stunned joins
+        in, adding its trait (at most ``max_dice``), and makes no attack of its own this turn."""
+        together = self._monster_raw(self.mdef(m)).get("attacks_together")
+        if together is None:
+            return self._dice(None, m, trait, plus)
+        swarm = [x for x in self.active_monsters(m.room) if x.kind == m.kind and x is not m and not x.stunned
+                 and self.joined.get(x.uid) != self.hround and self.together(x.uid, m.uid)]
+        for x in (m, *swarm):
+            self.joined[x.uid] = self.hround
+        dice = min(int(together.get("max_dice", 8)), self._dice(None, m, trait, plus + sum(self.mstat(x, trait) for x in swarm)))
+        if swarm:
+            self.emit("haunt.rules-override", f"{len(swarm) + 1} {self.mdef(m).name}s attack together: {dice} dice")
+        return dice
+
     def _monster_attack(self, m: Monster) -> Gen[None]:
+        if self.joined.get(m.uid) == self.hround:
+            return  # it attacked with its room's swarm this turn (attacks_together)
         here = [s for s in self.living_heroes() if self.together(m.uid, s)]
         across = [s for s in self.living_heroes() if self.ex[s].room == m.room and s not in here]
         if across:
@@ -541,10 +665,11 @@ class Monsters(Combat):
         rules = self.fight_rules(m.uid, target)
         trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
         self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)}")
-        att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
+        plus, minus = self._dice_bonus(rules)
+        att = yield from self.roll(self._swarm_dice(m, trait, plus), f"{self.mname(m)} attacks")
         if any(r.get("reroll_blanks") for r in rules) and 0 in att:
             again = yield from self.roll(att.count(0), f"{self.mname(m)} rerolls its blanks")
             self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {att.count(0)} blank dice: {sum(again)} more")
             att = tuple(f for f in att if f) + again
-        dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
+        dfn = yield from self.roll(self._dice(target, None, trait, minus), f"{self.name(target)} defends")
         yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn))

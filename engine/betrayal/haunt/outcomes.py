@@ -10,8 +10,10 @@ from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
-from hauntcheck.engine.betrayal.haunt.pieces import TRAITOR, Monster
+from hauntcheck.engine.betrayal.haunt.grabs import grab, retreat
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
+from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
 
@@ -46,6 +48,39 @@ class Outcomes(Wins):
         if not self.ex[seat].dead:
             self._free_traitor(seat)
 
+    def _left_of_traitor(self, p: Mapping[str, Any]) -> str | None:
+        """The living hero nearest the traitor's left (in seat order) meeting the predicate."""
+        traitor = self.traitor()
+        if traitor is None:
+            return None
+        for k in range(1, self.n):
+            seat = self.left_of(traitor, k)
+            if self.in_play(seat) and self.side.get(seat) == HERO and self.pred(p, seat):
+                return seat
+        return None
+
+    def _trait_points(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """``trait_points``: the explorer rolls the dice and loses (or gains) that many trait
+        points, choosing a trait for each point in turn among ``traits`` (all four by default)."""
+        dice = self._amount(spec["dice"])
+        lose = spec["change"] == "lose"
+        traits = [str(t) for t in spec.get("traits", TRAITS)]
+        total = yield from effects.own_roll(self, seat, dice, "trait", f"{dice} dice of trait points", effects.Ctx(seat, "haunt"))
+        self.emit("haunt.rules-override", f"{self.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s) "
+                  f"({dice} dice), spread over {', '.join(traits)}")
+        for i in range(total):
+            e = self.ex[seat]
+            if e.dead:
+                return
+            options = traits if lose else [t for t in traits if e.idx[t] < len(self.t.explorers[e.id].traits[t].values) - 1]
+            if not options:
+                return  # every trait at its top: nothing left to gain
+            kind = "damage" if lose else "trait"
+            acts = [Action.of(kind, **{t: 1}) if lose else Action.of(kind, trait=t) for t in options]
+            a = yield from self.ask(seat, acts, f"{'lose' if lose else 'gain'} trait point {i + 1} of {total}")
+            trait = next(t for t in options if a.get(t) is not None) if lose else str(a["trait"])
+            self.trait_change(seat, trait, -1 if lose else 1)
+
     def _outcome(self, eff: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None = None
                  ) -> Gen[None]:
         """Carry out one haunt outcome for explorer ``seat`` (monster ``m``; ``target`` of an action)."""
@@ -59,6 +94,11 @@ class Outcomes(Wins):
             if seat is None or not self.in_play(seat):
                 return
             eff = {k: v for k, v in eff.items() if k != "who"}
+        if isinstance(eff.get("who"), Mapping) and "left_of_traitor" in eff["who"]:
+            seat = self._left_of_traitor(eff["who"]["left_of_traitor"])
+            if seat is None:
+                self.emit(rule, f"no hero meets it: {eff.get('says', verb)}")
+                return
         if verb == "on_target":
             for sub in spec:
                 if target is not None and target in self.ex:
@@ -84,13 +124,38 @@ class Outcomes(Wins):
             victim = self.monster(target) if target is not None and target not in self.ex else m
             cap = self.mdef(victim).damage_capacity if victim is not None else None
             if victim is not None and cap is not None and not victim.gone:
-                self.track += 1
                 need = self._amount(cap["points"])
-                self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
-                          f"({self.track} of {need})")
-                if self.track >= need:
+                hits = self._count_hit(victim, cap, need)
+                if hits >= need:
                     victim.gone = "killed"
                     self.emit(rule, f"{self.mname(victim)} is killed")
+        elif verb == "grab" and seat is not None and m is not None:
+            yield from grab(self.as_haunt_state(), seat, m)
+        elif verb == "retreat":
+            mover = self.monster(target) if target is not None and target not in self.ex else m
+            if mover is not None:
+                retreat(self.as_haunt_state(), mover)
+        elif verb == "rise_as" and seat is not None and self.hs is not None:
+            risen = self._add_monster(self.hs.monsters[str(spec)], self.ex[seat].room, rule=rule)
+            risen.counterpart = seat  # run by the dead explorer's player (monster_controller)
+            self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player")
+        elif verb in ("mark_monster", "set_monster_stat"):
+            marked = self.monster(target) if target is not None and target not in self.ex else m
+            if marked is not None and verb == "mark_monster":
+                marks = self.hook_state.setdefault("monster-marks", {}).setdefault(marked.uid, [])
+                if str(spec) not in marks:
+                    marks.append(str(spec))
+                self.emit(rule, f"{self.mname(marked)} is {spec} for the rest of the game")
+            elif marked is not None:
+                marked.stats.update({str(k): int(v) for k, v in spec.items()})
+                self.emit(rule, f"{self.mname(marked)} now has " + ", ".join(f"{k} {v}" for k, v in sorted(spec.items())))
+        elif verb == "roll_dice":
+            yield from self._roll_dice(spec, seat, m, target, rule, str(eff.get("says", "a haunt roll")))
+        elif verb == "fetch_room":
+            yield from self._fetch_room(spec)
+        elif verb == "room_cost" and seat is not None:
+            self.turn_mods.setdefault(seat, set()).add(f"room-cost:{int(spec)}")
+            self.emit(rule, f"for the rest of the turn each room {self.name(seat)} moves into costs {int(spec)} spaces")
         elif verb == "return_monster" and self.hs is not None:
             kind = str(spec["monster"])
             for back in [x for x in self.mon if x.kind == kind and x.gone == "away"]:
@@ -113,6 +178,7 @@ class Outcomes(Wins):
             if victim is not None and not victim.gone and not victim.stunned:
                 victim.stunned = True
                 self.emit("monster.stun-token", f"{self.mname(victim)} is stunned")
+            self._release_gone()  # a stunned holder lets go
         elif verb == "kill" and seat is not None:
             self.lethal = True
             e = self.ex[seat]
@@ -124,6 +190,22 @@ class Outcomes(Wins):
             for trait, k in spec.items():
                 if not self.ex[seat].dead:
                     self.trait_change(seat, trait, -int(k))
+        elif verb == "room_kill" and seat is not None:
+            room = self.ex[seat].room
+            blasted = [seat] + [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == room
+                                and (spec.get("to") == "explorers" or self.side.get(s) == HERO)]
+            self.emit(rule, f"{eff.get('says', 'everyone there dies')} in {self.room_name(room)}: "
+                      f"{', '.join(self.name(v) for v in blasted)}")
+            for dying in blasted:
+                if spec.get("destroy_cards") and self.ex[dying].cards:
+                    gone = list(self.ex[dying].cards)
+                    self.ex[dying].cards = []
+                    self.destroyed.extend(gone)
+                    self.emit(rule, f"destroyed with {self.name(dying)}: {', '.join(self.card_name(c) for c in gone)}")
+                if self.in_play(dying):
+                    yield from self._outcome({"kill": True}, dying, None)
+        elif verb == "trait_points" and seat is not None:
+            yield from self._trait_points(seat, spec)
         elif verb == "become" and seat is not None:
             status = str(spec)
             immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
@@ -209,6 +291,21 @@ class Outcomes(Wins):
             self.held[target].remove(token)
             self.held.setdefault(seat, []).append(token)
             self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
+        elif verb == "steal" and spec == "item" and seat is not None and target is not None and target not in self.ex:
+            yield from self._take_from_monster(seat, self.monster(target))
+        elif verb == "monster_draws" and m is not None and not m.gone:
+            kind = str(spec)
+            if not self.decks[kind]:
+                self.emit(rule, f"the {kind} stack is empty: {self.mname(m)} draws nothing")
+                return
+            card = yield from self.top_card(kind)
+            m.cards.append(card)
+            self.emit(rule, f"{self.mname(m)} draws {self.card_name(card)} and keeps it (its effects do nothing for it)")
+            self.monster_items_changed(m, 1)
+        elif verb == "move_track":
+            way = "up" if "up" in spec else "down"
+            by = self._amount(spec[way])
+            self.move_track(by if way == "up" else -by, str(eff.get("says", f"the track moves {way} {by}")))
         elif verb == "exit_house" and seat is not None:
             self.exited.add(seat)
             self.emit(rule, f"{self.name(seat)} leaves the house")
@@ -220,7 +317,7 @@ class Outcomes(Wins):
         elif verb == "place" and isinstance(spec, Mapping) and "monster" in spec and self.hs is not None:
             assert self.haunt is not None
             mdef = self.hs.monsters[str(spec["monster"])]
-            if "any_room" in spec["in"]:
+            if "any_room" in spec["in"] or "next_to_room" in spec["in"]:
                 room = yield from self._location(spec["in"], set(), f"place the {mdef.name}")
             else:
                 room = ([r for r in self._rooms_for(spec["in"]) if r in self.house.spots] or [str(self.haunt["room"])])[0]
@@ -228,6 +325,9 @@ class Outcomes(Wins):
             if "count" in spec:
                 # a counted placement always brings new monsters (the Firebats' breeding)
                 count = self._amount(spec["count"], room)
+                if mdef.count is not None:
+                    # a kind with a set number of tokens never has more in the house at once
+                    count = max(0, min(count, self._amount(mdef.count) - len(there)))
                 for _ in range(count):
                     self._add_monster(mdef, room, rule=rule)
                 if count == 0:
@@ -240,6 +340,13 @@ class Outcomes(Wins):
                 self._add_monster(mdef, room)
         elif verb == "room_damage":
             yield from self._room_damage(spec, seat, m)
+        elif verb == "contest" and m is not None:
+            yield from self._contest(spec, m)
+        elif verb == "weaken_monster" and self.hs is not None:
+            for x in [x for x in self.mon if x.kind == spec["monster"] and not x.gone]:
+                trait = str(spec["trait"])
+                x.stats[trait] = max(0, self.mstat(x, trait) - self._amount(spec["by"]))
+                self.emit(rule, f"{self.mname(x)}'s {trait} drops to {x.stats[trait]}")
         elif verb == "control":
             self.control[str(spec["monster"])] = str(spec["to"])
             self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
@@ -251,6 +358,11 @@ class Outcomes(Wins):
             if int(spec) == 0:
                 self.turn_mods.setdefault(seat, set()).add("no-move")
                 self.emit(rule, f"{self.name(seat)} cannot move this turn")
+        elif verb == "destroy_item" and seat is not None and str(spec) in self.held.get(seat, []):
+            # a token carried like an item: the one the actor holds (others may hold more of them)
+            self.held[seat].remove(str(spec))
+            self.destroyed.append(str(spec))
+            self.emit(rule, f"{self.name(seat)}'s {spec} token is destroyed")
         elif verb == "destroy_item":
             card = str(spec)
             for s_ in self.seat_ids:
@@ -291,10 +403,38 @@ class Outcomes(Wins):
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
 
-    def damage_taken(self, seat: str, kind: str, points: int) -> int:
+    def _take_from_monster(self, seat: str, m: Monster) -> Gen[None]:
+        """``steal: item``: the explorer who beat a monster takes one item card it carries, chosen
+        by the explorer (A Breath of Wind's Speed attack on the Poltergeist)."""
+        loot = [c for c in m.cards if self.t.cards[c].item]
+        if not loot:
+            self.emit("attack.steal", f"{self.mname(m)} carries no item for {self.name(seat)} to take")
+            return
+        card = loot[0]
+        if len(loot) > 1:
+            a = yield from self.ask(seat, [Action.of("steal", card=c) for c in loot], f"take which item from {self.mname(m)}")
+            card = str(a["card"])
+        m.cards.remove(card)
+        self.ex[seat].cards.append(card)
+        self.emit("attack.steal", f"{self.name(seat)} takes {self.card_name(card)} from {self.mname(m)}")
+        self.monster_items_changed(m, -1)
+        yield from effects.gain_card(self, seat, card)
+
+    def damage_taken(self, seat: str, kind: str, points: int, reducible: bool = True) -> int:
         """A status with ``damage_taken: half-up`` halves, rounded up, all damage the explorer
-        takes, whatever its source (an attack, a card, a room, the haunt)."""
+        takes, whatever its source (an attack, a card, a room, the haunt). One with ``none``
+        stops it all, except unreducible damage and attack damage from an opponent holding one of
+        its ``hurt_by_holders`` cards."""
         for status in self.hstatus.get(seat, []):
+            sdef = self.hs.statuses.get(status, {}) if self.hs is not None else {}
+            if sdef.get("damage_taken") == "none" and reducible:
+                source = self.damage_source
+                if source is not None and source in self.ex and any(self.holds(source, c) for c in sdef.get("hurt_by_holders", [])):
+                    self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) is hurt by {self.name(source)}, "
+                              f"who holds {' or '.join(self.card_name(c) for c in sdef['hurt_by_holders'])}")
+                    continue
+                self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes none of the {points} {kind} damage")
+                return 0
             if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
                 points = -(-points // 2)
                 self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes half the {kind} damage, "
@@ -355,6 +495,51 @@ class Outcomes(Wins):
                 del self.carried[who]
                 self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down")
 
+    def _count_hit(self, victim: Monster, cap: Mapping[str, Any], need: int) -> int:
+        """One hit on a ``damage_capacity`` of ``type: hits``: counted on the Turn/Damage track, or
+        (``counted_on: {token}``) as one of those set-aside tokens placed in the monster's room.
+        Returns the hits so far."""
+        counted = cap.get("counted_on")
+        if counted == "monster":
+            victim.damage += 1
+            self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit ({victim.damage} of {need})")
+            return victim.damage
+        if isinstance(counted, Mapping):
+            token = str(counted["token"])
+            if self.pool.get(token, 0) > 0:
+                self.pool[token] -= 1
+            self.htokens.setdefault(token, []).append(victim.room)
+            victim.damage += 1
+            self.emit("monster.rules-overridable", f"{self.mname(victim)} would take damage: a {token} token is placed "
+                      f"in {self.room_name(victim.room)} ({victim.damage} of {need})")
+            return victim.damage
+        self.track += 1
+        self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
+                  f"({self.track} of {need})")
+        return self.track
+
+    def _roll_dice(self, spec: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None,
+                   rule: str, says: str) -> Gen[None]:
+        """The outcome ``roll_dice``: roll the dice and carry out the band the total falls in
+        (``bands``), or, against a ``target``, the ``success`` or ``failure`` outcomes (at most 8 dice)."""
+        if "bands" not in spec:
+            dice = min(8, self._amount(spec["dice"]))
+            faces = yield from self.roll(dice, f"{dice} dice ({says})")
+            ok = sum(faces) >= self._amount(spec["target"])
+            self.emit(rule, f"{dice} dice roll {sum(faces)} against {self._amount(spec['target'])}+: "
+                      f"{'success' if ok else 'failure'}")
+            for sub in spec.get("success" if ok else "failure", []):
+                yield from self._outcome(sub, seat, m, target)
+            return
+        dice = self._amount(spec["dice"])
+        faces = yield from self.roll(dice, f"a roll of {dice} dice")
+        total = sum(faces)
+        band = next((b for b in spec["bands"] if int(b.get("min", 0)) <= total <= int(b.get("max", 99))), None)
+        self.emit("haunt.rules-override", f"{dice} dice roll {total}" + (f": {band.get('says', '')}" if band else
+                                                                        ": no band applies"))
+        for eff in band.get("then", []) if band else []:
+            yield from self._outcome(eff, seat, m, target)
+
     def _release_gone(self) -> None:
         """Holds end when the holder is gone or stunned or the one held is out of play."""
         for uid, (seat, status) in sorted(self.grips.items()):
@@ -369,6 +554,7 @@ class Outcomes(Wins):
     def _die(self, seat: str, trait: str) -> None:
         """``death.skull``, unless a status keeps the explorer off the skull (``no_skull``) or
         a haunt hook turns the death into something else."""
+        hero = self.side.get(seat) == HERO
         if self.hs is not None and not self.lethal:
             for hook in self.hooks_used:
                 if hook in registry.hook.skull and registry.hook.skull[hook](self.as_haunt_state(), seat, trait):
@@ -381,6 +567,8 @@ class Outcomes(Wins):
         super()._die(seat, trait)
         if self.hs is None or not self.ex[seat].dead:
             return
+        if self.side.get(seat) == HERO:
+            self.deaths_pending.append(seat)  # on-hero-death rules run once the step that killed is over
         if self.held.get(seat):
             room = self.ex[seat].room
             for token in self.held.pop(seat):
@@ -395,12 +583,27 @@ class Outcomes(Wins):
             room = self.ex[seat].room
             self.htokens.setdefault(token, []).append(room)
             self.emit("haunt.rules-override", f"{self.name(seat)} leaves a {token} token in {self.room_name(room)}")
+        if hero:
+            self._on_death(seat)
         if seat == self.hidden:
             self.reveal_traitor("death")
         elif self.hidden is not None:
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
                       + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
+
+    def _on_death(self, seat: str) -> None:
+        """The side rules ``on_death: hero``: their outcomes happen for the hero who just died (a
+        dead hero rises as a Zombie). They may ask nobody anything (a death happens inside a
+        trait change)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for r in side.rules:
+                if r.get("on_death") != "hero":
+                    continue
+                self.emit("haunt.rules-override", f"{self.name(seat)} died: {r.get('says', r['id'])}")
+                for eff in r.get("do", []):
+                    self._run_now(self._outcome(eff, seat, None))
 
     def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
         self.side[seat] = TRAITOR
@@ -414,6 +617,48 @@ class Outcomes(Wins):
                 yield from self._setup_step("traitor", step_, seat)
 
 
+    def _contest(self, spec: Mapping[str, Any], m: Monster) -> Gen[None]:
+        """``contest``: the monster rolls its trait against the explorer in its room with the
+        highest value of it (first seat on ties); the opponent rolls with ``opponent_bonus``
+        dice for cards held (at most 8); with ``reroll_blanks`` the monster rerolls its blank
+        dice once. The opponent's higher result does ``opponent_wins``; the monster's, the
+        ``margin`` row its lead falls in (each row's ``each_hero`` outcomes for every living
+        hero); a tie does nothing."""
+        trait = str(spec["trait"])
+        # judgement: the contest is with whoever is in the monster's room, whichever side of a
+        # barrier (as the company its rules ask for is counted by room)
+        here = [s for s in self.seat_ids if self.in_play(s) and self.ex[s].room == m.room]
+        if not here:
+            return
+        opponent = max(here, key=lambda s: (self.value(s, trait), -self.seat_ids.index(s)))
+        bonus = sum(int(b.get("dice", 1)) for b in spec.get("opponent_bonus", []) if self.holds(opponent, str(b["holding"])))
+        self.emit("monster.rules-overridable", f"{self.mname(m)} takes on {self.name(opponent)}: "
+                  f"{spec.get('says', 'a ' + trait + ' contest')}")
+        mine = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)}'s {trait} roll")
+        if spec.get("reroll_blanks") and 0 in mine:
+            again = yield from self.roll(mine.count(0), f"{self.mname(m)} rerolls its blanks")
+            self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {mine.count(0)} blank dice: {sum(again)} more")
+            mine = tuple(f for f in mine if f) + again
+        theirs = yield from self.roll(self._dice(opponent, None, trait, bonus), f"{self.name(opponent)}'s {trait} roll")
+        lead = sum(mine) - sum(theirs)
+        self.emit("monster.rules-overridable", f"{self.mname(m)} {sum(mine)} against {self.name(opponent)} {sum(theirs)}"
+                  + (f" ({bonus} die from what they carry)" if bonus else ""))
+        if lead < 0:
+            for eff in spec.get("opponent_wins", []):
+                yield from self._outcome(eff, opponent, m)
+            return
+        row = next((r for r in spec.get("margin", []) if int(r["min"]) <= lead <= int(r.get("max", 99))), None)
+        if lead == 0 or row is None:
+            self.emit("monster.rules-overridable", "a tie: nothing happens" if lead == 0 else "nothing happens")
+            return
+        if "says" in row:
+            self.emit("monster.rules-overridable", str(row["says"]))
+        for hero in self.living_heroes():
+            for eff in row.get("each_hero", []):
+                if self.in_play(hero):
+                    yield from self._outcome(eff, hero, m)
+
+
 #: Part-1 effects (``effects.schema.json``) an outcome hands to the part-1 engine as they are.
 PART1_EFFECTS = frozenset({"stop_moving", "end_turn", "draw", "gain", "damage", "set_trait", "move"})
 #: Part-1 effect verbs an outcome may use: those handed on, two :meth:`Outcomes._outcome` does
@@ -425,4 +670,6 @@ OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
-    "return_monster", "return_token", "room_damage"})
+    "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
+    "contest", "weaken_monster", "grab", "retreat", "fetch_room", "room_cost", "rise_as", "mark_monster",
+    "set_monster_stat"})

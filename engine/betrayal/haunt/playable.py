@@ -38,7 +38,7 @@ NOTE_KEYS = frozenset({"says", "cite", "unverified", "judgement", "id"})
 CARRIED_OUT: dict[str, frozenset[str]] = {
     # setup_steps.py (``SetupSteps._setup_step``)
     "step": SETUP_VERBS | {"who"},
-    # outcomes.py (``Outcomes._outcome``); part-1 effects it hands to effects.py are "effect"
+    # outcomes.py (``Outcomes._outcome``); part-1 effects it hands to the effects package are "effect"
     "haunt_outcome": OUTCOME_VERBS | {"who"},
     "effect": OUTCOME_EFFECTS | {"who"},
     # predicates.py (one ``_pred_<key>`` method per key)
@@ -49,7 +49,8 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "monster": frozenset({
         "name", "token", "count", "controlled_by", "acts", "stats", "stats_by_track", "stats_from", "group_move",
         "movement", "immune_to", "attackable", "on_defeat", "damage_capacity", "carries", "slows_explorers",
-        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities"}),
+        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "attacks_together",
+        "grabs", "trail", "may_not_use_tokens"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
         "teleport", "modes_by_roll", "custom"}),
@@ -63,28 +64,31 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "attack_rule": frozenset({
         "attacker", "defender", "requires", "optional", "forbidden", "by_ability", "attack_with", "damage_to",
         "steal_margin", "reroll_blanks", "no_skull", "on_attacker_wins", "on_defender_wins", "extra", "ends_turn",
-        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity"}),
+        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity", "dice_bonus"}),
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
-        "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero"}),
+        "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero", "hurt_by_holders", "may_not_enter"}),
     # amounts.py and setup_steps.py (``on_card_of`` is not carried out yet)
     "location": frozenset({
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",
         "room_with_monster", "room_with_status", "next_to_token", "same_floor_as", "floor", "min_tiles_from",
-        "as_far_as_possible_from", "fallback", "one_per_room", "overflow", "on_discovery", "chosen_by", "secret",
-        "adjoining"}),
+        "as_far_as_possible_from", "fallback", "one_per_room", "overflow", "on_discovery", "chosen_by", "secret", "extras",
+        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms", "cycle", "adjoining"}),
     # wins.py; ``also_wins`` is a note (those who share the win are on the winning side)
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({
         "knows", "rivals", "setup", "wins", "ends_without_winner", "tasks", "actions", "timers", "turn_rules",
-        "attack_rules", "rules", "bound_cards"}),
+        "attack_rules", "rules", "collapse", "bound_cards"}),
+    # collapse.py
+    "collapse": frozenset({
+        "first_room", "by", "rate", "chosen_by", "floors", "new_floor", "engulfed", "pause", "stops_when"}),
 }
 
 #: Keys carried out for some of their values only: (place, key) -> the values that are.
 VALUES_CARRIED_OUT: dict[tuple[str, str], tuple[Any, ...]] = {
     ("monster", "acts"): ("monster-turn", "after-revealer"),
-    ("monster", "discovers_rooms"): (False,),
+    ("monster", "discovers_rooms"): (False, True),
     ("movement", "stays_in_room"): (True,),
     ("status_def", "counts_as_hero"): (False,),
 }

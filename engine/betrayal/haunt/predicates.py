@@ -130,9 +130,30 @@ class Predicates(Amounts):
         rooms = set(self._rooms_for(spec["room"]))
         return any(x.room in rooms for x in self.active_monsters() if x.kind == spec["monster"])
 
+    def _pred_monsters_in_house(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                opponent: str | None) -> bool:
+        """At least ``count`` monsters of the kind are in the house (the Ouroboros Body complete)."""
+        spec = p["monsters_in_house"]
+        return sum(1 for x in self.active_monsters() if x.kind == spec["monster"]) >= self._amount(spec["count"])
+
+    def _pred_monster_marked(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                             opponent: str | None) -> bool:
+        """The rule's monster (a fight's monster) carries the mark (``mark_monster``)."""
+        return m is not None and str(p["monster_marked"]) in self.hook_state.get("monster-marks", {}).get(m.uid, [])
+
     def _pred_item_destroyed(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                              opponent: str | None) -> bool:
-        return str(p["item_destroyed"]) in self.destroyed
+        spec = p["item_destroyed"]
+        if isinstance(spec, Mapping):
+            # so many of a token destroyed (three Paint tokens in A Friend for the Ages)
+            return self.destroyed.count(str(spec["item"])) >= self._amount(spec["count"])
+        return str(spec) in self.destroyed
+
+    def _pred_traitor_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        """The traitor's explorer is dead (``true``), or alive (``false``); not merely out of the house."""
+        traitor = self.traitor()
+        return traitor is not None and self.ex[traitor].dead == bool(p["traitor_dead"])
 
     def _pred_item_in_room(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The item is carried into, or lies in, one of the rooms."""
@@ -161,11 +182,6 @@ class Predicates(Amounts):
 
     def _pred_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return seat is not None and self.in_play(seat) == bool(p["alive"])
-
-    def _pred_traitor_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
-        """The haunt's traitor is dead (``traitor_dead: true``), or alive (``false``)."""
-        traitor = self.haunt.get("traitor") if self.haunt is not None else None
-        return bool(traitor) and self.ex[str(traitor)].dead == bool(p["traitor_dead"])
 
     def _pred_killed_a_hero(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                             opponent: str | None) -> bool:
@@ -206,6 +222,17 @@ class Predicates(Amounts):
         cards = p["attack_weapon"]
         return any(f"attack-weapon:{c}" in self.turn.keys for c in ([cards] if isinstance(cards, str) else cards))
 
+    def _pred_hobby(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer's card lists a hobby naming the word ("Music" is also "Gaelic Music")."""
+        word = str(p["hobby"]).lower()
+        return seat is not None and any(word in h.lower().split() for h in self.t.explorers[self.ex[seat].id].hobbies)
+
+    def _pred_traitor_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        """The traitor's explorer is (``true``) or is no longer (``false``) in play."""
+        traitor = self.traitor()
+        return (traitor is not None and self.in_play(traitor)) == bool(p["traitor_alive"])
+
     def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
         asks whether the monster shares a room with a living hero."""
@@ -225,7 +252,8 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor", "traitor_dead",
-        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon"))
+        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
+        "monsters_in_house", "monster_marked"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

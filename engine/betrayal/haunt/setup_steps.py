@@ -99,6 +99,15 @@ class SetupSteps(Monsters):
                     # judgement: an explorer taken out of play leaves its items behind as a pile
                     # and its companions in the room, as a dead one does
                     items, companions = self.leave_possessions(seat)
+                    if companions and spec.get("companions") == "discarded":
+                        for card in companions:  # devoured: out of the room, onto the discards
+                            self.piles[e.room].remove(card)
+                            self.discards[self.t.cards[card].type].append(card)
+                        if not self.piles[e.room]:
+                            del self.piles[e.room]
+                        self.emit(rule, f"{', '.join(self.card_name(c) for c in companions)} "
+                                  f"{'is' if len(companions) == 1 else 'are'} devoured and discarded")
+                        companions = []
                     if items:
                         self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in items)} stay in "
                                   f"{self.room_name(e.room)} as an item pile")
@@ -118,6 +127,9 @@ class SetupSteps(Monsters):
                         or (named is not None and c in ([named] if isinstance(named, str) else named))]
                 if spec.get("may_not_pick_up"):
                     self.no_pickup.update(f"{seat}/{c}" for c in drop)
+                if spec.get("never_carry") and named is not None:
+                    # the named cards, held now or not, are never picked up, taken or stolen
+                    self.no_pickup.update(f"{seat}/{c}" for c in ([named] if isinstance(named, str) else named))
                 if drop:
                     self.piles.setdefault(e.room, []).extend(drop)
                     self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "
@@ -141,6 +153,11 @@ class SetupSteps(Monsters):
                     self._add_monster(mdef, other.room)
                 self.emit(rule, f"each {mdef.name} starts with its matching {self.hs.monsters[str(mdef.paired_with)].name}"
                           + (" (the others come with theirs)" if self.waiting else ""))
+            elif "monster" in spec and spec.get("each_room"):
+                mdef = self.hs.monsters[str(spec["monster"])]
+                rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
+                for room in rooms:  # one more in each room of the location, in its order
+                    self._add_monster(mdef, room)
             elif "monster" in spec:
                 mdef = self.hs.monsters[str(spec["monster"])]
                 count = self.hs.amount(spec.get("count", 1), self.n)
@@ -151,12 +168,15 @@ class SetupSteps(Monsters):
                     self._add_monster(mdef, room, index=i)
             else:
                 token = str(spec["token"])
-                count = self.hs.amount(spec.get("count", 1), self.n)
+                count = self._amount(spec.get("count", 1))
                 where = spec["in"]
+                if where.get("on_discovery") and where.get("extras") == "set-aside" and "rooms" in where:
+                    self._place_one_per_listed_room(token, count, where)
+                    return
                 if where.get("on_discovery"):
                     self._place_on_discovery(token, count, where)
                     return
-                if "any_room" in where:
+                if "any_room" in where or "symbols" in where:
                     rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
                 else:
                     rooms = self._rooms_for(where)
@@ -194,14 +214,25 @@ class SetupSteps(Monsters):
         elif verb == "spend_trait_points":
             for seat in who(spec["who"]):
                 points = self._amount(spec["points"])
+                xdef = self.t.explorers[self.ex[seat].id]
+                if spec.get("restore_start"):
+                    for t in TRAITS:
+                        if self.ex[seat].idx[t] < xdef.traits[t].start:
+                            self.trait_change(seat, t, xdef.traits[t].start - self.ex[seat].idx[t])
                 for k in range(points):
-                    xdef = self.t.explorers[self.ex[seat].id]
                     room_left = [t for t in TRAITS if self.ex[seat].idx[t] < len(xdef.traits[t].values) - 1]
+                    if spec.get("to") == "least-above-start" and room_left:
+                        least = min(self.ex[seat].idx[t] - xdef.traits[t].start for t in room_left)
+                        room_left = [t for t in room_left if self.ex[seat].idx[t] - xdef.traits[t].start == least]
                     if not room_left:
                         break
                     a = yield from self.ask(seat, [Action.of("raise", trait=t) for t in room_left],
                                             f"spend trait point {k + 1} of {points}")
                     self.trait_change(seat, str(a["trait"]), 1)
+        elif verb == "fetch_card" and spec.get("when") == "now":
+            for seat in who(spec.get("by", "traitor")):
+                for card in spec["card"] if isinstance(spec["card"], list) else [spec["card"]]:
+                    yield from self._fetch_now(seat, str(card), spec)
         elif verb == "fetch_card" and spec.get("when") == "next-omen-room-discovered":
             cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
             in_play = [c for c in cards if any(self.holds(x, c) for x in self.seat_ids)
@@ -212,12 +243,20 @@ class SetupSteps(Monsters):
                 self.next_omen.append((side, tuple(cards)))
                 self.emit(rule, f"the {side}' next omen-room discovery takes "
                           f"{' or '.join(self.card_name(c) for c in cards)} from the omen stack")
-        elif verb == "fetch_card" and spec.get("when") == "instead-of-item-draw":
+        elif verb == "fetch_card" and spec.get("when") in ("instead-of-item-draw", "instead-of-draw"):
             self.fetches.append((side, str(spec["card"]), str(spec.get("stack", "item"))))
+            if "floor" in spec:
+                self.fetch_floor[str(spec["card"])] = str(spec["floor"])
             self.emit(rule, f"while the {self.card_name(str(spec['card']))} is in the {spec.get('stack', 'item')} stack, "
-                      f"the {side} may take it instead of drawing")
+                      f"the {side} may take it instead of drawing"
+                      + (f" (on the {spec['floor']} floor)" if "floor" in spec else ""))
         elif verb == "fetch_room":
             yield from self._fetch_room(spec)
+        elif verb == "fetch_rooms":
+            yield from self._fetch_rooms(spec)
+        elif verb == "draw_choice":
+            self.emit(rule, f"from now on the {side} draw {spec['draw']} {spec['stack']} cards, keep one and put the "
+                      "others back, whenever they draw one")
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "extra_turn":
@@ -233,7 +272,7 @@ class SetupSteps(Monsters):
             self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside")
         elif verb == "set_aside":
             token = str(spec["token"])
-            self.pool[token] = self.pool.get(token, 0) + self.hs.amount(spec.get("count", 1), self.n)
+            self.pool[token] = self.pool.get(token, 0) + self._amount(spec.get("count", 1))
             self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
         elif verb == "deal":
             if "traitor_number" in spec and str(spec["token"]) in self.dealt:
@@ -263,6 +302,25 @@ class SetupSteps(Monsters):
             where_ = "rooms not found yet" if where.get("secret") else \
                 ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
             self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
+
+    def _place_one_per_listed_room(self, token: str, count: int, where: Mapping[str, Any]) -> None:
+        """Tokens one to a room among listed rooms (``rooms`` with ``on_discovery`` and ``extras:
+        set-aside``): each listed room in the house gets one - the farthest from the nearest
+        explorer first when they outnumber the tokens -; the rest are set aside, and a listed room
+        discovered later takes one of them while any are left (A Friend for the Ages' Paint)."""
+        listed = [str(r) for r in where["rooms"]]
+        dist = self._dist_to([self.ex[s].room for s in self.seat_ids if self.in_play(s)])
+        here = sorted((r for r in listed if r in self.house.spots), key=lambda r: (-dist.get(r, 10_000), r))
+        for room in here[:count]:
+            self.htokens.setdefault(token, []).append(room)
+            self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(room)}")
+        left = count - min(count, len(here))
+        self.pool[token] = self.pool.get(token, 0) + left
+        self.waiting_pool.extend((token, r) for r in listed if r not in self.house.spots)
+        if left:
+            self.emit("haunt.setup-right-now", f"{left} {token} token(s) are set aside for "
+                      + ", ".join(self.room_name(r) for t, r in self.waiting_pool if t == token)
+                      + " when discovered")
 
     def _place_in_listed_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Monsters put one to a room among listed rooms (``rooms`` with ``on_discovery``): every
@@ -298,6 +356,13 @@ class SetupSteps(Monsters):
             self.waiting_tokens.remove(token_entry)
             self.htokens.setdefault(token_entry[0], []).append(room)
             self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there")
+        for token_entry in [x for x in self.waiting_pool if x[1] == room]:
+            self.waiting_pool.remove(token_entry)
+            if self.pool.get(token_entry[0], 0) > 0:
+                self.pool[token_entry[0]] -= 1
+                self.htokens.setdefault(token_entry[0], []).append(room)
+                self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a set-aside "
+                          f"{token_entry[0]} token is placed there")
         if self.hs is None or not self.waiting:
             return
         for entry in self.waiting:
@@ -310,6 +375,33 @@ class SetupSteps(Monsters):
                     if partner.paired_with == kind:
                         self._add_monster(partner, room)
                 return
+
+    def _fetch_now(self, seat: str, card: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_card`` at once: nothing if the explorer holds the card; with ``from_anyone``,
+        taken from whoever holds it or from the pile it lies in; else searched for in its stack."""
+        if self.holds(seat, card):
+            self.emit("haunt.setup-right-now", f"{self.name(seat)} already has the {self.card_name(card)}")
+            return
+        if spec.get("from_anyone"):
+            holder = next((s for s in self.seat_ids if s != seat and card in self.ex[s].cards), None)
+            if holder is not None:
+                self.ex[holder].cards.remove(card)
+                yield from effects.lose_card(self, holder, card)
+                self.ex[seat].cards.append(card)
+                self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} from {self.name(holder)}")
+                yield from effects.gain_card(self, seat, card)
+                return
+            room = next((r for r, pile in sorted(self.piles.items()) if card in pile), None)
+            if room is not None:
+                self.piles[room].remove(card)
+                if not self.piles[room]:
+                    del self.piles[room]
+                self.ex[seat].cards.append(card)
+                self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} lying in "
+                          f"{self.room_name(room)}")
+                yield from effects.gain_card(self, seat, card)
+                return
+        yield from self._outcome({"fetch_card": {"card": card, "stack": spec.get("stack", "item")}}, seat, None)
 
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
@@ -357,6 +449,47 @@ class SetupSteps(Monsters):
         self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor")
         self.note_new_room(room)
 
+    def _room_from_stack(self, where: Mapping[str, Any], what: str) -> Gen[str | None]:
+        """``if_none: from-room-stack``: no room in the house fits, so tiles are turned up until one
+        fits the ``floor`` (and ``symbols``) and can be placed there; the others go back and the
+        stack is shuffled. The stack is kept as a set drawn by chance, so the first fitting tile
+        turned up is a chance draw among the fitting tiles."""
+        assert self.haunt is not None
+        floor = str(where.get("floor", "ground"))
+        symbols = where.get("symbols")
+        fits = [t for t in sorted(set(self.stack)) if floor in self.t.rooms[t].floors
+                and (symbols is None or self.t.rooms[t].symbol in symbols)
+                and self.house.open_spots(t, floor, keep_open=self.others_remain(floor, t))]
+        if not fits:
+            self.emit("haunt.setup-right-now", f"no tile in the room stack fits the {floor} floor for {what}")
+            return None
+        tile = yield from self.draw_from(fits, "tile", f"turn up room tiles until one fits the {floor} floor")
+        options = [(floor, p) for p in self.house.open_spots(tile, floor, keep_open=self.others_remain(floor, tile))]
+        chooser = self._who(where.get("chosen_by", "traitor")) or [str(self.haunt["revealer"])]
+        acts = effects.placement_actions(options)
+        a = yield from self.ask(chooser[0], acts, f"place {tile}")
+        _, p = options[acts.index(a)]
+        self.put_tile(tile, floor, p.cell, p.rotation)
+        self.emit("discover.placed-room-no-draw", f"{self.room_name(tile)} is turned up from the room stack and placed "
+                  f"on the {floor} floor; the stack is shuffled")
+        self.note_new_room(tile)
+        return tile
+
+    def _fetch_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_rooms``: the listed rooms missing from the house are searched from the stack, in
+        list order, until ``until`` of them are in the house (each placed by ``place``)."""
+        rooms = [str(r) for r in spec["rooms"]]
+        need = self._amount(spec["until"])
+        for room in rooms:
+            have = sum(1 for r in rooms if r in self.house.spots)
+            if have >= need:
+                break
+            if room not in self.house.spots:
+                yield from self._fetch_room({"room": room, "place": spec.get("place", {})})
+        have = sum(1 for r in rooms if r in self.house.spots)
+        self.emit("discover.placed-room-no-draw", f"{have} of the rooms {', '.join(self.room_name(r) for r in rooms)} "
+                  f"are in the house ({need} needed)")
+
     def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
         """A room for a setup placement (the location vocabulary of haunt-format.md)."""
         assert self.haunt is not None
@@ -366,6 +499,8 @@ class SetupSteps(Monsters):
         elif "room_of" in where:
             who = self._who(where["room_of"])
             rooms = [self.ex[who[0]].room] if who else [str(self.haunt["room"])]
+            if len(who) > 1 and "chosen_by" in where:
+                rooms = sorted({self.ex[s].room for s in who})  # the chooser picks whose room
         elif "haunt_room" in where:
             rooms = [str(self.haunt["room"])]
         elif "room_of_holder" in where:
@@ -373,6 +508,10 @@ class SetupSteps(Monsters):
             rooms = [self.ex[holder[0]].room] if holder else [str(self.haunt["room"])]
         elif "symbol" in where:
             rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+        elif "symbols" in where:
+            rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
+        elif "next_to_room" in where:
+            rooms = self._rooms_for(where) or [str(self.haunt["room"])]
         elif "rooms" in where:
             # one of the named rooms in the house (a fetch_room step before makes sure one is)
             rooms = [str(r) for r in where["rooms"] if r in self.house.spots] or [str(self.haunt["room"])]
@@ -381,8 +520,20 @@ class SetupSteps(Monsters):
         if where.get("same_floor_as") == "haunt-room":
             floor = self.house.floor_of(str(self.haunt["room"]))
             rooms = [r for r in rooms if self.house.floor_of(r) == floor]
-        if where.get("any_room") and "floor" in where:
-            rooms = [r for r in rooms if self.house.floor_of(r) == where["floor"]]  # any room of that floor
+        if "floor" in where:
+            rooms = [r for r in rooms if self.house.floor_of(r) == where["floor"]]
+        if where.get("unoccupied"):
+            taken = {self.ex[s].room for s in self.seat_ids if self.in_play(s)}
+            rooms = [r for r in rooms if r not in taken]
+        if "not_rooms" in where:
+            rooms = [r for r in rooms if r not in where["not_rooms"]]
+        if not rooms and where.get("if_none") == "from-room-stack":
+            found = yield from self._room_from_stack(where, what)
+            if found is not None:
+                return found
+            rooms = [str(self.haunt["room"])]  # judgement: nothing fits anywhere: the haunt's own room
+        if not rooms:
+            rooms = [str(self.haunt["room"])]  # judgement: no room fits the constraints: the haunt's own room
         if "min_tiles_from" in where:
             far = where["min_tiles_from"]
             source = far.get("from", {})
@@ -397,6 +548,9 @@ class SetupSteps(Monsters):
             rooms = enough or rooms
         if where.get("one_per_room"):
             free = [r for r in rooms if r not in used]
+            if not free and where.get("cycle") and rooms:
+                used.clear()  # every listed room has one: the order starts again
+                free = list(rooms)
             if not free and "overflow" in where:
                 bad = where["overflow"].get("without_symbol")
                 free = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol != bad and r not in used]
@@ -411,4 +565,5 @@ class SetupSteps(Monsters):
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "extra_turn", "start_track", "set_aside", "deal", "first_player", "custom"})
+    "fetch_room", "traitor_in_play", "extra_turn", "start_track", "set_aside", "deal", "first_player", "custom"}) | frozenset({
+    "fetch_rooms", "draw_choice"})

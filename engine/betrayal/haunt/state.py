@@ -72,15 +72,16 @@ class HauntState(Turns):
             "done": sorted(self.done),
             "exited": sorted(self.exited),
             "destroyed": list(self.destroyed),
-            "counters": dict(sorted(self.counters.items())),
             "control": dict(sorted(self.control.items())),
             "collapsed": list(self.collapsed),
             "collapsing": self.collapsing,
+            "collapse_state": dict(sorted(self.collapse_state.items())),
             "timers": {k: dict(sorted(v.items())) for k, v in sorted(self.timer_state.items())},
             "turn_mods": {k: sorted(v) for k, v in sorted(self.turn_mods.items()) if v},
             "carried": dict(sorted(self.carried.items())),
             "hook_state": {k: dict(sorted(v.items())) for k, v in sorted(self.hook_state.items())},
             "waiting_tokens": [list(x) for x in self.waiting_tokens],
+            "waiting_pool": [list(x) for x in self.waiting_pool],
             "grips": {k: list(v) for k, v in sorted(self.grips.items())},
             "waiting": [[k, list(r)] for k, r in self.waiting],
             "no_pickup": sorted(self.no_pickup),
@@ -97,7 +98,7 @@ class HauntState(Turns):
         return data
 
     def restart_turns(self, seat: str) -> None:
-        """A position built directly (``position.py``) with its haunt already under way plays on by
+        """A position built directly (the ``position`` package) with its haunt already under way plays on by
         part 1's rules: positions do not describe the haunt phase (monsters, tokens, sides) yet. A
         position from before the reveal plays the haunt like any game."""
         self.positioned = self.haunt is not None and self.hs is None
@@ -234,7 +235,7 @@ def invariants(state: GameState) -> list[str]:
     if not isinstance(state, HauntState):
         return part1(state)
     saved = list(state.token_cards)
-    state.token_cards.extend(state.destroyed)
+    state.token_cards.extend(c for c in state.destroyed if c in state.t.cards)  # destroyed tokens are no cards
     for m in state.mon:
         state.token_cards.extend(m.cards)
     try:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.setup_steps import SetupSteps
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
@@ -45,7 +45,7 @@ class Tasks(SetupSteps):
             if places is not None:
                 out.extend(Action.of("task", id=task["id"], place=x) for x in places)
             elif task.get("target", {}).get("kind") == "monster":
-                out.extend(Action.of("task", id=task["id"], target=m.uid) for m in self.active_monsters(self.ex[seat].room))
+                out.extend(Action.of("task", id=task["id"], target=m.uid) for m in self._monster_targets(seat, task["target"]))
             elif "target" in task:
                 out.extend(Action.of("task", id=task["id"], target=t) for t in self._task_targets(seat, task))
             elif "trait_choice" in roll:
@@ -53,6 +53,13 @@ class Tasks(SetupSteps):
             else:
                 out.append(Action.of("task", id=task["id"]))
         return out
+
+    def _monster_targets(self, seat: str, target: Mapping[str, Any]) -> list[Monster]:
+        """Monsters in the explorer's room an action may aim at: of the target's ``monster`` kind,
+        and not already carrying its ``unless_marked`` mark."""
+        marks = self.hook_state.get("monster-marks", {})
+        return [m for m in self.active_monsters(self.ex[seat].room)
+                if target.get("monster", m.kind) == m.kind and target.get("unless_marked") not in marks.get(m.uid, [])]
 
     def _task_targets(self, seat: str, task: Mapping[str, Any]) -> list[str]:
         """Explorers an action may be aimed at (``target``): in play, in range; an action that
@@ -139,10 +146,23 @@ class Tasks(SetupSteps):
         return sorted(set(out))
 
     def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
-        if where.get("any_room"):
-            # any room, or any room of the floor named (``floor``)
-            return "floor" not in where or self.house.floor_of(self.ex[seat].room) == where["floor"]
+        if where.get("any_room") and not {"same_floor_as", "floor"} & set(where):
+            return True
         return self.ex[seat].room in self._rooms_for(where)
+
+    def roll_modifiers(self, seat: str, roll: Mapping[str, Any], tell: bool = True) -> int:
+        """What a roll's ``modifiers`` add to its result now (each while its ``when`` holds of the
+        roller); with ``tell``, each one that counts is told in the transcript."""
+        change = 0
+        for mod in roll.get("modifiers", ()):
+            if "when" in mod and not self.pred(mod["when"], seat):
+                continue
+            k = self._amount(mod["add"]) if "add" in mod else -self._amount(mod["subtract"])
+            if k:
+                change += k
+                if tell:
+                    self.emit("haunt.rules-override", f"{k:+d} to the roll: {mod['says']}")
+        return change
 
     def entry_actions(self, seat: str) -> Gen[None]:
         """Actions with ``timing: on-entry`` open where the explorer has just entered happen at
@@ -167,6 +187,7 @@ class Tasks(SetupSteps):
         ok = True
         roll = task.get("roll")
         target = str(a["target"]) if a.get("target") else None
+        dice_total: int | None = None  # what the dice showed, before modifiers (for bands)
         if roll and roll.get("each_trait"):
             # one task roll made with every trait in turn; all must reach the target
             results = []
@@ -197,12 +218,22 @@ class Tasks(SetupSteps):
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
             else:
-                ok = total >= int(roll.get("target", 0))
+                dice_total = total
+                total += self.roll_modifiers(seat, roll)
+                ok = total >= self._amount(roll.get("target", 0))
+                if "modifiers" in roll:
+                    self.emit("haunt.rules-override", f"the result is {total} against {self._amount(roll.get('target', 0))}+")
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
                       f"{'success' if ok else 'failure'}")
         else:
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
         outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
+        if roll and "bands" in roll and dice_total is not None:
+            # a band of the dice rolled (before modifiers) adds its outcomes: a roll of 2 or less sets the bomb off
+            for band in roll["bands"]:
+                if band.get("min", 0) <= dice_total <= band.get("max", 99):
+                    self.emit("haunt.specific-action", f"the dice show {dice_total}: {band.get('says', 'a band of the roll')}")
+                    outs = [*outs, *band.get("then", [])]
         gone = [str(e["take_token"]) for e in outs if "take_token" in e and not self._token_left(seat, str(e["take_token"]))]
         if ok and gone and len(outs) > 1:
             # judgement: a search that finds nothing (every token already taken) is no find: the

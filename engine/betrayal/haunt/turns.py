@@ -5,15 +5,18 @@ rules, timers, and the house collapsing where a haunt makes it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt.collapse import Collapse
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
-from hauntcheck.engine.betrayal.haunt.tasks import Tasks
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
 
 
-class Turns(Tasks):
+class Turns(Collapse):
     """An explorer's haunt-phase turn: actions, movement, turn rules, timers."""
 
     def _flag_timers(self, seat: str, moment: str) -> Gen[None]:
@@ -117,6 +120,8 @@ class Turns(Tasks):
                 yield from effects.gain_card(self, seat, card)
                 return card
         for side, card, stack in self.fetches:
+            if card in self.fetch_floor and self.house.floor_of(self.ex[seat].room) != self.fetch_floor[card]:
+                continue
             if stack == kind and self.side.get(seat) == side and card in self.decks[kind] and not self.ex[seat].dead:
                 a = yield from self.ask(seat, [Action.of("fetch", card=card), Action.of("draw-instead", card=card)],
                                         f"take the {self.card_name(card)} instead of drawing")
@@ -130,7 +135,31 @@ class Turns(Tasks):
                               f"{kind} stack instead of drawing")
                     yield from effects.gain_card(self, seat, card)
                     return card
+        yield from self._draw_choice(seat, kind)
         return (yield from super().draw_card(seat, kind, ctx_room))
+
+    def _draw_choice(self, seat: str, kind: str) -> Gen[None]:
+        """A side's ``draw_choice`` setup step: before the explorer draws from the stack it looks
+        at the top ``draw`` cards and keeps one, which it then draws; the others go back into the
+        stack (judgement: 'the bottom of the stack' - the engine keeps no known bottom, so they are
+        unknown again and may come up in any later draw)."""
+        if self.hs is None:
+            return
+        sides = self.hs.sides()
+        steps = [st_["draw_choice"] for st_ in getattr(sides.get(self.side.get(seat, HERO)), "setup", ())
+                 if "draw_choice" in st_ and st_["draw_choice"]["stack"] == kind]
+        if not steps or self.ex[seat].dead or len(self.decks[kind]) < 2:
+            return
+        count = min(int(steps[0]["draw"]), len(self.decks[kind]))
+        seen = yield from self.peek_cards(kind, count)
+        a = yield from self.ask(seat, [Action.of("keep-card", card=c) for c in seen],
+                                f"draw {count} {kind} cards and keep one")
+        card = str(a["card"])
+        tops = self.deck_tops[kind]
+        self.deck_tops[kind] = [card, *tops[count:]]
+        back = [c for c in seen if c != card]
+        self.emit("haunt.rules-override", f"{self.name(seat)} draws {count} {kind} cards, keeps the "
+                  f"{self.card_name(card)} and puts back {', '.join(self.card_name(c) for c in back)}")
 
     def _turn_actions(self, seat: str) -> list[Action]:
         out = super()._turn_actions(seat)
@@ -178,7 +207,16 @@ class Turns(Tasks):
         room = self.ex[seat].room
         return [Action.of("pickup-token", token=tok) for tok, rooms in sorted(self.htokens.items())
                 if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item
+                and self._may_pick_up(seat, tok)
                 and self.hs.tokens[tok].carried_by in (None, self.side.get(seat, HERO))]
+
+    def _may_pick_up(self, seat: str, token: str) -> bool:
+        """A token whose ``picked_up_by`` names a side is picked up by that side only."""
+        assert self.hs is not None
+        raw: Mapping[str, Any] = next(
+            (t for t in self.haunts[self.hs.number][1].get("tokens", ()) if t.get("id") == token), {})
+        side = raw.get("picked_up_by")
+        return side is None or (side == "heroes") == (self.side.get(seat) == HERO)
 
     def _play_turn(self, seat: str) -> Gen[None]:
         if self.hs is None:
@@ -192,6 +230,7 @@ class Turns(Tasks):
         yield from self._flag_timers(seat, "start")
         yield from self._turn_rules(seat, "start-of-turn")
         yield from self._turn_rules(seat, "during-turn")
+        yield from self._death_rules()
         if self.in_play(seat) and not self._check_wins():
             yield from super()._play_turn(seat)
         yield from self._end_haunt_turn(seat)
@@ -207,10 +246,13 @@ class Turns(Tasks):
                     self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}")
                     for eff in task.get("do", []):
                         yield from self._outcome(eff, seat, None)
+        yield from self._death_rules()
         self.turn_mods.pop(seat, None)
         yield from self._flag_timers(seat, "end")
         if self.collapsing and self.in_play(seat):
             yield from self._collapse_step(seat)
+        if self.in_play(seat):
+            yield from self.collapse_turn(seat)
         for status in list(self.hstatus.get(seat, [])):
             # judgement: a pull toward a room lasts the turn; a during-turn rule renews it
             if self.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
@@ -244,6 +286,7 @@ class Turns(Tasks):
             self.emit("item.tokens-like-cards", f"{self.name(seat)} trades the {token} token to {self.name(to)}")
         else:
             yield from super()._turn_action(seat, a)
+        yield from self._death_rules()
 
     def _carriable(self, seat: str) -> bool:
         """The explorer has a status that lets others carry it like an item (a Frog)."""
@@ -309,7 +352,7 @@ class Turns(Tasks):
         if not self.turn.picked:
             # item.tokens-like-cards: a token carried like an item lying here may be picked up
             for token in sorted({t for t, rooms in self.htokens.items() if e.room in rooms}):
-                if self._carried(token) and self._room_for_token(seat, token):
+                if self._carried(token) and self._room_for_token(seat, token) and self._may_pick_up(seat, token):
                     out.append(Action.of("pickup-token", token=token))
         if not self.turn.traded:
             # item.tokens-like-cards: tokens carried like items are traded like them
@@ -375,6 +418,16 @@ class Turns(Tasks):
                     return rooms[0]
         return None
 
+    def _barred_rooms(self, seat: str) -> set[str]:
+        """Rooms the explorer's statuses forbid (``may_not_use``): it may not move into them."""
+        assert self.hs is not None
+        out = {str(r) for s in self.hstatus.get(seat, []) for r in self.hs.statuses.get(s, {}).get("may_not_use", ())}
+        for s in self.hstatus.get(seat, []):
+            where = self.hs.statuses.get(s, {}).get("may_not_enter")
+            if where is not None:
+                out.update(self._rooms_for(where))
+        return out
+
     def _move_actions(self, seat: str) -> list[Action]:
         actions = super()._move_actions(seat)
         if self.hs is None or not actions:
@@ -383,6 +436,9 @@ class Turns(Tasks):
             return []
         if self.collapsed:
             actions = [a for a in actions if not (a.kind == "move" and a.get("to") in self.collapsed)]
+        barred = self._barred_rooms(seat)
+        if barred:
+            actions = [a for a in actions if not (a.kind == "move" and a.get("to") in barred)]
         goal = self._toward(seat)
         if goal is not None:
             dist = self._dist_to([goal])
@@ -390,7 +446,7 @@ class Turns(Tasks):
             closer = [a for a in actions if a.kind == "move" and dist.get(str(a["to"]), 10_000) < here]
             if closer or here == 0:
                 actions = closer  # the status drags the explorer by the shortest way
-        extra = self._slowing(seat) + self.carrying_cost(seat) - 1
+        extra = self._slowing(seat) + self._room_cost_extra(seat) + self.carrying_cost(seat) - 1
         if not extra or self.turn.moved == 0:
             return actions  # move.minimum-one: the first space is always possible
         left = self.movement_left(seat)
@@ -403,6 +459,10 @@ class Turns(Tasks):
             m.stunned for m in self.active_monsters(self.ex[seat].room))
         yield from super()._move(seat, to, cost)
         self._pay_slowing(seat, extra)
+        dear = self._room_cost_extra(seat) if self.hs is not None else 0
+        if dear:
+            self.turn.moved += dear
+            self.emit("haunt.rules-override", f"{self.name(seat)} pays {dear} more: each room costs {dear + 1} spaces this turn")
         if self.carried:
             self._sync_carried()
         if self.hs is not None:
@@ -432,6 +492,11 @@ class Turns(Tasks):
         if self.hs is not None and self.ex[seat].room == "collapsed-room":
             # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)
             self.turn.keys.add("passed:collapsed-room")
+
+    def _room_cost_extra(self, seat: str) -> int:
+        """Extra spaces each room costs this turn beyond the first (the outcome ``room_cost``)."""
+        costs = [int(k.split(":", 1)[1]) for k in self.turn_mods.get(seat, ()) if k.startswith("room-cost:")]
+        return max(costs) - 1 if costs else 0
 
     def _pay_carrying(self, seat: str) -> None:
         """A token with a ``move_cost`` makes each room its carrier enters cost that many spaces
@@ -472,6 +537,39 @@ class Turns(Tasks):
             self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
             for eff in r.get("do", []):
                 yield from self._outcome(eff, None, None)
+        for r in side.turn_rules if side is not None else ():
+            # an end-of-turn slot rule ("even if you have been killed") follows at the same slot
+            if r.get("when") != "end-of-turn" or not r.get("slot") or r.get("who") != "traitor":
+                continue
+            if "requires" in r and not self.pred(r["requires"], None):
+                continue
+            self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
+            for eff in r.get("do", []):
+                yield from self._outcome(eff, None, None)
+        yield from self.collapse_turn(seat)  # a traitor's collapse goes on after its death
+        yield from self._death_rules()
+
+    def _death_rules(self) -> Gen[None]:
+        """Turn rules ``when: on-hero-death``, once for each hero who died since they last ran
+        (after the step that killed): for the traitor (if in play) or each living hero meeting
+        ``requires``."""
+        while self.deaths_pending and self.hs is not None:
+            dead = self.deaths_pending.pop(0)
+            for side in self.hs.sides().values():
+                for r in side.turn_rules:
+                    if r.get("when") != "on-hero-death":
+                        continue
+                    who = r.get("who")
+                    traitor = self.traitor()
+                    seats = ([traitor] if traitor and self.in_play(traitor) else []) if who == "traitor" \
+                        else self.living_heroes() if who in ("each-hero", "heroes") else []
+                    for seat in seats:
+                        if "requires" in r and not self.pred(r["requires"], seat):
+                            continue
+                        self.emit("haunt.rules-override", f"{self.name(dead)} is dead: {self.name(seat)}: "
+                                  f"{r.get('says', r['id'])}")
+                        for eff in r.get("do", []):
+                            yield from self._outcome(eff, seat, None)
 
     def _turn_rules(self, seat: str, when: str) -> Gen[None]:
         """The haunt's ``turn_rules`` for ``seat`` at ``when`` (start-of-turn, end-of-turn)."""

@@ -15,9 +15,15 @@ if TYPE_CHECKING:
 
 #: Rooms the basement must hold before the burial room is chosen (Traitor's Tome, lines 2482-2484).
 BASEMENT_ROOMS = 5
-#: The buried friend's running damage total (``HauntState.counters``) and what kills the friend.
-DAMAGE, DEADLY = "buried-friend-damage", 12
+#: The buried friend's running damage total (kept in ``HauntState.hook_state[DAMAGE]["total"]``)
+#: and what kills the friend.
+DAMAGE, DEADLY = "buried-damage", 12
 DEAD, FOUND = "buried-friend-dead", "burial-room-found"
+
+
+def damage_taken(st: HauntState) -> int:
+    """The buried friend's damage so far."""
+    return int(st.hook_state.get(DAMAGE, {}).get("total", 0))
 
 
 @hook.setup("grow-basement")
@@ -41,9 +47,10 @@ def buried_damage(st: HauntState, seat: str | None, target: str | None) -> Gen[N
     friend takes that much damage, kept as a running total; at 12 the friend dies (flag
     ``buried-friend-dead``)."""
     faces = yield from st.roll(min(8, st.track), f"the buried friend's damage ({st.track} dice)")
-    st.counters[DAMAGE] = st.counters.get(DAMAGE, 0) + sum(faces)
-    st.emit("haunt.rules-override", f"the buried friend takes {sum(faces)} damage: {st.counters[DAMAGE]} of {DEADLY}")
-    if st.counters[DAMAGE] >= DEADLY and DEAD not in st.hflags:
+    total = damage_taken(st) + sum(faces)
+    st.hook_state.setdefault(DAMAGE, {})["total"] = total
+    st.emit("haunt.rules-override", f"the buried friend takes {sum(faces)} damage: {total} of {DEADLY}")
+    if total >= DEADLY and DEAD not in st.hflags:
         st.hflags.add(DEAD)
         st.emit("haunt.rules-override", "the buried friend is dead")
 
@@ -70,8 +77,9 @@ def spirit_board_table(st: HauntState, seat: str | None, target: str | None) -> 
             st.ex[who].part = 0
     elif 5 <= total <= 6:
         faces = yield from st.roll(2, "healing the buried friend")
-        st.counters[DAMAGE] = max(0, st.counters.get(DAMAGE, 0) - sum(faces))
-        st.emit("haunt.specific-action", f"the buried friend heals {sum(faces)}: {st.counters[DAMAGE]} of {DEADLY}")
+        total = max(0, damage_taken(st) - sum(faces))
+        st.hook_state.setdefault(DAMAGE, {})["total"] = total
+        st.emit("haunt.specific-action", f"the buried friend heals {sum(faces)}: {total} of {DEADLY}")
     elif total >= 7:
         st.hflags.add(FOUND)
         room = st.htokens.get("burial-site", ["?"])[0]

@@ -1,0 +1,191 @@
+"""The monsters the policy controls: where they go, whom they attack, where they are placed.
+
+A monster heads for what the traitor's wins ask of it (:func:`monster_goal`: cards it must hold,
+rooms it must then reach), else for the nearest opponent, and keeps away from the rooms whose
+``must`` rule would trap it. It attacks the weakest target in reach (an ability that attacks
+everyone in the room first) and uses its other abilities when they serve the goals. The traitor
+places monsters as near the heroes as the choices allow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
+from hauntcheck.engine.betrayal.policy.goals import wanted_cards
+from hauntcheck.engine.betrayal.policy.turn import _frontier, _gives
+from hauntcheck.engine.core import Action, Rng
+
+
+def _monster_ability(st: HauntState, actions: list[Action]) -> Action:
+    """The traitor's monster uses the ability that hurts the heroes most: a status on a hero
+    who lacks it (the one carrying most of what the heroes' goals need first), then damage to
+    a hero, then a move to the room with most heroes free of statuses; never on the traitor."""
+    uses = [a for a in actions if a.kind == "monster-ability"]
+    m = st.monster(str(uses[0]["monster"]))
+    want = wanted_cards(st, HERO)
+
+    def ability(a: Action) -> Mapping[str, Any]:
+        return next(x for x in st.mdef(m).abilities if x["id"] == a["id"])
+
+    def rank(a: Action) -> tuple[int, int, str]:
+        target = a.get("target")
+        ab = ability(a)
+        if target is None:
+            return (3, 0, str(a["id"])) if any("place" in d for d in ab.get("do", [])) else (9, 0, str(a["id"]))
+        t = str(target)
+        if st.side.get(t) != HERO:
+            return (9, 0, t)
+        gives = _gives(ab.get("success", []) + ab.get("do", []))
+        carrying = -sum(st.holds(t, w) for w in want)
+        if gives:
+            return (0, carrying, t) if not gives & set(st.hstatus.get(t, [])) else (9, 0, t)
+        return (1 if not st.hstatus.get(t) else 2, carrying, t)
+
+    best = min(uses, key=rank)
+    if rank(best)[0] == 3:
+        free = [st.ex[s].room for s in st.living_heroes() if not st.hstatus.get(s)]
+        if not free or m.room in free:
+            return next(a for a in actions if a.kind == "monster-pass")
+    if rank(best)[0] == 9:
+        return next(a for a in actions if a.kind == "monster-pass")
+    return best
+
+
+def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[str]]:
+    """What the traitor's wins ask of this monster: cards it must hold (all, any) and the rooms
+    it must then reach (``holds`` with ``monster_in_room`` in one win)."""
+    need_all: set[str] = set()
+    need_any: set[str] = set()
+    rooms: list[str] = []
+    side = st.hs.traitor_side if st.hs is not None else None
+    for w in side.wins if side is not None else ():
+        leaves = w.when.get("all", [w.when])
+        holds = [x["holds"] for x in leaves if "holds" in x and x["holds"].get("who", {}).get("monster") == m.kind]
+        where = [x["monster_in_room"] for x in leaves if "monster_in_room" in x and x["monster_in_room"]["monster"] == m.kind]
+        for h in holds:
+            need_all |= set(h.get("all", []))
+            need_any |= set(h.get("any", []))
+        for spot in where:
+            with contextlib.suppress(NotImplementedError):
+                rooms += st._rooms_for(spot["room"])
+    return need_all, need_any, rooms
+
+
+def _monster_targets(st: HauntState, m: Monster) -> list[str]:
+    need_all, need_any, rooms = monster_goal(st, m)
+    if need_all or need_any or rooms:
+        have = set(m.cards)
+        missing = need_all - have
+        if not need_any & have:
+            missing |= need_any
+        if not missing and rooms:
+            return rooms
+        if missing:
+            allies = [st.ex[s].room for s in st.seat_ids if st.in_play(s) and st.side.get(s) != HERO
+                      and missing & set(st.ex[s].cards)]
+            piles = [r for r, cards in st.piles.items() if missing & set(cards)]
+            holders = [st.ex[s].room for s in st.living_heroes() if missing & set(st.ex[s].cards)]
+            if allies or piles or holders:
+                return allies + piles + holders
+    # a loaded monster takes its load where its own rule unloads it (a Cultist's sacrifices);
+    # an empty one that may carry tokens fetches one lying in the house (a corpse)
+    drops = _unload_rooms(st, m)
+    if drops and (m.cards or st.held.get(m.uid)):
+        return drops
+    loose = sorted({r for t in st.mdef(m).carries.get("tokens", ()) for r in st.htokens.get(str(t), [])})
+    if drops and loose:
+        return loose
+    gives = _gives([d for ab in st.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
+    # a monster whose abilities give a status seeks the heroes who lack it (the Witch and Frogs)
+    free = [s for s in st.living_heroes() if not gives & set(st.hstatus.get(s, []))]
+    prey = [st.ex[s].room for s in (free or st.living_heroes())]
+    if m.counterpart and st.in_play(m.counterpart):
+        prey = [st.ex[m.counterpart].room]
+    return prey
+
+
+def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:
+    trailing = _trail_move(st, actions)
+    if trailing is not None:
+        return trailing
+    moves = [a for a in actions if a.kind in ("monster-move", "monster-teleport")]
+    if not moves:
+        return next((a for a in actions if a.kind == "monster-walk"), actions[0])
+    m = st.monster(str(moves[0]["monster"]))
+    prey = _monster_targets(st, m)
+    if not prey:
+        return actions[rng.below(len(actions))]
+    traps = set(_trap_rooms(st, m))
+    dist = st._dist_to(prey)
+    here = dist.get(m.room, 10_000)
+    safe = [a for a in moves if str(a["to"]) not in traps] or moves
+    best = min(safe, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    if best.kind == "monster-teleport":
+        walk = next((a for a in actions if a.kind == "monster-walk"), None)
+        return best if dist.get(str(best["to"]), 10_000) < here - 2 or walk is None else walk
+    if dist.get(str(best["to"]), 10_000) < here or not any(a.kind == "monster-stop" for a in actions):
+        return best
+    return next(a for a in actions if a.kind == "monster-stop")
+
+
+def _trap_rooms(st: HauntState, m: Monster) -> Iterable[str]:
+    for rule in st.mdef(m).must:
+        if any("trap_monster" in f for f in rule.get("failure", [])):
+            for r in rule.get("where", {}).get("rooms", []):
+                if f"{rule['id']}/{r}" not in st.used_places:
+                    yield r
+
+
+def _monster_attack(st: HauntState, actions: list[Action]) -> Action:
+    special = [a for a in actions if a.kind == "monster-ability"]
+    if special:
+        return special[0]  # an attack on everyone here (mind control) beats one normal attack
+    attacks = [a for a in actions if a.kind == "monster-attack"]
+    if not attacks:
+        return actions[0]
+    return min(attacks, key=lambda a: (st.value(str(a["target"]), "might"), str(a["target"])))
+
+
+def _place_monster(st: HauntState, actions: list[Action]) -> Action:
+    """The traitor places monsters as near the heroes as the choices allow."""
+    prey = [st.ex[s].room for s in st.living_heroes()]
+    if not prey:
+        return actions[0]
+    dist = st._dist_to(prey)
+    return min(actions, key=lambda a: (dist.get(str(a["room"]), 10_000), str(a["room"])))
+
+
+def _trail_move(st: HauntState, actions: list[Action]) -> Action | None:
+    """A monster that leaves a ``trail`` (the Ouroboros Heads) grows by moving: it never stands
+    still while it can move, and goes where its trail is not yet - a room without it (nearest the
+    heroes first), else a new room it discovers, else any room."""
+    m = st.monster(str(actions[0]["monster"]))
+    trail = st._monster_raw(st.mdef(m)).get("trail")
+    if not trail:
+        return None
+    laid = {x.room for x in st.active_monsters() if x.kind == trail["monster"]}
+    moves = [a for a in actions if a.kind == "monster-move"]
+    fresh = [a for a in moves if str(a["to"]) not in laid]
+    explore = [a for a in actions if a.kind == "monster-explore"]
+    dist = st._dist_to([st.ex[s].room for s in st.living_heroes()])
+    if fresh:
+        return min(fresh, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    if explore:
+        return explore[0]
+    # nothing new next door: head for the nearest room without the trail, or where rooms can be found
+    goals = [r for r in st.house.spots if r not in laid] + _frontier(st)
+    dist = st._dist_to(goals)
+    if moves:
+        return min(moves, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    return None
+
+
+def _unload_rooms(st: HauntState, m: Monster) -> list[str]:
+    """Rooms in the house where the monster's own rule (``on-enter-or-start`` with a ``where``
+    and no roll) does something with what it carries: a monster there is worth loading."""
+    return [r for rule in st.mdef(m).must if rule.get("when") == "on-enter-or-start" and "where" in rule
+            and "roll" not in rule and (m.cards or st.held.get(m.uid) or st.mdef(m).carries)
+            for r in st._rooms_for(rule["where"]) if r in st.house.spots]

@@ -1,0 +1,618 @@
+"""An explorer's turn as the policy plays it: where to go, what to pick up, whom to attack, what to try.
+
+Before the reveal the explorer explores (new rooms bring the omens that start the haunt) and
+takes items lying about. After it, the explorer takes the tokens its side's tasks want
+(:func:`_token_plan`), picks up the cards the goals need, makes the task rolls whose yield its side
+still lacks, attacks when its dice are at least the defender's and never where an attack rule
+makes the fight cost it (:func:`_best_attack`), hands what the goals need to one carrier (the ally
+holding most of it), and moves by shortest path toward its targets (:func:`_targets`: the rooms
+its goals name, cards its side still lacks, opponents its goals ask to defeat); when they cannot
+be reached yet it opens up the house.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState, Monster
+from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards
+from hauntcheck.engine.core import Action, Rng
+
+
+def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
+    seat = st.current
+    by_kind: dict[str, list[Action]] = {}
+    for a in actions:
+        by_kind.setdefault(a.kind, []).append(a)
+    if st.hs is None:
+        # Exploration: open new rooms (omens start the haunt), take items lying about.
+        if "pickup" in by_kind:
+            return by_kind["pickup"][0]
+        if "explore" in by_kind and rng.below(4) > 0:
+            return by_kind["explore"][rng.below(len(by_kind["explore"]))]
+        moves = by_kind.get("move", []) + by_kind.get("explore", [])
+        if moves and rng.below(3) > 0:
+            return moves[rng.below(len(moves))]
+        return by_kind.get("end", actions)[0]
+    side = st.side.get(seat, HERO)
+    if side == HERO:
+        post = _guard_post(st, seat, by_kind)
+        if post is not None:
+            return post
+    if side == HERO and "carry" in by_kind:
+        return by_kind["carry"][0]  # a carried ally is safe from what hunts it
+    reveal = by_kind.pop("reveal-traitor", [])
+    actions = [a for a in actions if a.kind != "reveal-traitor"]
+    if reveal and st.ex[seat].status:
+        return reveal[0]  # hidden-traitor.self-reveal: traitor powers end lasting event hindrances
+    if "attack" in by_kind:
+        by_kind["attack"] = [a for a in by_kind["attack"] if _foe(st, seat, str(a["target"]))]
+    if side == TRAITOR and st.hidden == seat and st.unmasked:
+        strike = _best_attack(st, seat, by_kind.get("attack", []))
+        if strike is not None:
+            return strike  # a revealed traitor fights first; a hidden one gathers Keys first
+    token_move = _token_plan(st, seat, side, by_kind)
+    if token_move is not None:
+        return token_move
+    want = wanted_cards(st, side)
+    if st.rivals(seat):
+        for a in by_kind.get("free", []):
+            if a.get("who") == seat:
+                return a  # a rival has no ally to free it: it tries itself
+    for a in by_kind.get("pickup", []):
+        if str(a["card"]) in want or not want:
+            return a
+    for a in by_kind.get("haunt-action", []):
+        if str(a["card"]) in want and not want & set(st.ex[seat].cards):
+            return a
+    allies = st.allies_of(seat)
+    personal = _personal(st, want)
+    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)} | {w for w in personal if not st.holds(seat, w)}
+    for a in by_kind.get("pickup-token", []):
+        if str(a["token"]) in lacking:
+            return a
+    for a in sorted(by_kind.get("task", []), key=lambda a: _trait_pref(st, seat, a)):
+        if a.get("target") is not None and not _worth_aiming(st, seat, str(a["id"]), str(a["target"])):
+            continue
+        yields = _task_yields(st, side, str(a["id"]))
+        if (not yields or yields & lacking) and _useful(st, side, str(a["id"])) \
+                and not any(_hopeless(st, seat, t) or _too_risky(st, seat, t) for t in st.tasks_for(seat)
+                            if t["id"] == a["id"]):
+            return a
+    attack = _best_attack(st, seat, by_kind.get("attack", []))
+    if attack is not None:
+        return attack
+    # One carrier gathers what the goals need: the ally holding most of it (first seat on ties).
+    carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
+    if want and seat != carrier:
+        for a in by_kind.get("trade", []) + by_kind.get("give-token", []):
+            if a.get("to") == carrier and str(a.get("card") or a.get("token")) in want - personal:
+                return a
+    goals = _targets(st, seat, side, want, carrier, lacking)
+    if goals and st.ex[seat].room not in st._dist_to(goals):
+        goals = _frontier(st)  # the goals cannot be reached yet: open up the house
+        if st.ex[seat].room not in st._dist_to(goals) and "mystic-elevator" in st.house.spots:
+            goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
+        if st.ex[seat].room not in st._dist_to(goals) and not by_kind.get("move") and by_kind.get("use"):
+            return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
+    if any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)) and "move" in by_kind:
+        by_kind["move"] = [a for a in by_kind["move"] if not _deadly_entry(st, seat, str(a["to"]))]
+    if goals:
+        dist = st._dist_to(goals)
+        here = dist.get(st.ex[seat].room, 10_000)
+        steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < here]
+        if steps:
+            return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+        frontier = here == 0 and st.ex[seat].room in _frontier(st) and goals == _frontier(st)
+        if frontier and "explore" in by_kind:
+            return by_kind["explore"][rng.below(len(by_kind["explore"]))]
+        if (frontier or here > 0) and "cross" in by_kind:
+            return by_kind["cross"][0]  # the way on is across a barrier
+        if here == 0 and "end" in by_kind:
+            return by_kind["end"][0]
+    if "explore" in by_kind:
+        return by_kind["explore"][rng.below(len(by_kind["explore"]))]
+    if "end" in by_kind:
+        return by_kind["end"][0]
+    return actions[rng.below(len(actions))]
+
+
+def _personal(st: HauntState, want: set[str]) -> set[str]:
+    """Wanted tokens with a ``carry_limit``: each explorer gets its own (a Torch in every hand)
+    rather than one carrier gathering them."""
+    return {w for w in want if st.hs is not None and w in st.hs.tokens and st.hs.tokens[w].carry_limit is not None}
+
+
+def _foe(st: HauntState, seat: str, target: str) -> bool:
+    """Whom an explorer would attack: monsters (for heroes), and explorers of the other side -
+    for a hero only those the table knows to be foes (an unrevealed hidden traitor looks like a
+    hero); the hidden traitor knows the heroes."""
+    if target not in st.ex:
+        return True
+    return st.side.get(target) != st.side.get(seat) and (st.side.get(seat) == TRAITOR or target in st.opponents_of(seat))
+
+
+def token_needs(st: HauntState, side: str) -> dict[str, int]:
+    """Tokens the side's actions must hold to be taken (``holds_tokens``), with the count."""
+    out: dict[str, int] = {}
+    if st.hs is None:
+        return out
+
+    def visit(p: Any) -> None:
+        if isinstance(p, Mapping):
+            for key, value in p.items():
+                if key == "holds_tokens":
+                    with contextlib.suppress(TypeError, ValueError):
+                        out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
+                elif key != "not":
+                    visit(value)
+        elif isinstance(p, list):
+            for x in p:
+                visit(x)
+
+    for task in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0])):
+        visit(task.get("requires", {}))
+    return out
+
+
+def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Action]]) -> Action | None:
+    """Haunts whose actions spend gathered tokens on explorers (two Keys unlock a collar): take
+    the tokens where they lie, spend them on the explorer in most danger (oneself first), hand
+    them to a roommate who needs them, and head for tokens or for an explorer to free. The hidden
+    traitor gathers tokens too but never spends or gives them."""
+    needs = token_needs(st, side if side == HERO else HERO)
+    if not needs:
+        return None
+    e = st.ex[seat]
+    token, count = sorted(needs.items())[0]
+    mine = st.held.get(seat, []).count(token)
+    spend = [a for a in by_kind.get("task", []) if a.get("target") is not None]
+    marks = _marked(st, spend)
+    hero = side == HERO
+    if hero and spend:
+        return min(spend, key=lambda a: (a["target"] != seat, marks.get(str(a["target"]), 99), str(a["target"])))
+    takes = [a for a in by_kind.get("task", []) if a.get("target") is None and _task_room_token(st, str(a["id"])) == token]
+    if takes:
+        return takes[0]
+    if hero:
+        for a in by_kind.get("give-token", []):
+            to = str(a["to"])
+            theirs = st.held.get(to, []).count(token)
+            if str(a["token"]) == token and to in marks and (seat not in marks or marks[to] < marks[seat]) \
+                    and theirs < count:
+                return a
+    here = e.room
+    if here in st.htokens.get(token, []) and "cross" in by_kind and not by_kind.get("task"):
+        return by_kind["cross"][0]  # the token lies past the barrier
+    goals: list[str] = []
+    if hero and mine >= count and marks:
+        goals = [st.ex[s].room for s in sorted(marks, key=lambda s: marks[s])]
+    if hero and not goals and mine:
+        # meet an ally in more danger whose tokens and ours together are enough (they wait)
+        goals = [st.ex[s].room for s in marks if s != seat and st.seen_side(s) == HERO
+                 and marks[s] < marks.get(seat, 99) and st.held.get(s, []).count(token) + mine >= count]
+    if not goals:
+        goals = [r for r in sorted(set(st.htokens.get(token, []))) if _worth_trying(st, r)]
+    dist = st._dist_to(goals)
+    if here not in dist:
+        dist = st._dist_to(_frontier(st))
+        if here in dist and dist[here] == 0 and "explore" in by_kind:
+            return by_kind["explore"][0]
+    at = dist.get(here, 10_000)
+    steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < at]
+    if steps:
+        return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    if at == 0 and goals and here in goals and "end" in by_kind:
+        return by_kind["end"][0]  # wait here (a room whose token comes after a turn's end)
+    return None
+
+
+def _marked(st: HauntState, spend: list[Action]) -> dict[str, int]:
+    """Explorers in play still carrying a dealt token that spending frees them of, by its number."""
+    out: dict[str, int] = {}
+    for token, dealt in st.dealt.items():
+        if token == st.hidden_token:
+            continue
+        for s, k in dealt.items():
+            if st.in_play(s) and not (s == st.hidden and st.unmasked):
+                out[s] = k
+    return out
+
+
+def _task_room_token(st: HauntState, task_id: str) -> str | None:
+    """The token a task is done for when it is done where that token lies (``room_with_token``)."""
+    if st.hs is None:
+        return None
+    for side in st.hs.sides().values():
+        for task in [*side.tasks, *side.actions]:
+            if task["id"] == task_id:
+                where = task.get("where", {})
+                return str(where["room_with_token"]) if "room_with_token" in where else None
+    return None
+
+
+def _worth_trying(st: HauntState, room: str) -> bool:
+    """A room worth walking to for a token: not one whose way to it is a long shot (a task
+    rolled with every trait), nor one whose rule cannot give it now (the haunt's hooks say)."""
+    if st.hs is None:
+        return False
+    for side in st.hs.sides().values():
+        for task in side.tasks:
+            if task.get("roll", {}).get("each_trait") and room in st._rooms_for(task.get("where", {})):
+                return False
+    return all(TOKEN_ROOM_HOOKS[h](st, room) for h in st.hooks_used if h in TOKEN_ROOM_HOOKS)
+
+
+def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str, lacking: set[str]) -> list[str]:
+    """Rooms to head for: what the goals need, nearest first by the caller's distances."""
+    mine = {w for w in want if st.holds(seat, w)}
+    if want and seat != carrier and mine - _personal(st, want):
+        return [st.ex[carrier].room]  # bring it to the carrier
+    places = item_places(st, side)
+    bring = [r for w in sorted(mine) for r in places.get(w, []) if r in st.house.spots]
+    if bring:
+        return bring
+    if lacking:
+        rooms = [r for r, cards in st.piles.items() if lacking & set(cards)]
+        rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
+        rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
+        finds = _task_rooms(st, seat, side, lacking)
+        rooms += finds
+        spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
+        if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
+            rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
+        if rooms:
+            return rooms
+        # Nothing yields it but the card stacks: the carrier explores for it, the others work
+        # where the goals are.
+        if seat == carrier:
+            return _frontier(st) or _task_rooms(st, seat, side, None)
+        if not mine:
+            return _task_rooms(st, seat, side, None) or _frontier(st)
+    if seat == carrier and want - mine - lacking:
+        return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
+                and any(st.holds(s, w) for w in want - mine)]
+    if side == HERO:
+        ready = _task_rooms(st, seat, side, None, holding_only=True)
+        if ready:
+            return ready  # take a haunt token the explorer holds to where a task uses it (a Candle to burn)
+        lures = goal_rooms(st, HERO)
+        if lures:
+            return lures
+        prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
+        if not want - mine and not st.rivals(seat):
+            prey += [st.ex[s].room for s in st.opponents_of(seat)]  # rivals holding it all head for their goal
+        goals = prey + _task_rooms(st, seat, side, None)
+        own = st.hs.sides().get(side) if st.hs is not None else None
+        if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
+            return _frontier(st)  # every known place is used up: open the house for more rooms and cards
+        return goals
+    rituals = _win_token_rooms(st, seat, side)
+    if rituals:
+        return rituals  # the side's own goal is a count of tokens its tasks earn: go and earn them
+    ritual = _ritual_rooms(st, seat)
+    if ritual:
+        return ritual  # a task roll to repeat until it is done is the side's work: hunting waits
+    return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
+
+
+def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, holding_only: bool = False) -> list[str]:
+    """Rooms where the side's tasks can be done (only those yielding ``things`` if given; with
+    ``holding_only`` only those of tasks that use a haunt token the explorer carries)."""
+    if st.hs is None:
+        return []
+    out: list[str] = []
+    for task in st.tasks_for(seat):
+        if any("take_item" in d for d in task.get("do", [])):
+            continue
+        if things is not None and not things & _yields(task):
+            continue
+        if things is None and _yields(task):
+            continue  # tasks that yield things are sought only while the side lacks them
+        if "requires" in task and not st.pred(task["requires"], seat):
+            continue
+        if _hopeless(st, seat, task):
+            continue
+        held = task.get("holding")
+        if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
+            continue
+        if holding_only and not any(st._carried(h) for h in ([held] if isinstance(held, str) else held or [])):
+            continue
+        if any(not _left_to_take(st, str(e["take_token"])) for e in task.get("success", []) + task.get("do", [])
+               if "take_token" in e):
+            continue  # nothing is left to find
+        places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]
+        spent = {u.split("/", 1)[1] for u in st.used_places if u.startswith(f"{task['id']}/")} \
+            if task.get("reuse") == "once-per-place" else set()
+        for where in places:
+            try:
+                out += [r for r in st._rooms_for(where) if r in st.house.spots and r not in spent]
+            except NotImplementedError:
+                continue
+    return out
+
+
+def _left_to_take(st: HauntState, token: str) -> bool:
+    """Whether a ``take_token`` can still yield the token (set aside, or lying in a room)."""
+    return st.pool.get(token, 0) > 0 or bool(st.htokens.get(token))
+
+
+def _frontier(st: HauntState) -> list[str]:
+    """Rooms with a doorway that leads to no room yet (where exploring can go on)."""
+    out = []
+    for room in sorted(st.house.spots):
+        floor = st.house.floor_of(room)
+        if st.remaining_for(floor) and any(st.house.door_neighbour(room, d)[0] is None for d in st.house.doors(room)):
+            out.append(room)
+    return out
+
+
+def _trait_pref(st: HauntState, seat: str, a: Action) -> tuple[int, int]:
+    """Among a task's trait choices: the trait whose token the side has fewest of, then the
+    explorer's best trait."""
+    trait = a.get("trait")
+    if not isinstance(trait, str):
+        return (0, 0)
+    have = sum(n for t, n in st.earned.items() if st.hs is not None and t in st.hs.tokens
+               and st.hs.tokens[t].trait == trait)
+    return (have, -st.value(seat, trait))
+
+
+def _useful(st: HauntState, side: str, task_id: str) -> bool:
+    """Whether a task can still change something (its flags unset, its statuses present)."""
+    own = st.hs.sides().get(side) if st.hs is not None else None
+    task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
+    if task is None:
+        return False
+    outs = task.get("success", []) + task.get("do", [])
+    if any("take_token" in eff and not _left_to_take(st, str(eff["take_token"])) for eff in outs):
+        return False  # what the task would find is all gone
+    for eff in outs:
+        if "set_flag" in eff and str(eff["set_flag"]) in st.hflags:
+            continue
+        if "lose_status" in eff and not any(eff["lose_status"] in v for v in st.hstatus.values()):
+            continue
+        if "earn" in eff and st.pool.get(str(eff["earn"]["token"]), 1) <= 0:
+            continue
+        if "take_token" in eff and st.pool.get(str(eff["take_token"]), 1) <= 0 \
+                and not st.htokens.get(str(eff["take_token"])):
+            continue
+        return True
+    return False
+
+
+def _task_yields(st: HauntState, side: str, task_id: str) -> set[str]:
+    own = st.hs.sides().get(side) if st.hs is not None else None
+    task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
+    return _yields(task) if task is not None else set()
+
+
+def _yields(task: Mapping[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for eff in task.get("success", []) + task.get("do", []):
+        if "take_token" in eff:
+            out.add(str(eff["take_token"]))
+        if "fetch_card" in eff:
+            card = eff["fetch_card"]["card"]
+            out.update([card] if isinstance(card, str) else card)
+    return out
+
+
+def _gives(effs: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Statuses an outcome list makes its target gain."""
+    out: set[str] = set()
+    for eff in effs:
+        for sub in eff.get("on_target", []):
+            if "become" in sub:
+                out.add(str(sub["become"]))
+    return out
+
+
+def _worth_aiming(st: HauntState, seat: str, task_id: str, target: str) -> bool:
+    """An aimed task or ability is worth it against an opponent (not one already so) or, when it
+    helps, an ally."""
+    task = next((t for t in st.tasks_for(seat) if t["id"] == task_id), None)
+    if task is None:
+        return False
+    gives = _gives(task.get("success", []) + task.get("do", []))
+    if gives & set(st.hstatus.get(target, [])):
+        return False
+    return st.side.get(target) != st.side.get(seat) or task.get("target", {}).get("kind") == "hero-with-status"
+
+
+def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
+    if m.counterpart and st.mdef(m).controlled_by == "own-dead-hero-player":
+        own = m.counterpart == seat
+        orphan = st.ex[m.counterpart].dead
+        return (own or orphan) and "crystal-ball" in st.ex[seat].cards
+    return st.hs is not None and any(
+        "monsters_defeated" in w.when and w.when["monsters_defeated"].get("how") == "killed"
+        and w.when["monsters_defeated"].get("monster") in (None, m.kind)
+        for w in st.hs.heroes_side.wins)
+
+
+def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
+    best: tuple[int, Action] | None = None
+    for a in attacks:
+        target = str(a["target"])
+        trait = str(a["trait"])
+        weapon = st.weapons.get(str(a["weapon"])) if a.get("weapon") else None
+        mine = st._dice(seat, None, trait, weapon.bonus if weapon else 0)
+        if target in st.ex:
+            theirs = st._dice(target, None, weapon.defend if weapon else trait)
+        else:
+            m = st.monster(target)
+            if m.counterpart and not _worth_hunting(st, seat, m) and m.counterpart == seat:
+                continue  # fighting one's own double without the means to kill it only costs
+            theirs = st._dice(None, m, weapon.defend if weapon else trait)
+        edge = mine - theirs
+        used = str(a["weapon"]) if a.get("weapon") else None
+        if target in st.ex and st.hs is not None and not st.fight_rules(seat, target, weapon=used) and any(
+                st.hs.statuses.get(x, {}).get("no_skull") for x in st.hstatus.get(target, [])):
+            continue  # it cannot die of damage: a fight only risks a loss
+        chosen = str(a["rule"]) if a.get("rule") else None
+        rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
+        if chosen is not None and not _win_changes_anything(st, rules, target):
+            continue  # a fight by the haunt's rule whose win would change nothing now only risks a loss
+        if any("on_attacker_wins" in r for r in rules):
+            edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
+        elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):
+            continue  # a rival holding what we lack is worth a steal, not a brawl
+        if edge >= 0 and (best is None or edge > best[0]):
+            best = (edge, a)
+    return best[1] if best else None
+
+
+def _hopeless(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
+    """A task roll with bonuses (``roll.modifiers``) that cannot reach its target now even with
+    every die showing 2: the bonuses still to be had are worth more than trying."""
+    roll = task.get("roll")
+    if not isinstance(roll, Mapping) or "modifiers" not in roll or "target" not in roll:
+        return False
+    trait = str(roll.get("trait", "might"))
+    dice = min(8, st.value(seat, trait)) if "trait" in roll else int(roll.get("dice", 0))
+    return 2 * dice + st.roll_modifiers(seat, roll, tell=False) < st._amount(roll["target"])
+
+
+def _win_changes_anything(st: HauntState, rules: list[Mapping[str, Any]], target: str) -> bool:
+    """Whether winning a fight by these rules would change something now: a win that deals its
+    damage as usual always does; a steal from a monster needs something to take, lowering the
+    track needs a track above 0; any other outcome counts."""
+    outs = [eff for r in rules for eff in r.get("on_attacker_wins", [])]
+    if not any("no_damage" in eff for eff in outs):
+        return True
+    for eff in outs:
+        if "no_damage" in eff:
+            continue
+        if eff.get("steal") == "item" and target not in st.ex:
+            if any(st.t.cards[c].item for c in st.monster(target).cards):
+                return True
+        elif "down" in eff.get("move_track", {}):
+            if st.track > 0:
+                return True
+        else:
+            return True
+    return False
+
+
+def _sum_odds(dice: int) -> list[float]:
+    """The chance of each total of ``dice`` Betrayal dice (faces 0, 0, 1, 1, 2, 2)."""
+    odds = [1.0]
+    for _ in range(dice):
+        nxt = [0.0] * (len(odds) + 2)
+        for total, p in enumerate(odds):
+            for face in (0, 1, 2):
+                nxt[total + face] += p / 3
+        odds = nxt
+    return odds
+
+
+def _kills(effs: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether outcomes kill (``kill``, ``room_kill``, also on the action's target)."""
+    return any("kill" in e or "room_kill" in e or _kills(e.get("on_target", ())) for e in effs)
+
+
+def _too_risky(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
+    """A task roll with a deadly band of the dice (a bomb set off on 2 or less) is tried only
+    while success is at least as likely as the disaster."""
+    roll = task.get("roll")
+    if not isinstance(roll, Mapping) or "target" not in roll or "trait" not in roll:
+        return False
+    deadly = [b for b in roll.get("bands", ()) if _kills(b.get("then", ()))]
+    if not deadly:
+        return False
+    odds = _sum_odds(min(8, st.value(seat, str(roll["trait"]))))
+    need = st._amount(roll["target"]) - st.roll_modifiers(seat, roll, tell=False)
+    win = sum(p for total, p in enumerate(odds) if total >= need)
+    lose = sum(p for total, p in enumerate(odds) for b in deadly if b.get("min", 0) <= total <= b.get("max", 99))
+    return win < lose
+
+
+def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
+    """Whether entering ``room`` would set off an on-entry rule that kills the explorer (a
+    bomb's proximity trigger): checked with the explorer placed there for the test only."""
+    e = st.ex[seat]
+    here = e.room
+    try:
+        e.room = room
+        return any(task.get("timing") == "on-entry" and _kills(task.get("do", []) + task.get("success", []))
+                   and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
+    finally:
+        e.room = here
+
+
+def _win_token_rooms(st: HauntState, seat: str, side: str) -> list[str]:
+    """Rooms of the side's tasks that earn the tokens one of its wins counts (``tokens_collected``)."""
+    own = st.hs.sides().get(side) if st.hs is not None else None
+    if own is None:
+        return []
+    counted: set[str] = set()
+
+    def visit(p: Any) -> None:
+        if isinstance(p, Mapping):
+            spec = p.get("tokens_collected")
+            if isinstance(spec, Mapping):
+                counted.update(str(t) for t in ([spec["token"]] if "token" in spec else spec.get("tokens", [])))
+            for key, value in p.items():
+                if key != "not":
+                    visit(value)
+        elif isinstance(p, list):
+            for x in p:
+                visit(x)
+
+    for win in own.wins:
+        visit(win.when)
+    out: list[str] = []
+    for task in own.tasks:
+        earns = {str(e["earn"].get("token")) for e in task.get("success", []) + task.get("do", []) if "earn" in e}
+        if earns & counted and "where" in task:
+            out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
+    return out
+
+
+def _company_rooms(st: HauntState) -> list[str]:
+    """Rooms of monsters whose turn starts by asking whether a hero is with them (a ``branch``
+    on ``not: {in: {room_of: heroes}}``: Death's chessboard, left empty, loses the game)."""
+    if st.hs is None:
+        return []
+    kinds = {mdef.id for mdef in st.hs.monsters.values() for rule in mdef.must if rule.get("when") == "start-of-turn"
+             and any(d.get("branch", {}).get("when") == {"not": {"in": {"room_of": "heroes"}}} for d in rule.get("do", []))}
+    return sorted({m.room for m in st.active_monsters() if m.kind in kinds})
+
+
+def _guard_post(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
+    """A hero keeps such a monster company: the one hero with it stays (doing its tasks there,
+    then ending the turn); with nobody there, the hero nearest it (first seat on ties) goes."""
+    for room in _company_rooms(st):
+        there = [s for s in st.living_heroes() if st.ex[s].room == room]
+        here = st.ex[seat].room
+        if there == [seat]:
+            for a in by_kind.get("task", []) + by_kind.get("pickup-token", []):
+                return a
+            return by_kind["end"][0] if "end" in by_kind else None
+        if there:
+            continue
+        dist = st._dist_to([room])
+        guard = min(st.living_heroes(), key=lambda s: (dist.get(st.ex[s].room, 10_000), st.seat_ids.index(s)))
+        if guard != seat or here not in dist:
+            continue
+        steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < dist[here]]
+        if steps:
+            return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    return None
+
+
+def _ritual_rooms(st: HauntState, seat: str) -> list[str]:
+    """Rooms of the explorer's open task rolls that may be repeated (``limit: unlimited``), such
+    as a summoning made of many rolls."""
+    out: list[str] = []
+    for task in st.tasks_for(seat):
+        if "roll" not in task or task.get("limit") != "unlimited" or "where" not in task:
+            continue
+        if "requires" in task and not st.pred(task["requires"], seat):
+            continue
+        with contextlib.suppress(NotImplementedError):
+            out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
+    return out

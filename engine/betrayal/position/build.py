@@ -1,0 +1,249 @@
+""":func:`build_position`: a dispute scenario's position built as a real engine state.
+
+The parts are put in place (:mod:`.parts`, :mod:`.haunt_phase`), then the engine's turn sequence
+restarts at the position's ``turn``: a turn just starting (its start-of-turn effects apply, so a
+roll they call for is the first decision), or a turn already under way with its fields. Problems
+are all reported together as a ``PositionError``, each with its path inside ``position``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hauntcheck.engine.betrayal.haunt import HauntState
+from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
+from hauntcheck.engine.betrayal.position.haunt_phase import _HauntBuilder
+from hauntcheck.engine.betrayal.position.keys import KEYS, TURN_FLAGS, TURN_INTS, TURN_KEYS, Problems, _near
+from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Turn
+from hauntcheck.engine.core import CHANCE, Action, DiceRoll, Shuffle
+from hauntcheck.engine.spec import GameSpec
+
+
+def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], position: Mapping[str, Any]) -> BetrayalState:
+    """Build ``position`` as a real engine state; raise PositionError naming every bad path."""
+    from hauntcheck.engine.betrayal import new_game
+    from hauntcheck.engine.scenario import PositionError
+
+    if not isinstance(position, Mapping):
+        raise PositionError([((), "a position is a mapping of the keys listed in docs/disputes.md")])
+    try:
+        state = new_game(spec, players, options)
+    except ValueError as exc:
+        raise PositionError([((), str(exc))]) from None
+    problems: Problems = []
+    try:
+        _Builder(state, position, problems).build()
+    except (TypeError, ValueError, KeyError) as exc:
+        # a value of the wrong type somewhere no check names yet: still the user's mistake
+        problems.append(((), f"a value of the wrong type in the position ({type(exc).__name__}: {str(exc)[:120]})"))
+    if problems:
+        raise PositionError(problems)
+    state.history = []
+    state.rebuild = lambda: build_position(spec, players, options, position)
+    return state
+
+
+class _Builder(_HauntBuilder):
+    """A whole position built: every part in place, then the turn sequence restarted at the chosen turn."""
+
+    def build(self) -> None:
+        for key in self.pos:
+            if key not in KEYS:
+                hint = _near(str(key), KEYS)
+                self.bad((key,), f"unknown key {key!r}" + (f" (did you mean {hint}?)" if hint else "")
+                         + f"; a position has: {', '.join(KEYS)}")
+        if "monsters" in self.pos and not self.pos.get("haunt"):
+            self.bad(("monsters",), "monsters are in play only in a haunt phase: add a haunt (a playable one) to the position")
+        if not self.choose_explorers():
+            return
+        self.place_rooms()
+        self.place_explorers()
+        self.place_cards()
+        self.place_tokens()
+        self.place_deck_tops()
+        self.bookkeeping()
+        if self.problems:
+            return
+        self.start_turn()
+        if not self.problems:
+            for problem in haunt_invariants(self.st):
+                self.bad((), f"the position breaks an invariant: {problem}")
+
+    def start_turn(self) -> None:
+        st = self.st
+        raw = self.pos.get("turn")
+        turn: Mapping[str, Any] = {"seat": raw} if isinstance(raw, str) or raw is None else raw
+        if not isinstance(turn, Mapping):
+            self.bad(("turn",), "turn is a seat, or a mapping {seat, begun, moved, ...}")
+            return
+        for key in turn:
+            if key not in TURN_KEYS:
+                self.bad(("turn", key), f"unknown turn field {key!r}; fields: {', '.join(TURN_KEYS)}")
+        if isinstance(raw, Mapping) and "seat" not in raw:
+            self.bad(("turn",), "a turn mapping names its seat: {seat: P1, ...}")
+            return
+        if "moved" in self.pos:
+            turn = {**turn, "moved": self.pos["moved"]}
+        seat = turn.get("seat")
+        if self.live:
+            self.start_haunt_turn(seat, turn)
+            return
+        if st.haunt is not None:
+            start = st.left_of(st.haunt["traitor"] or st.haunt["revealer"])
+            if seat not in (None, start):
+                self.bad(("turn",), f"once the haunt has begun a position starts its round with {start}, "
+                         "left of the traitor (or revealer)")
+                return
+            seat = start
+        seat = seat or st.first_seat
+        if seat not in st.seat_ids:
+            self.bad(("turn", "seat") if isinstance(raw, Mapping) else ("turn",), f"turn must be one of {', '.join(st.seat_ids)}")
+            return
+        begun = bool(turn.get("begun", any(k not in ("seat", "begun") for k in turn)))
+        number = self.pos.get("turn_number", 1)
+        if not isinstance(number, int) or number < 1:
+            self.bad(("turn_number",), "turn_number is 1 or more")
+            return
+        if self.problems:
+            return
+        st.turn_number = number - 1
+        e = st.ex[seat]
+        hidden = (e.cards, e.kept, e.status)
+        if begun:
+            # A turn under way has had its start-of-turn effects already: hide what they read.
+            e.cards, e.kept, e.status = [], [], {}
+        first = st.first_seat
+        rooms = {s: (x.room, x.part) for s, x in st.ex.items()}
+        st.restart_turns(seat)
+        st.first_seat = first
+        e.cards, e.kept, e.status = hidden
+        st.held_cache.clear()
+        if begun:
+            fresh = self.turn_under_way(seat, turn, e.room)
+            if fresh is None:
+                return
+            st.turn = fresh
+            st.refresh()
+        moved = [s for s, x in sorted(st.ex.items()) if rooms[s] != (x.room, x.part)]
+        if moved:
+            self.bad(("where", moved[0]), f"{moved[0]} cannot start the turn in {rooms[moved[0]][0]}: the engine moves "
+                     f"them on at once to {st.ex[moved[0]].room} (a single legal option is taken without asking)")
+        elif not _turn_starts(st, seat):
+            self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
+                     f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
+
+    def turn_under_way(self, seat: str, turn: Mapping[str, Any], start_room: str) -> Turn | None:
+        """The turn record of a position whose turn has already begun (None, with the problem
+        noted, when a count is not a number of spaces)."""
+        fresh = Turn(seat, start_room=start_room)
+        for key in TURN_INTS:
+            value = turn.get(key, 0)
+            if not isinstance(value, int) or value < 0:
+                self.bad(("turn", key), f"{key} is a number of spaces")
+                return None
+            setattr(fresh, key, value)
+        for key in TURN_FLAGS:
+            setattr(fresh, key, bool(turn.get(key, False)))
+        for key in ("keys", "items_acted"):
+            getattr(fresh, key).update(str(x) for x in turn.get(key) or [])
+        fresh.omens = [(str(c), str(r)) for c, r in (turn.get("omens") or [])]
+        fresh.last = str(turn.get("last", ""))
+        fresh.start_room = str(turn.get("start_room", start_room))
+        return fresh
+
+    def start_haunt_turn(self, seat: Any, turn: Mapping[str, Any]) -> None:
+        st = self.st
+        assert isinstance(st, HauntState) and st.haunt is not None
+        hidden = st.haunt.get("kind") == "hidden"  # hidden-traitor.turn-order: from the revealer's left
+        anchor = str(st.haunt["revealer"]) if hidden else st.traitor() or str(st.haunt["revealer"])
+        seat = seat or st.left_of(anchor)
+        if seat not in st.seat_ids:
+            self.bad(("turn",), f"turn must be one of {', '.join(st.seat_ids)}")
+            return
+        begun = bool(turn.get("begun", any(k not in ("seat", "begun") for k in turn)))
+        number = self.pos.get("turn_number", 1)
+        if not isinstance(number, int) or number < 1:
+            self.bad(("turn_number",), "turn_number is 1 or more")
+            return
+        st.turn_number = number - 1
+        fresh: Turn | None = None
+        if begun:
+            fresh = self.turn_under_way(str(seat), turn, "")
+            if fresh is None:
+                return
+        first = st.first_seat
+        ready: dict[str, Any] = {"done": False}
+        st._gen.close()
+        st._gen = self.haunt_program(str(seat), fresh, ready)
+        st._events = []
+        st._req = next(st._gen, None)  # None: the program ended at once (a problem, or the game is won)
+        # The haunt's own setup may ask for decisions (a placement, trait points): a position
+        # takes the first offered, then states what it wants over the result.
+        while not ready["done"] and st._req is not None:
+            choices = st._req.choices
+            if isinstance(choices, Shuffle):
+                order = self.deal_order(st, choices)
+                if order is None:
+                    return
+                st.apply(Action.of("shuffle", pile=choices.pile, order=order))
+            else:
+                st.apply(next(iter(choices)))
+        st.first_seat = first
+        st.held_cache.clear()
+        if self.problems:
+            return
+        if st.outcome() is not None:
+            self.bad(("haunt",), f"the position is already over: {st.outcome()}")
+        elif not _turn_starts(st, str(seat)):
+            self.bad(("turn",), f"{seat}'s turn cannot start here: the engine asks "
+                     f"{st.to_move()} to {st._req.what if st._req else 'nothing'}")
+
+    def deal_order(self, st: HauntState, shuffle: Shuffle) -> list[str] | None:
+        """The order of tokens a haunt's setup deals (one per player from the revealer's left),
+        as the position states it: ``haunt.deal`` (seat -> token number, for every deal; or token
+        -> {seat -> number}, deal by deal), or for a hidden traitor
+        ``haunt.hidden_traitor.seat`` holding the traitor's number; the other seats get the other
+        numbers in dealing order. Without either, the tokens go out in order (1 to the player left
+        of the revealer)."""
+        haunt = self.pos["haunt"]
+        assert st.haunt is not None
+        seats = [st.left_of(str(st.haunt["revealer"]), k) for k in range(1, st.n + 1)]
+        numbers = sorted(shuffle.items, key=int)
+        raw = haunt.get("deal")
+        if isinstance(raw, Mapping) and raw and not any(k in seats for k in raw):
+            raw = raw.get(shuffle.pile)  # per token: {token: {seat: number}}
+        wanted: dict[str, str] = {}
+        if raw is not None:
+            if not (isinstance(raw, Mapping) and all(s in seats and str(v) in numbers and not isinstance(v, bool)
+                                                    for s, v in raw.items())
+                    and len({str(v) for v in raw.values()}) == len(raw)):
+                self.bad(("haunt", "deal"), f"deal maps seats ({', '.join(seats)}) to different token numbers "
+                         f"({', '.join(numbers)})")
+                return None
+            wanted = {str(s): str(v) for s, v in raw.items()}
+        hidden = haunt.get("hidden_traitor")
+        hidden_pile = str((st._hidden_deal_step() or {}).get("token", "hidden-traitor-token"))
+        if isinstance(hidden, Mapping) and hidden.get("seat") in seats and shuffle.pile == hidden_pile:
+            number = str((st._hidden_deal_step() or {}).get("traitor_number", 1))
+            holder = next((s for s, v in wanted.items() if v == number), None)
+            if holder is not None and holder != hidden["seat"]:
+                self.bad(("haunt", "deal"), f"the deal gives token {number} (the traitor's) to {holder}, "
+                         f"but hidden_traitor names {hidden['seat']}")
+                return None
+            wanted.setdefault(str(hidden["seat"]), number)
+        spare = [n for n in numbers if n not in wanted.values()]
+        order = [wanted[s] if s in wanted else spare.pop(0) for s in seats[:len(numbers)]]
+        return order
+
+
+def _turn_starts(st: BetrayalState, seat: str) -> bool:
+    """The position's turn is ready: the seat is asked for its turn, or chance must first roll
+    what the start of the turn calls for (an open Music Box's Sanity roll): a position may start
+    with that roll, and the scenario scripts it like any other."""
+    req = st._req
+    if req is None:
+        return False
+    if req.actor == CHANCE:
+        return isinstance(req.choices, DiceRoll) and st.current == seat
+    return st.to_move() == seat and req.what == TURN_PROMPT

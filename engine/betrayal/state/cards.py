@@ -1,0 +1,131 @@
+"""Card draws (``card.*``), and the items an explorer trades, drops and picks up (``item.*``).
+
+A drawn card is read at once: an omen counts toward the haunt roll, an event is carried out and
+discarded unless it stays, an item or omen is kept. Items are traded (the other player accepts or
+refuses), dropped and picked up at most once per turn each; companions cannot be dropped.
+"""
+
+from __future__ import annotations
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.state.base import Explorer, Gen
+from hauntcheck.engine.betrayal.state.traits import Traits
+from hauntcheck.engine.core import Action
+
+
+class Cards(Traits):
+    """Card draws, and the items an explorer trades, drops and picks up."""
+
+    def _item_actions(self, seat: str, e: Explorer) -> list[Action]:
+        out: list[Action] = []
+        t = self.turn
+        last = t.last
+        if not e.cards and not self.piles.get(e.room):
+            return out
+        if not t.dropped or last == "drop":
+            for c in e.cards:
+                cd = self.t.cards[c]
+                if cd.can_drop and c not in t.items_acted:
+                    out.append(Action("drop", (("card", c),)))
+        if not t.picked or last == "pickup":
+            for c in self.piles.get(e.room, ()):
+                if c not in t.items_acted and self.t.cards[c].item:  # a companion left here is taken by custody
+                    out.append(Action("pickup", (("card", c),)))
+        if not t.traded:
+            others = [s for s, o in sorted(self.ex.items())
+                      if s != seat and o.room == e.room and o.part == e.part and not o.dead]
+            for c in e.cards:
+                cd = self.t.cards[c]
+                if cd.can_trade and c not in t.items_acted:
+                    for o in others:
+                        if f"refused:{c}:{o}" not in t.keys:
+                            out.append(Action.of("trade", card=c, to=o))
+        return out
+
+    def _item_action(self, seat: str, a: Action) -> Gen[None]:
+        e = self.ex[seat]
+        card = str(a["card"])
+        self.turn.items_acted.add(card)
+        if a.kind == "drop":
+            self.turn.dropped = True
+            e.cards.remove(card)
+            self.piles.setdefault(e.room, []).append(card)
+            self.emit("item.drop-once-per-turn", f"{self.name(seat)} drops {self.card_name(card)} in {self.room_name(e.room)} "
+                      "(item pile)")
+            yield from effects.lose_card(self.as_betrayal_state(), seat, card)
+        elif a.kind == "pickup":
+            self.turn.picked = True
+            self.piles[e.room].remove(card)
+            e.cards.append(card)
+            self.emit("item.pickup-once-per-turn", f"{self.name(seat)} picks up {self.card_name(card)} from the pile in "
+                      f"{self.room_name(e.room)}")
+            if not self.piles[e.room]:
+                del self.piles[e.room]
+            yield from effects.gain_card(self.as_betrayal_state(), seat, card)
+        else:
+            to = str(a["to"])
+            answer = yield from self.ask(to, [Action.of("accept", card=card), Action.of("refuse", card=card)],
+                                         f"accept {card} from {seat}")
+            if answer.kind == "refuse":
+                self.emit("item.trade-once-per-turn", f"{self.name(to)} refuses {self.card_name(card)} from {self.name(seat)}")
+                self.turn.items_acted.discard(card)
+                self.turn.keys.add(f"refused:{card}:{to}")
+                return
+            self.turn.traded = True
+            e.cards.remove(card)
+            self.ex[to].cards.append(card)
+            self.emit("item.trade-once-per-turn", f"{self.name(seat)} trades {self.card_name(card)} to {self.name(to)}")
+            yield from effects.lose_card(self.as_betrayal_state(), seat, card)
+            yield from effects.gain_card(self.as_betrayal_state(), to, card)
+
+    def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
+        """Draw the top card of a stack into the explorer's hands and resolve it."""
+        if self.ex[seat].dead:
+            return None
+        if seat == self.current and not self.turn.stopped:
+            self.turn.stopped = True
+            self.emit("move.card-ends-movement", f"drawing a card ends {self.name(seat)}'s movement this turn")
+        if not self.decks[kind]:
+            if not self.discards[kind]:
+                self.emit(self.rule_or("card.empty-stack-reshuffle", "glossary.stack"),
+                          f"the {kind} stack and its discards are empty: no card is drawn")
+                return None
+            self.decks[kind] = sorted(self.discards[kind])
+            self.discards[kind] = []
+            self.emit(self.rule_or("card.empty-stack-reshuffle", "haunt.no-rule-agree"),
+                      f"the {kind} stack ran out: its discards are shuffled into a new stack")
+        card = yield from self.top_card(kind)
+        e = self.ex[seat]
+        room = ctx_room or e.room
+        if kind == "omen":
+            self.omens_drawn += 1
+            if seat == self.current:
+                self.turn.omens.append((card, room))
+            e.cards.append(card)
+            self.emit("omen.kept-face-up", f"{self.name(seat)} draws the omen {self.card_name(card)} in "
+                      f"{self.room_name(room)} (omen {self.omens_drawn} of the game)")
+            yield from effects.card_drawn(self.as_betrayal_state(), seat, card)
+            if card in e.cards:
+                yield from effects.gain_card(self.as_betrayal_state(), seat, card)
+        elif kind == "item":
+            e.cards.append(card)
+            self.emit("item.kept-face-up", f"{self.name(seat)} draws the item {self.card_name(card)}")
+            yield from effects.card_drawn(self.as_betrayal_state(), seat, card)
+            if card in e.cards:
+                yield from effects.gain_card(self.as_betrayal_state(), seat, card)
+        else:
+            self.emit("card.read-aloud", f"{self.name(seat)} draws the event {self.card_name(card)}")
+            self.resolving.append(card)
+            kept = yield from effects.card_drawn(self.as_betrayal_state(), seat, card)
+            if card in self.resolving:
+                self.resolving.remove(card)
+            if card in self.discards["event"] or card in e.kept or card in self.token_cards:
+                pass
+            elif kept == "player":
+                e.kept.append(card)
+            elif kept == "house":
+                self.token_cards.append(card)
+            else:
+                self.discards["event"].append(card)
+                self.emit("event.resolve-and-discard", f"{self.card_name(card)} is resolved and discarded")
+        return card

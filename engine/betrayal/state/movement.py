@@ -1,0 +1,218 @@
+"""Exits and movement (``move.*``): which ways lead out, what a move costs, where an explorer stands.
+
+An explorer moves up to their Speed, one space per room, through doors only where two doors meet,
+and along the fixed links (the starting strip, stairs, secret doors). A barrier room has sides: an
+explorer stands on the side of the door they came through. Distances for the rules that count
+tiles (:meth:`Movement.distances`) and for plain walking (:meth:`Movement.walking_distances`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.house import opposite, step
+from hauntcheck.engine.betrayal.model import SIDES
+from hauntcheck.engine.betrayal.state.base import Explorer, Gen
+from hauntcheck.engine.betrayal.state.discovery import Discovery
+from hauntcheck.engine.core import Action
+
+
+class Movement(Discovery):
+    """Exits, movement, the room an explorer stands in, distances."""
+
+    def movement_left(self, seat: str) -> int:
+        if self.turn.stopped:
+            return 0
+        left = self.speed(seat) + self.turn.extra - self.turn.moved
+        cap = effects.max_move(self.as_betrayal_state(), seat)
+        if cap is not None:
+            left = min(left, cap - self.turn.moved)
+        return max(0, left)
+
+    def exits(self, seat: str) -> list[tuple[str, int, str]]:
+        """Rooms the explorer can step into from here: (room, cost, how)."""
+        e = self.ex[seat]
+        key = (e.room, e.part, self.house.version, len(self.links))
+        cached = self._exits_cache.get(key)
+        if cached is not None:
+            return cached
+        if len(self._exits_cache) > 512:
+            self._exits_cache.clear()
+        self._exits_cache[key] = out = self._exits(e)
+        return out
+
+    def _exits(self, e: Explorer, every_side: bool = False) -> list[tuple[str, int, str]]:
+        room = e.room
+        house = self.house
+        out: list[tuple[str, int, str]] = []
+        seen: set[str] = set()
+        allowed = None if every_side else self._part_sides(e)
+        for side in sorted(house.doors(room)):
+            if allowed is not None and side not in allowed:
+                continue
+            other, meets = house.door_neighbour(room, side)
+            if other is not None and meets and other not in seen:
+                seen.add(other)
+                out.append((other, 1, DOOR_HOW[side]))
+        for to, kind, cost, requires in self.t_links.get(room, ()):
+            if to in seen or to not in house.spots:
+                continue
+            if requires and not self._cond_simple(requires):
+                continue
+            seen.add(to)
+            out.append((to, cost, kind))
+        for a, b, cost, token in self.links:
+            if a == room and b != room and b not in seen:
+                seen.add(b)
+                out.append((b, cost, token))
+            elif b == room and a != room and a not in seen:
+                seen.add(a)
+                out.append((a, cost, token))
+        return out
+
+    def _cond_simple(self, cond: Mapping[str, Any]) -> bool:
+        if "room_in_house" in cond:
+            rooms = cond["room_in_house"]
+            rooms = [rooms] if isinstance(rooms, str) else rooms
+            return any(r in self.house for r in rooms)
+        return True
+
+    def _part_sides(self, e: Explorer) -> frozenset[int] | None:
+        """World door sides reachable from the explorer's side of a barrier room (None: all)."""
+        rdef = self.t.rooms[e.room]
+        if len(rdef.barrier) < 2:
+            return None
+        rot = self.house.spots[e.room].rotation
+        return frozenset({(rdef.barrier[e.part] + rot) % 4})
+
+    def _move_actions(self, seat: str) -> list[Action]:
+        left = self.movement_left(seat)
+        if left <= 0:
+            return []
+        e = self.ex[seat]
+        key = (e.room, e.part, self.house.version, self._tile_version, len(self.links))
+        cached = self._moves_cache.get(key)
+        if cached is None:
+            moves = [(cost, Action("move", (("to", room), ("cost", cost)))) for room, cost, _ in self.exits(seat)]
+            allowed = self._part_sides(e)
+            floor = self.house.floor_of(e.room)
+            for side in sorted(self.house.doors(e.room)):
+                if allowed is not None and side not in allowed:
+                    continue
+                other, _ = self.house.door_neighbour(e.room, side)
+                if other is None and self._can_discover(floor, e.room, side):
+                    moves.append((1, Action("explore", (("door", SIDES[side]),))))
+            if len(self._moves_cache) > 512:
+                self._moves_cache.clear()
+            self._moves_cache[key] = cached = moves
+        return [a for cost, a in cached if cost <= left]
+
+    def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
+        e = self.ex[seat]
+        left = yield from effects.leave_room(self.as_betrayal_state(), seat)
+        if not left:
+            return
+        how = next((h for r, _, h in self.exits(seat) if r == to), "door")
+        src = e.room
+        self.turn.moved += cost
+        self.turn.left_room = True
+        self._set_room(seat, to, via_side=self._entry_side(src, to))
+        rule = {
+            "strip": "room.entrance-hall.strip-three-rooms",
+            "stairs": "room.grand-staircase.upper-landing",
+            "secret-stairs": "room.stairs-from-basement.foyer-link",
+        }.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
+        self.emit(rule, f"{self.name(seat)} moves {self.room_name(src)} -> {self.room_name(to)} ({how}, {cost} space"
+                  f"{'' if cost == 1 else 's'}; {self.turn.moved} of {self.speed(seat) + self.turn.extra} used)")
+        yield from effects.enter_room(self.as_betrayal_state(), seat, discovering=False)
+        if self.turn.short_exit:
+            self.turn.short_exit = False
+            self.turn.stopped = True
+
+    def _entry_side(self, src: str, dst: str) -> int | None:
+        a, b = self.house.spots.get(src), self.house.spots.get(dst)
+        if a is None or b is None or a.floor != b.floor:
+            return None
+        for side in range(4):
+            if step(a.cell, side) == b.cell:
+                return opposite(side)
+        return None
+
+    def _set_room(self, seat: str, room: str, via_side: int | None = None, part: int | None = None) -> None:
+        e = self.ex[seat]
+        e.room = room
+        rdef = self.t.rooms[room]
+        e.part = 0
+        if part is not None:
+            e.part = part
+        elif len(rdef.barrier) >= 2 and via_side is not None:
+            rot = self.house.spots[room].rotation
+            for i, s in enumerate(rdef.barrier):
+                if (s + rot) % 4 == via_side:
+                    e.part = i
+
+    def walking_distances(self, seat: str) -> dict[str, int]:
+        """Spaces from the explorer to every room reachable by plain movement, with no rolls:
+        a barrier room is entered on the side of the door used and cannot be crossed (crossing
+        takes a roll), so what lies past a barrier counts only by another way round
+        (``room.barrier.cross-roll``). The Dog's errand uses it (``dog-fetch``)."""
+        e = self.ex[seat]
+        start = (e.room, e.part)
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt: list[tuple[str, int]] = []
+            for room, part in frontier:
+                for other, _, _ in self._exits(Explorer("probe", "", room=room, part=part)):
+                    rdef = self.t.rooms[other]
+                    arrive = 0
+                    if len(rdef.barrier) >= 2:
+                        via = self._entry_side(room, other)
+                        rot = self.house.spots[other].rotation
+                        arrive = next((i for i, s_ in enumerate(rdef.barrier) if via is not None and (s_ + rot) % 4 == via), 0)
+                    if (other, arrive) not in dist:
+                        dist[(other, arrive)] = dist[(room, part)] + 1
+                        nxt.append((other, arrive))
+            frontier = sorted(nxt)
+        out: dict[str, int] = {}
+        for (room, _), d in dist.items():
+            out[room] = min(d, out.get(room, d))
+        return out
+
+    def distances(self, start: str) -> dict[str, int]:
+        """Tiles apart from ``start`` to every room reachable through doors and fixed links.
+        A barrier room counts as one tile whichever side it is entered from, so every door of
+        it is searched: what lies past a barrier must not depend on how its tile is turned."""
+        dist = {start: 0}
+        frontier = [start]
+        probe = Explorer("probe", "")
+        while frontier:
+            nxt = []
+            for room in frontier:
+                # Every side's exits share the exits cache under part -1 (no explorer's part).
+                key = (room, -1, self.house.version, len(self.links))
+                exits = self._exits_cache.get(key)
+                if exits is None:
+                    probe.room = room
+                    probe.part = 0
+                    if len(self._exits_cache) > 512:
+                        self._exits_cache.clear()
+                    exits = self._exits_cache[key] = self._exits(probe, every_side=True)
+                for other, _, _ in exits:
+                    if other not in dist:
+                        dist[other] = dist[room] + 1
+                        nxt.append(other)
+            frontier = sorted(nxt)
+        return dist
+
+    def _exits_of(self, probe: Explorer) -> list[tuple[str, int, str]]:
+        return self._exits(probe)
+
+    def _nearest_rooms(self, seat: str, rooms: Iterable[str]) -> list[str]:
+        dist = self.distances(self.ex[seat].room)
+        return sorted(rooms, key=lambda r: (dist.get(r, 10_000), r))
+
+
+DOOR_HOW = tuple(f"door {s}" for s in SIDES)
