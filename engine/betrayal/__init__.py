@@ -296,6 +296,10 @@ GAME = GameDef(
         _haunt_case("38-hellbeasts", "traitor", 4, 111),
         _haunt_case("38-hellbeasts", "heroes", 5, 141),
         _haunt_case("38-hellbeasts", "traitor", 6, 170),
+        _haunt_case("40-buried-alive", "heroes", 3, 213),
+        _haunt_case("40-buried-alive", "traitor", 4, 184),
+        _haunt_case("40-buried-alive", "heroes", 5, 265),
+        _haunt_case("40-buried-alive", "traitor", 6, 28),
         # Airborne's "nobody" (every hero dead in the house, nobody jumped) needs the last hero
         # alive to die to the house itself; the policy never did so in over 600 haunt-31 games,
         # so that ending is shown by seeded random players (after the reveal too).

@@ -126,6 +126,7 @@ class SideDef:
     rules: tuple[Mapping[str, Any], ...] = ()
     ends_without_winner: tuple[WinDef, ...] = ()
     rivals: bool = False  # the side's explorers are one another's opponents (move.haunt-rivals)
+    bound_cards: tuple[str, ...] = ()  # cards its explorers may not trade, give away or drop
     collapse: Mapping[str, Any] | None = None  # the house falling room by room (haunt/collapse.py)
 
 
@@ -284,6 +285,7 @@ def _side(data: Mapping[str, Any]) -> SideDef:
         rules=_tuple(data.get("rules")),
         ends_without_winner=tuple(_win(w) for w in data.get("ends_without_winner", ())),
         rivals="rivals" in data,
+        bound_cards=tuple(str(c) for c in data.get("bound_cards", ())),
         collapse=data.get("collapse"),
     )
 

@@ -79,7 +79,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({
         "knows", "rivals", "setup", "wins", "ends_without_winner", "tasks", "actions", "timers", "turn_rules",
-        "attack_rules", "rules", "collapse"}),
+        "attack_rules", "rules", "collapse", "bound_cards"}),
     # collapse.py
     "collapse": frozenset({
         "first_room", "by", "rate", "chosen_by", "floors", "new_floor", "engulfed", "pause", "stops_when"}),

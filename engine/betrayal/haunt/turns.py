@@ -169,6 +169,10 @@ class Turns(Collapse):
             return out
         if self._blocks(seat, "give-away"):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
+        side = self.hs.sides().get(self.side.get(seat, HERO))
+        if side is not None and side.bound_cards:
+            # the side's bound cards stay with their holder (a Spirit Board); death still drops them
+            out = [a for a in out if not (a.kind in ("trade", "drop", "give") and str(a.get("card")) in side.bound_cards)]
         if self._blocks(seat, "discover-rooms"):
             out = [a for a in out if a.kind != "explore"]
         # An explorer that may not carry items (a Werewolf; and, judgement, a Frog carried like an
