@@ -163,14 +163,36 @@ class Outcomes(Wins):
             for trait, k in spec.items():
                 if not self.ex[seat].dead:
                     self.trait_change(seat, trait, -int(k))
+        elif verb == "roll_dice" and "trait" in spec and seat is None:
+            return  # a trait roll needs an explorer to make it
         elif verb == "roll_dice":
-            dice = min(8, self._amount(spec["dice"]))
-            faces = yield from self.roll(dice, f"{dice} dice ({eff.get('says', 'a haunt roll')})")
-            ok = sum(faces) >= self._amount(spec["target"])
-            self.emit(rule, f"{dice} dice roll {sum(faces)} against {self._amount(spec['target'])}+: "
-                      f"{'success' if ok else 'failure'}")
+            if "trait" in spec and seat is not None:
+                # a trait roll of the explorer in question (the Stone Doll's Might roll)
+                trait = str(spec["trait"])
+                total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait",
+                                                    f"a {trait} roll ({eff.get('says', 'a haunt roll')})", effects.Ctx(seat, "haunt"))
+                what = f"{self.name(seat)} rolls {trait}"
+            else:
+                dice = min(8, self._amount(spec["dice"]))
+                faces = yield from self.roll(dice, f"{dice} dice ({eff.get('says', 'a haunt roll')})")
+                total, what = sum(faces), f"{dice} dice roll"
+            ok = total >= self._amount(spec["target"])
+            self.emit(rule, f"{what} {total} against {self._amount(spec['target'])}+: {'success' if ok else 'failure'}")
             for sub in spec.get("success" if ok else "failure", []):
                 yield from self._outcome(sub, seat, m, target)
+        elif verb == "each_hero":
+            traitor = self.traitor()
+            start = traitor or (str(self.haunt["revealer"]) if self.haunt else self.seat_ids[0])
+            for hero in [self.left_of(start, k) for k in range(1, self.n + 1)]:
+                if hero not in self.living_heroes() or ("requires" in spec and not self.pred(spec["requires"], hero)):
+                    continue
+                if "says" in eff:
+                    self.emit(rule, f"{self.name(hero)}: {eff['says']}")
+                for sub in spec["do"]:
+                    if self.in_play(hero):
+                        yield from self._outcome(sub, hero, m, target)
+                if self._check_wins():
+                    return
         elif verb == "room_kill" and seat is not None:
             room = self.ex[seat].room
             blasted = [seat] + [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == room
@@ -533,4 +555,5 @@ OUTCOME_VERBS = frozenset({
     "on_target", "kill_monster", "trap_monster", "stun_monster", "kill", "become", "lose_status", "turn_traitor",
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
-    "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill"})
+    "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
+    "each_hero"})
