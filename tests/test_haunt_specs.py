@@ -53,6 +53,7 @@ PILOTS = {
     44: "44-death-doth-find-us-all",
     45: "45-tick-tick-tick",
     25: "25-voodoo",
+    28: "28-ring-of-king-solomon",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -80,6 +81,7 @@ HOOKS = {
     44: ("age-heroes", "age-one-decade", "first-decade"),
     45: (),
     25: (),
+    28: (),
 }
 
 

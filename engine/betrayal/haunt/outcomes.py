@@ -294,8 +294,9 @@ class Outcomes(Wins):
             self.held[target].remove(token)
             self.held.setdefault(seat, []).append(token)
             self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
-        elif verb == "steal" and spec == "item" and seat is not None and target is not None and target not in self.ex:
-            yield from self._take_from_monster(seat, self.monster(target))
+        elif verb == "steal" and spec in ("item", "any-card") and seat is not None and target is not None \
+                and target not in self.ex:
+            yield from self._take_from_monster(seat, self.monster(target), omens=spec == "any-card")
         elif verb == "monster_draws" and m is not None and not m.gone:
             kind = str(spec)
             if not self.decks[kind]:
@@ -396,10 +397,11 @@ class Outcomes(Wins):
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
 
-    def _take_from_monster(self, seat: str, m: Monster) -> Gen[None]:
+    def _take_from_monster(self, seat: str, m: Monster, omens: bool = False) -> Gen[None]:
         """``steal: item``: the explorer who beat a monster takes one item card it carries, chosen
-        by the explorer (A Breath of Wind's Speed attack on the Poltergeist)."""
-        loot = [c for c in m.cards if self.t.cards[c].item]
+        by the explorer (A Breath of Wind's Speed attack on the Poltergeist); ``any-card``
+        (``omens``) also an omen (the Ring a Demon stole)."""
+        loot = [c for c in m.cards if self.t.cards[c].item or omens]
         if not loot:
             self.emit("attack.steal", f"{self.mname(m)} carries no item for {self.name(seat)} to take")
             return

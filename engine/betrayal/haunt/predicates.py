@@ -211,6 +211,17 @@ class Predicates(Amounts):
         cards = p["attack_weapon"]
         return any(f"attack-weapon:{c}" in self.turn.keys for c in ([cards] if isinstance(cards, str) else cards))
 
+    def _pred_attack_trait(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        """In a fight being settled, the attack is made with one of the named traits (the Ring's
+        Sanity attack)."""
+        return getattr(self, "_trait", None) in p["attack_trait"]
+
+    def _pred_fight_margin(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        """In a fight's outcomes: the winner won by at least ``at_least``."""
+        return self.fight_margin >= int(p["fight_margin"]["at_least"])
+
     def _pred_hobby(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer's card lists a hobby naming the word ("Music" is also "Gaelic Music")."""
         word = str(p["hobby"]).lower()
@@ -241,7 +252,8 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor",
-        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive"))
+        "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
+        "attack_trait", "fight_margin"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

@@ -148,7 +148,7 @@ class SetupSteps(Monsters):
                           + (" (the others come with theirs)" if self.waiting else ""))
             elif "monster" in spec:
                 mdef = self.hs.monsters[str(spec["monster"])]
-                count = self.hs.amount(spec.get("count", 1), self.n)
+                count = self._amount(spec.get("count", 1))  # formulas of the heroes known at the setup too
                 used: set[str] = set()
                 for i in range(count):
                     room = yield from self._location(spec["in"], used, f"place {mdef.name} {i + 1} of {count}")
@@ -484,7 +484,11 @@ class SetupSteps(Monsters):
             holder = [s for s in self.seat_ids if self.holds(s, str(where["room_of_holder"]))]
             rooms = [self.ex[holder[0]].room] if holder else [str(self.haunt["room"])]
         elif "symbol" in where:
-            rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+            # judgement: with no room of the symbol in the house, any room will do
+            rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]] \
+                or sorted(self.house.spots)
+        elif "room_with_monster" in where or "room_with_token" in where:
+            rooms = [r for r in self._rooms_for(where) if r in self.house.spots] or [str(self.haunt["room"])]
         elif "rooms" in where:
             # one of the named rooms in the house (a fetch_room step before makes sure one is)
             rooms = [str(r) for r in where["rooms"] if r in self.house.spots] or [str(self.haunt["room"])]
@@ -497,6 +501,7 @@ class SetupSteps(Monsters):
             far = where["min_tiles_from"]
             source = far.get("from", {})
             starts = [m.room for m in self.active_monsters() if m.kind == source.get("monster")] if "monster" in source \
+                else [self.ex[s].room for s in self.seat_ids if self.in_play(s)] if source.get("who") == "explorers" \
                 else [self.ex[s].room for s in self._who(source.get("who"))]
             dist = self._dist_to(starts)
             enough = [r for r in rooms if dist.get(r, 999) >= int(far["tiles"])]
