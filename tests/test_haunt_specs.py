@@ -54,6 +54,7 @@ PILOTS = {
     45: "45-tick-tick-tick",
     25: "25-voodoo",
     28: "28-ring-of-king-solomon",
+    30: "30-tomb-of-dracula",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -82,6 +83,7 @@ HOOKS = {
     45: (),
     25: (),
     28: (),
+    30: ("dawn", "domination"),
 }
 
 

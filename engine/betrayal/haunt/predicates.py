@@ -222,6 +222,10 @@ class Predicates(Amounts):
         """In a fight's outcomes: the winner won by at least ``at_least``."""
         return self.fight_margin >= int(p["fight_margin"]["at_least"])
 
+    def _pred_sex(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer's sex, as the bios give it (Tomb of Dracula's Domination of the other sex)."""
+        return seat is not None and self.t.explorers[self.ex[seat].id].sex == p["sex"]
+
     def _pred_hobby(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer's card lists a hobby naming the word ("Music" is also "Gaelic Music")."""
         word = str(p["hobby"]).lower()
@@ -253,7 +257,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
-        "attack_trait", "fight_margin"))
+        "attack_trait", "fight_margin", "sex"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 
