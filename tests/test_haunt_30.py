@@ -37,8 +37,14 @@ def test_setup_makes_the_traitor_a_vampire_with_dracula_and_the_bride() -> None:
     st, traitor = game(4)
     assert "vampire" in st.hstatus[traitor]
     assert monster(st, "bride").room == st.ex[traitor].room  # no monster turn has come yet
-    assert monster(st, "dracula").room in ("crypt", "graveyard") or not ({"crypt", "graveyard"} & set(st.house.spots))
-    assert "girl" not in st.ex[traitor].cards
+    room = monster(st, "dracula").room
+    if {"crypt", "graveyard"} & set(st.house.spots):
+        assert room in ("crypt", "graveyard")
+    else:  # the fallback: 4+ spaces from every explorer, or as far as the house allows
+        dist = st._dist_to([st.ex[s].room for s in st.seat_ids if st.in_play(s)])
+        assert dist.get(room, 999) >= 4 or dist.get(room, 999) == max(dist.get(r, 999) for r in st.house.spots)
+    assert "girl" not in st.ex[traitor].cards and "girl" in st.discards["omen"]
+    assert not any("girl" in pile for pile in st.piles.values())  # nobody takes custody of her
     assert not monster(st, "dracula").gone
 
 
@@ -100,3 +106,15 @@ def test_sunrise_then_the_vampires_weaken_and_burn() -> None:
 def test_a_policy_game_plays_to_a_result_with_the_invariants_holding() -> None:
     st = played_out(4, 30)
     assert st.result is not None and st.result.result in (HERO, TRAITOR)
+
+
+def test_a_placement_with_none_of_its_rooms_in_the_house_goes_otherwise() -> None:
+    st, _ = game(3)
+    absent = [r for r in sorted(st.t.rooms) if r not in st.house.spots][:2]
+    where = {"rooms": absent, "otherwise": {"any_room": True, "min_tiles_from": {"tiles": 4, "from": {"who": "explorers"}},
+                                            "fallback": "as-far-as-possible"}}
+    room, _ = rolled(st._location(where, set(), "place Dracula"))
+    dist = st._dist_to([st.ex[s].room for s in st.seat_ids if st.in_play(s)])
+    assert room in st.house.spots and room not in absent
+    assert dist.get(room, 999) >= 4 or dist.get(room, 999) == max(dist.get(r, 999) for r in st.house.spots)
+    assert dist.get(room, 999) > 0  # never an occupied room while an empty one is farther

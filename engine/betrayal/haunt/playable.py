@@ -74,7 +74,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",
         "room_with_monster", "room_with_status", "next_to_token", "same_floor_as", "floor", "min_tiles_from",
         "as_far_as_possible_from", "fallback", "one_per_room", "overflow", "on_discovery", "chosen_by", "secret", "extras",
-        "with_neighbours", "one_of"}),
+        "with_neighbours", "one_of", "otherwise"}),
     # wins.py; ``also_wins`` is a note (those who share the win are on the winning side)
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({

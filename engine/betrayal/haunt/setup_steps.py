@@ -175,6 +175,15 @@ class SetupSteps(Monsters):
                     spot = rooms[i % len(rooms)]
                     self.htokens.setdefault(token, []).append(spot)
                     self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}")
+        elif verb == "discard_card":
+            for seat in who(spec.get("from", "traitor")):
+                card = str(spec["card"])
+                if card in self.ex[seat].cards:
+                    # out of the house to its discard pile: nobody takes custody of it later
+                    self.ex[seat].cards.remove(card)
+                    self.discards[self.t.cards[card].type].append(card)
+                    self.emit(rule, f"{self.name(seat)} discards the {self.card_name(card)}")
+                    yield from effects.lose_card(self, seat, card)
         elif verb == "assign":
             yield from self._assign(spec, who)
         elif verb == "become":
@@ -489,6 +498,9 @@ class SetupSteps(Monsters):
                 or sorted(self.house.spots)
         elif "room_with_monster" in where or "room_with_token" in where:
             rooms = [r for r in self._rooms_for(where) if r in self.house.spots] or [str(self.haunt["room"])]
+        elif "rooms" in where and "otherwise" in where and not any(r in self.house.spots for r in where["rooms"]):
+            # none of the named rooms is in the house: the placement's own second choice
+            return (yield from self._location(where["otherwise"], used, what))
         elif "rooms" in where:
             # one of the named rooms in the house (a fetch_room step before makes sure one is)
             rooms = [str(r) for r in where["rooms"] if r in self.house.spots] or [str(self.haunt["room"])]
@@ -525,5 +537,5 @@ class SetupSteps(Monsters):
 
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
-    "remove_explorer", "drop_items", "place", "assign", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"})
+    "remove_explorer", "drop_items", "place", "assign", "discard_card", "become", "set_aside_card", "do", "spend_trait_points",
+    "fetch_card", "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"})
