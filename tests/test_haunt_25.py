@@ -141,3 +141,44 @@ def test_the_wins_dolls_destroyed_with_half_alive_or_more_than_half_dead() -> No
 def test_a_policy_game_plays_to_a_result_with_the_invariants_holding() -> None:
     st = played_out(4, 25)
     assert st.result is not None and st.result.result in (HERO, TRAITOR)
+
+
+def test_the_heroes_policy_does_not_read_where_the_dolls_are_hidden() -> None:
+    """Hidden information: moving every doll to its other room (or to a room not found yet) does
+    not change any hero decision of the policy in the heroes' first turns - until a search, the
+    heroes know only the two rooms each hint names."""
+    from hauntcheck.engine.betrayal.policy.decide import policy
+    from hauntcheck.engine.core import CHANCE, Rng
+
+    st, _, traitor = game(5)
+    moved, _, _ = game(5)  # the same seeded game, then the dolls hidden elsewhere
+    for doll, rooms in DOLLS.items():
+        token = f"{doll}-doll"
+        spots = moved.htokens.get(token, []) + [r for t, r in moved.waiting_tokens if t == token]
+        if not spots:
+            continue
+        other = rooms[1] if spots[0] == rooms[0] else rooms[0]
+        moved.htokens[token] = [other] if other in moved.house.spots else []
+        moved.waiting_tokens = [x for x in moved.waiting_tokens if x[0] != token]
+        if other not in moved.house.spots:
+            moved.waiting_tokens.append((token, other))
+    compared = 0
+    for _ in range(60):
+        actor = st.to_move()
+        assert actor == moved.to_move()
+        if actor is None or actor == traitor:
+            break
+        if actor == CHANCE:
+            a = next(iter(st.legal_actions()))
+            st.apply(a)
+            moved.apply(a)
+            continue
+        a = policy(st, st.legal_actions(), Rng(7))
+        b = policy(moved, moved.legal_actions(), Rng(7))
+        assert a == b
+        if a.kind == "task":
+            break  # a search tells the searcher the truth
+        compared += 1
+        st.apply(a)
+        moved.apply(b)
+    assert compared > 5, compared
