@@ -88,7 +88,7 @@ def test_the_spear_stakes_dracula_other_wins_only_stun() -> None:
 def test_sunrise_then_the_vampires_weaken_and_burn() -> None:
     st, traitor = game(3)
     st.track = 5
-    rolled(st._advance_timers("end-of-traitor-turn"), [0])  # 3 dice showing 0 < 6: the sun is up
+    rolled(st._advance_timers("start-of-traitor-turn"), [0])  # 3 dice showing 0 < 6: the sun is up
     assert "sunrise" in st.hflags
     dracula, bride = monster(st, "dracula"), monster(st, "bride")
     dracula.stats = {"speed": 1, "might": 2, "sanity": 2}
