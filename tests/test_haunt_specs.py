@@ -61,6 +61,9 @@ PILOTS = {
     45: "45-tick-tick-tick",
     47: "47-worm-ouroboros",
     48: "48-stacked-like-cordwood",
+    25: "25-voodoo",
+    28: "28-ring-of-king-solomon",
+    30: "30-tomb-of-dracula",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -96,6 +99,9 @@ HOOKS = {
     45: (),
     47: (),
     48: (),
+    25: (),
+    28: (),
+    30: ("dawn", "domination"),
 }
 
 

@@ -315,6 +315,9 @@ class Combat(Outcomes):
             margin = next((int(r["steal_margin"]) for r in rules if "steal_margin" in r), None)
             m = self.monster(win)
             loot = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal or self.t.cards[c].companion]
+            only = [str(c) for r in rules for c in r.get("steal_only", [])]
+            if only:
+                loot = [c for c in loot if c in only]  # the Demons steal the Ring and nothing else
             if margin is None and points >= 2 and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
                 self.emit("monster.no-special-attacks", f"{self.mname(m)} may not steal (the haunt does not allow it): "
                           "it deals the damage")
@@ -451,7 +454,8 @@ class Combat(Outcomes):
         self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight")
         self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn")
         self._release_gone()
-        items = [c for c in m.cards if self.t.cards[c].item]
+        kept = mdef.carries.get("keeps", [])  # only a steal takes these back (the Demons' Ring)
+        items = [c for c in m.cards if self.t.cards[c].item and c not in kept]
         if items:
             # a companion in its custody is no item: it stays with the monster (omen.not-items)
             self.piles.setdefault(m.room, []).extend(items)

@@ -190,6 +190,19 @@ class Outcomes(Wins):
             for trait, k in spec.items():
                 if not self.ex[seat].dead:
                     self.trait_change(seat, trait, -int(k))
+        elif verb == "each_hero":
+            traitor = self.traitor()
+            start = traitor or (str(self.haunt["revealer"]) if self.haunt else self.seat_ids[0])
+            for hero in [self.left_of(start, k) for k in range(1, self.n + 1)]:
+                if hero not in self.living_heroes() or ("requires" in spec and not self.pred(spec["requires"], hero)):
+                    continue
+                if "says" in eff:
+                    self.emit(rule, f"{self.name(hero)}: {eff['says']}")
+                for sub in spec["do"]:
+                    if self.in_play(hero):
+                        yield from self._outcome(sub, hero, m, target)
+                if self._check_wins():
+                    return
         elif verb == "room_kill" and seat is not None:
             room = self.ex[seat].room
             blasted = [seat] + [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == room
@@ -291,8 +304,9 @@ class Outcomes(Wins):
             self.held[target].remove(token)
             self.held.setdefault(seat, []).append(token)
             self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
-        elif verb == "steal" and spec == "item" and seat is not None and target is not None and target not in self.ex:
-            yield from self._take_from_monster(seat, self.monster(target))
+        elif verb == "steal" and spec in ("item", "any-card") and seat is not None and target is not None \
+                and target not in self.ex:
+            yield from self._take_from_monster(seat, self.monster(target), omens=spec == "any-card")
         elif verb == "monster_draws" and m is not None and not m.gone:
             kind = str(spec)
             if not self.decks[kind]:
@@ -403,10 +417,11 @@ class Outcomes(Wins):
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
 
-    def _take_from_monster(self, seat: str, m: Monster) -> Gen[None]:
+    def _take_from_monster(self, seat: str, m: Monster, omens: bool = False) -> Gen[None]:
         """``steal: item``: the explorer who beat a monster takes one item card it carries, chosen
-        by the explorer (A Breath of Wind's Speed attack on the Poltergeist)."""
-        loot = [c for c in m.cards if self.t.cards[c].item]
+        by the explorer (A Breath of Wind's Speed attack on the Poltergeist); ``any-card``
+        (``omens``) also an omen (the Ring a Demon stole)."""
+        loot = [c for c in m.cards if self.t.cards[c].item or omens]
         if not loot:
             self.emit("attack.steal", f"{self.mname(m)} carries no item for {self.name(seat)} to take")
             return
@@ -523,11 +538,20 @@ class Outcomes(Wins):
         """The outcome ``roll_dice``: roll the dice and carry out the band the total falls in
         (``bands``), or, against a ``target``, the ``success`` or ``failure`` outcomes (at most 8 dice)."""
         if "bands" not in spec:
-            dice = min(8, self._amount(spec["dice"]))
-            faces = yield from self.roll(dice, f"{dice} dice ({says})")
-            ok = sum(faces) >= self._amount(spec["target"])
-            self.emit(rule, f"{dice} dice roll {sum(faces)} against {self._amount(spec['target'])}+: "
-                      f"{'success' if ok else 'failure'}")
+            if "trait" in spec:
+                if seat is None:
+                    return  # a trait roll needs an explorer to make it
+                # a trait roll of the explorer in question (the Stone Doll's Might roll)
+                trait = str(spec["trait"])
+                total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait", f"a {trait} roll ({says})",
+                                                    effects.Ctx(seat, "haunt"))
+                what = f"{self.name(seat)} rolls {trait}"
+            else:
+                dice = min(8, self._amount(spec["dice"]))
+                faces = yield from self.roll(dice, f"{dice} dice ({says})")
+                total, what = sum(faces), f"{dice} dice roll"
+            ok = total >= self._amount(spec["target"])
+            self.emit(rule, f"{what} {total} against {self._amount(spec['target'])}+: {'success' if ok else 'failure'}")
             for sub in spec.get("success" if ok else "failure", []):
                 yield from self._outcome(sub, seat, m, target)
             return
@@ -672,4 +696,4 @@ OUTCOME_VERBS = frozenset({
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "fetch_room", "room_cost", "rise_as", "mark_monster",
-    "set_monster_stat"})
+    "set_monster_stat", "each_hero"})

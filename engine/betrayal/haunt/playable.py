@@ -64,7 +64,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "attack_rule": frozenset({
         "attacker", "defender", "requires", "optional", "forbidden", "by_ability", "attack_with", "damage_to",
         "steal_margin", "reroll_blanks", "no_skull", "on_attacker_wins", "on_defender_wins", "extra", "ends_turn",
-        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity", "dice_bonus"}),
+        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity", "dice_bonus", "steal_only"}),
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
@@ -74,7 +74,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",
         "room_with_monster", "room_with_status", "next_to_token", "same_floor_as", "floor", "min_tiles_from",
         "as_far_as_possible_from", "fallback", "one_per_room", "overflow", "on_discovery", "chosen_by", "secret", "extras",
-        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms", "cycle", "adjoining"}),
+        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms", "cycle", "adjoining", "one_of", "otherwise"}),
     # wins.py; ``also_wins`` is a note (those who share the win are on the winning side)
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({

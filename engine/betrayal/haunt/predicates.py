@@ -222,6 +222,21 @@ class Predicates(Amounts):
         cards = p["attack_weapon"]
         return any(f"attack-weapon:{c}" in self.turn.keys for c in ([cards] if isinstance(cards, str) else cards))
 
+    def _pred_attack_trait(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        """In a fight being settled, the attack is made with one of the named traits (the Ring's
+        Sanity attack)."""
+        return getattr(self, "_trait", None) in p["attack_trait"]
+
+    def _pred_fight_margin(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                           opponent: str | None) -> bool:
+        """In a fight's outcomes: the winner won by at least ``at_least``."""
+        return self.fight_margin >= int(p["fight_margin"]["at_least"])
+
+    def _pred_sex(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer's sex, as the bios give it (Tomb of Dracula's Domination of the other sex)."""
+        return seat is not None and self.t.explorers[self.ex[seat].id].sex == p["sex"]
+
     def _pred_hobby(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer's card lists a hobby naming the word ("Music" is also "Gaelic Music")."""
         word = str(p["hobby"]).lower()
@@ -253,7 +268,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
-        "monsters_in_house", "monster_marked"))
+        "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

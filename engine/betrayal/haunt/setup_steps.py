@@ -90,6 +90,8 @@ class SetupSteps(Monsters):
 
         if isinstance(spec, Mapping) and "if_players" in spec and self.n not in spec["if_players"]:
             return
+        if isinstance(spec, Mapping) and "only_if" in spec and not self.pred(spec["only_if"]):
+            return  # a step about something nobody was given (a doll no hero is linked to)
         if verb == "remove_explorer":
             for seat in who(spec["who"]):
                 self.removed.add(seat)
@@ -160,7 +162,7 @@ class SetupSteps(Monsters):
                     self._add_monster(mdef, room)
             elif "monster" in spec:
                 mdef = self.hs.monsters[str(spec["monster"])]
-                count = self.hs.amount(spec.get("count", 1), self.n)
+                count = self._amount(spec.get("count", 1))  # formulas of the heroes known at the setup too
                 used: set[str] = set()
                 for i in range(count):
                     room = yield from self._location(spec["in"], used, f"place {mdef.name} {i + 1} of {count}")
@@ -170,6 +172,9 @@ class SetupSteps(Monsters):
                 token = str(spec["token"])
                 count = self._amount(spec.get("count", 1))
                 where = spec["in"]
+                if where.get("one_of") and "rooms" in where:
+                    yield from self._place_in_one_of(token, where)
+                    return
                 if where.get("on_discovery") and where.get("extras") == "set-aside" and "rooms" in where:
                     self._place_one_per_listed_room(token, count, where)
                     return
@@ -184,6 +189,17 @@ class SetupSteps(Monsters):
                     spot = rooms[i % len(rooms)]
                     self.htokens.setdefault(token, []).append(spot)
                     self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}")
+        elif verb == "discard_card":
+            for seat in who(spec.get("from", "traitor")):
+                card = str(spec["card"])
+                if card in self.ex[seat].cards:
+                    # out of the house to its discard pile: nobody takes custody of it later
+                    self.ex[seat].cards.remove(card)
+                    self.discards[self.t.cards[card].type].append(card)
+                    self.emit(rule, f"{self.name(seat)} discards the {self.card_name(card)}")
+                    yield from effects.lose_card(self, seat, card)
+        elif verb == "assign":
+            yield from self._assign(spec, who)
         elif verb == "become":
             for seat in ([only] if only else [str(self.haunt["revealer"])] if spec["who"] == "revealer" else who(spec["who"])):
                 yield from self._outcome({"become": spec["status"]}, seat, None)
@@ -302,6 +318,46 @@ class SetupSteps(Monsters):
             where_ = "rooms not found yet" if where.get("secret") else \
                 ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
             self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
+
+    def _assign(self, spec: Mapping[str, Any], who: Any) -> Gen[None]:
+        """``assign``: each explorer of ``to`` (from the revealer's left) gets a different status of
+        ``statuses``, picked by ``chosen_by``; with ``secret`` the table is told only that each was
+        given one (the transcript, which records everything, names it)."""
+        assert self.haunt is not None
+        chooser = (who(spec["chosen_by"]) or [str(self.haunt["revealer"])])[0]
+        left = [str(x) for x in spec["statuses"]]
+        seats = [self.left_of(str(self.haunt["revealer"]), k) for k in range(1, self.n + 1)]
+        for seat in [s for s in seats if s in who(spec["to"])]:
+            if not left:
+                break
+            a = yield from self.ask(chooser, [Action.of("assign", who=seat, status=x) for x in left],
+                                    f"pick a status for {self.name(seat)}")
+            status = str(a["status"])
+            left.remove(status)
+            self.hstatus.setdefault(seat, []).append(status)
+            self.emit("haunt.setup-right-now", f"{self.name(chooser)} secretly gives {self.name(seat)} {status}"
+                      if spec.get("secret") else f"{self.name(seat)} is given {status}")
+
+    def _place_in_one_of(self, token: str, where: Mapping[str, Any]) -> Gen[None]:
+        """A token in one of the listed rooms (``one_of``), picked by ``chosen_by``: a room in the
+        house must be picked over one not found yet; a token for a room not found yet waits for
+        it (``on_discovery``), ``secret`` keeping which room from the table."""
+        assert self.haunt is not None
+        listed = [str(r) for r in where["rooms"]]
+        options = [r for r in listed if r in self.house.spots] or listed
+        chooser = (self._who(where.get("chosen_by", "traitor")) or [str(self.haunt["revealer"])])[0]
+        room = options[0]
+        if len(options) > 1:
+            a = yield from self.ask(chooser, [Action.of("place-in", room=r) for r in options], f"place the {token} token")
+            room = str(a["room"])
+        # the transcript records the room; ``secret`` marks it as kept from the table
+        said = f"secretly, {self.room_name(room)}" if where.get("secret") else self.room_name(room)
+        if room in self.house.spots:
+            self.htokens.setdefault(token, []).append(room)
+            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})")
+        else:
+            self.waiting_tokens.append((token, room))
+            self.emit("haunt.setup-right-now", f"a {token} token waits for its room to be discovered ({said})")
 
     def _place_one_per_listed_room(self, token: str, count: int, where: Mapping[str, Any]) -> None:
         """Tokens one to a room among listed rooms (``rooms`` with ``on_discovery`` and ``extras:
@@ -507,11 +563,18 @@ class SetupSteps(Monsters):
             holder = [s for s in self.seat_ids if self.holds(s, str(where["room_of_holder"]))]
             rooms = [self.ex[holder[0]].room] if holder else [str(self.haunt["room"])]
         elif "symbol" in where:
-            rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+            # judgement: with no room of the symbol in the house, any room will do
+            rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]] \
+                or sorted(self.house.spots)
         elif "symbols" in where:
             rooms = [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
         elif "next_to_room" in where:
             rooms = self._rooms_for(where) or [str(self.haunt["room"])]
+        elif "room_with_monster" in where or "room_with_token" in where:
+            rooms = [r for r in self._rooms_for(where) if r in self.house.spots] or [str(self.haunt["room"])]
+        elif "rooms" in where and "otherwise" in where and not any(r in self.house.spots for r in where["rooms"]):
+            # none of the named rooms is in the house: the placement's own second choice
+            return (yield from self._location(where["otherwise"], used, what))
         elif "rooms" in where:
             # one of the named rooms in the house (a fetch_room step before makes sure one is)
             rooms = [str(r) for r in where["rooms"] if r in self.house.spots] or [str(self.haunt["room"])]
@@ -538,6 +601,7 @@ class SetupSteps(Monsters):
             far = where["min_tiles_from"]
             source = far.get("from", {})
             starts = [m.room for m in self.active_monsters() if m.kind == source.get("monster")] if "monster" in source \
+                else [self.ex[s].room for s in self.seat_ids if self.in_play(s)] if source.get("who") == "explorers" \
                 else [self.ex[s].room for s in self._who(source.get("who"))]
             dist = self._dist_to(starts)
             enough = [r for r in rooms if dist.get(r, 999) >= int(far["tiles"])]
@@ -564,6 +628,6 @@ class SetupSteps(Monsters):
 
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
-    "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "extra_turn", "start_track", "set_aside", "deal", "first_player", "custom"}) | frozenset({
-    "fetch_rooms", "draw_choice"})
+    "remove_explorer", "drop_items", "place", "assign", "discard_card", "become", "set_aside_card", "do",
+    "spend_trait_points", "fetch_card", "fetch_room", "traitor_in_play", "extra_turn", "start_track", "set_aside", "deal",
+    "first_player", "custom"}) | frozenset({"fetch_rooms", "draw_choice"})

@@ -189,6 +189,11 @@ class HauntState(Turns):
                               "stopped undecided")
                     return
             for seat in order[order.index(start):] if first and start is not None else order:
+                if seat == anchor and not (first and seat == start and resume is not None):
+                    # a clock the traitor advances as its turn (or its turn slot) begins
+                    yield from self._advance_timers("start-of-traitor-turn")
+                    if self._check_wins():
+                        return
                 if self.in_play(seat):
                     if first and seat == start and resume is not None:
                         yield from resume
