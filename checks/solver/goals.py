@@ -23,8 +23,11 @@ def _earned_tokens(data: Mapping[str, Any]) -> set[str]:
             if isinstance(earn.get("token"), str):
                 out.add(earn["token"])
             out.update(t for t in earn.get("tokens", ()) if isinstance(t, str))
-        if isinstance(node.get("take_token"), str):
-            out.add(node["take_token"])
+        take = node.get("take_token")
+        if isinstance(take, str):
+            out.add(take)
+        elif isinstance(take, Mapping):
+            out.update(t for t in take.get("one_of", ()) if isinstance(t, str))
     return out
 
 

@@ -58,6 +58,7 @@ class TokenDef:
     numbered: bool = False
     carried_as_item: bool = False
     carry_limit: int | None = None  # at most this many on one explorer
+    on_take: tuple[Mapping[str, Any], ...] = ()  # outcomes for whoever takes it from a room (a trap)
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,7 @@ def _token(data: Mapping[str, Any]) -> TokenDef:
         numbered=bool(data.get("numbered", False)),
         carried_as_item=bool(data.get("carried_as_item", False)),
         carry_limit=int(data["carry_limit"]) if "carry_limit" in data else None,
+        on_take=tuple(data.get("on_take", ())),
     )
 
 

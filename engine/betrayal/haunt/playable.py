@@ -56,7 +56,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     # tasks.py and turns.py
     "action": frozenset({
         "by", "where", "where_any", "holding", "requires", "after", "timing", "target", "cost", "limit",
-        "exclusive_group", "reuse", "roll", "success", "failure", "do"}),
+        "exclusive_group", "reuse", "roll", "success", "failure", "do", "repeatable"}),
     "timer": frozenset({"starts", "start_flag", "start_at", "advance", "after_advance", "at", "stops_when"}),
     "turn_rule": frozenset({"who", "when", "where", "reuse", "unless", "requires", "roll", "success", "failure", "do", "slot"}),
     # combat.py (``halve_damage`` and ``defends_with`` are not carried out yet)

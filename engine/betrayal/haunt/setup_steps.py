@@ -237,6 +237,8 @@ class SetupSteps(Monsters):
             if "traitor_number" in spec and str(spec["token"]) in self.dealt:
                 return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
             yield from self._deal_tokens(str(spec["token"]), self.hs.amount(spec["count"], self.n), bool(spec.get("face_down")))
+        elif verb == "scatter":
+            yield from self._scatter(spec)
         elif verb == "first_player":
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
         elif verb == "custom" and spec in registry.hook.setup:
@@ -288,10 +290,51 @@ class SetupSteps(Monsters):
             self.emit("haunt.setup-right-now", f"{count - len(free)} {mdef.name} token(s) wait for their rooms to be "
                       "discovered")
 
+    def _scatter(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``scatter``: the distinct tokens are shuffled face down by chance and one goes in each
+        room of the location (with more rooms than tokens, the floors take turns, so the tokens
+        are spread as evenly as possible between them); the rest are set aside for rooms found
+        later (``later: on-discovery``)."""
+        tokens = [str(t) for t in spec["tokens"]]
+        a = yield Req(CHANCE, Shuffle("scatter", tokens), "shuffle the tokens face down")
+        order = [str(x) for x in a["order"]]  # type: ignore[union-attr]
+        rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
+        if len(rooms) > len(order) and spec.get("spread") == "even-by-floor":
+            by_floor = [[r for r in rooms if self.house.floor_of(r) == f] for f in ("upper", "ground", "basement")]
+            rooms = [r for i in range(max(map(len, by_floor))) for floor in by_floor if i < len(floor) for r in [floor[i]]]
+        for room, token in zip(rooms, order, strict=False):
+            self.htokens.setdefault(token, []).append(room)
+        for token in order[len(rooms):]:
+            self.pool[token] = self.pool.get(token, 0) + 1
+        self.emit("haunt.setup-right-now", f"{min(len(rooms), len(order))} token(s) are put face down, one in each of "
+                  f"{', '.join(self.room_name(r) for r in rooms[:len(order)])}; {max(0, len(order) - len(rooms))} set aside")
+
+    def _scatter_on_discovery(self, room: str) -> None:
+        """A room found later that fits a ``scatter`` with ``later: on-discovery`` gets the next
+        of the set-aside tokens, in the order the setup's shuffle left them (still face down)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for step_ in side.setup:
+                spec = step_.get("scatter")
+                if not isinstance(spec, Mapping) or spec.get("later") != "on-discovery":
+                    continue
+                if room not in self._rooms_for(spec["in"]):
+                    continue
+                listed = {str(t) for t in spec["tokens"]}
+                aside = [t for t, k in self.pool.items() if t in listed and k > 0]
+                if not aside:
+                    continue
+                token = aside[0]
+                self.pool[token] -= 1
+                self.htokens.setdefault(token, []).append(room)
+                self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a token is put face down there")
+
     def note_new_room(self, room: str) -> None:
         """A room found in the haunt phase receives the tokens and monsters waiting for it
         (``on_discovery``)."""
         super().note_new_room(room)
+        if self.hs is not None:
+            self._scatter_on_discovery(room)
         for token_entry in [x for x in self.waiting_tokens if x[1] == room]:
             self.waiting_tokens.remove(token_entry)
             self.htokens.setdefault(token_entry[0], []).append(room)
@@ -407,4 +450,4 @@ class SetupSteps(Monsters):
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"})
+    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom", "scatter"})

@@ -72,7 +72,7 @@ class Tasks(SetupSteps):
     def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
         keys = self.turn.keys
         e = self.ex[seat]
-        if "roll" in task and "task-roll" in keys:
+        if "roll" in task and "task-roll" in keys and not task.get("repeatable"):
             return False
         if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
             return False
@@ -135,12 +135,18 @@ class Tasks(SetupSteps):
         for mod in roll.get("modifiers", ()):
             if "when" in mod and not self.pred(mod["when"], seat):
                 continue
-            k = self._amount(mod["add"]) if "add" in mod else -self._amount(mod["subtract"])
+            k = self.roller_amount(mod["add"], seat) if "add" in mod else -self.roller_amount(mod["subtract"], seat)
             if k:
                 change += k
                 if tell:
                     self.emit("haunt.rules-override", f"{k:+d} to the roll: {mod['says']}")
         return change
+
+    def fatal_mark(self, seat: str, roll: Mapping[str, Any]) -> int:
+        """The highest ``fatal_below`` of the risky bonuses that count now: a total under it kills
+        the roller (0 when none counts)."""
+        return max((int(mod["fatal_below"]) for mod in roll.get("modifiers", ())
+                    if "fatal_below" in mod and ("when" not in mod or self.pred(mod["when"], seat))), default=0)
 
     def entry_actions(self, seat: str) -> Gen[None]:
         """Actions with ``timing: on-entry`` open where the explorer has just entered happen at
@@ -183,7 +189,12 @@ class Tasks(SetupSteps):
         elif roll:
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
+            again = task.get("repeatable") and "task-roll" not in keys
+            if task.get("repeatable"):
+                keys.discard("task-roll")  # a repeatable search leaves the turn's one task roll unused
             total = yield from self.task_roll(seat, trait, task["id"])
+            if again:
+                keys.discard("task-roll")
             if total is None or self.ex[seat].dead:
                 return  # an item used on the roll can cost the explorer's life before it counts
             if roll.get("opposed_by") == "target" and target is not None:
@@ -194,6 +205,21 @@ class Tasks(SetupSteps):
                 other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
+            elif "bands" in roll:
+                fatal = self.fatal_mark(seat, roll)
+                total += self.roll_modifiers(seat, roll)
+                band = next((b for b in roll["bands"] if b["min"] <= total <= b.get("max", total)), None)
+                self.emit("haunt.specific-action", f"{self.name(seat)}: {task['id']} - the result is "
+                          f"{total}: {band.get('says', '') if band else 'no band'}")
+                if total < fatal:
+                    self.emit("haunt.rules-override", f"{total} is under {fatal}: the risky clue kills {self.name(seat)}")
+                    yield from self._outcome({"kill": True}, seat, None)
+                    return
+                for eff in [*(band.get("then", []) if band else []), *task.get("do", [])]:
+                    yield from self._outcome(eff, seat, None, target)
+                    if not self.in_play(seat):
+                        return
+                return
             else:
                 total += self.roll_modifiers(seat, roll)
                 ok = total >= self._amount(roll.get("target", 0))

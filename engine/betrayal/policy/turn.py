@@ -353,8 +353,8 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
     task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
     if task is None:
         return False
-    outs = task.get("success", []) + task.get("do", [])
-    if any("take_token" in eff and not _left_to_take(st, str(eff["take_token"])) for eff in outs):
+    outs = _outcomes(task)
+    if any(isinstance(eff.get("take_token"), str) and not _left_to_take(st, str(eff["take_token"])) for eff in outs):
         return False  # what the task would find is all gone
     for eff in outs:
         if "set_flag" in eff and str(eff["set_flag"]) in st.hflags:
@@ -363,11 +363,18 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
             continue
         if "earn" in eff and st.pool.get(str(eff["earn"]["token"]), 1) <= 0:
             continue
-        if "take_token" in eff and st.pool.get(str(eff["take_token"]), 1) <= 0 \
+        if isinstance(eff.get("take_token"), str) and st.pool.get(str(eff["take_token"]), 1) <= 0 \
                 and not st.htokens.get(str(eff["take_token"])):
             continue
         return True
     return False
+
+
+def _outcomes(task: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Everything a task can bring about: its success and ``do`` outcomes and, for a roll read
+    by bands (a search), each band's."""
+    bands = task.get("roll", {}).get("bands", []) if isinstance(task.get("roll"), Mapping) else []
+    return [*task.get("success", []), *task.get("do", []), *(eff for b in bands for eff in b.get("then", []))]
 
 
 def _task_yields(st: HauntState, side: str, task_id: str) -> set[str]:
@@ -379,7 +386,7 @@ def _task_yields(st: HauntState, side: str, task_id: str) -> set[str]:
 def _yields(task: Mapping[str, Any]) -> set[str]:
     out: set[str] = set()
     for eff in task.get("success", []) + task.get("do", []):
-        if "take_token" in eff:
+        if isinstance(eff.get("take_token"), str):
             out.add(str(eff["take_token"]))
         if "fetch_card" in eff:
             card = eff["fetch_card"]["card"]
