@@ -50,6 +50,7 @@ PILOTS = {
     38: "38-hellbeasts",
     32: "32-lost",
     44: "44-death-doth-find-us-all",
+    50: "50-treasure-hunt",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -74,6 +75,7 @@ HOOKS = {
     38: (),
     32: ("lost-house-reshuffle",),
     44: ("age-heroes", "age-one-decade", "first-decade"),
+    50: (),
 }
 
 
@@ -206,9 +208,9 @@ def test_hooks_are_declared_used_and_pinned(number: int) -> None:
 def test_haunt_kinds_of_the_pilots() -> None:
     kinds = {n: _haunt(n)["haunt_kind"] for n in PILOTS}
     assert kinds[12] == "no-traitor"
-    assert kinds[31] == "competitive"
+    assert kinds[31] == kinds[50] == "competitive"
     assert kinds[34] == "hidden-traitor"
-    assert {kinds[n] for n in PILOTS if n not in (12, 31, 34)} == {"traitor"}
+    assert {kinds[n] for n in PILOTS if n not in (12, 31, 34, 50)} == {"traitor"}
 
 
 def test_amounts_and_track_stats_resolve() -> None:
