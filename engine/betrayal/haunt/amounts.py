@@ -67,6 +67,12 @@ class Amounts(HauntBase):
                 symbol = value.get("symbol")
                 return evaluate_formula(value, sum(1 for r in self.house.spots if self.t.rooms[r].symbol == symbol))
             return evaluate_formula(value, len(self.htokens.get(str(value.get("token")), [])))
+        if isinstance(value, Mapping) and value.get("of") in ("rooms-in-house", "turn-track"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            if value["of"] == "turn-track":
+                return evaluate_formula(value, self.track)
+            return evaluate_formula(value, sum(1 for r in value.get("rooms", ()) if r in self.house.spots))
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 

@@ -167,6 +167,32 @@ class Monsters(Combat):
                 return bool(mon["group_move"])
         return True
 
+    def exit_rooms(self, m: Monster) -> list[str]:
+        """The rooms the monster may still leave the house from (``movement.exit``): with
+        ``reuse: once-per-place``, those no monster has left from yet."""
+        spec = self.mdef(m).movement.get("exit")
+        if not spec:
+            return []
+        rooms = [r for r in self._rooms_for(spec["where"]) if r in self.house.spots]
+        if spec.get("reuse") == "once-per-place":
+            rooms = [r for r in rooms if f"exit:{m.kind}/{r}" not in self.used_places]
+        return rooms
+
+    def _exit_open(self, m: Monster, left: int) -> bool:
+        spec = self.mdef(m).movement.get("exit")
+        return spec is not None and left >= int(spec.get("cost", 0)) and m.room in self.exit_rooms(m)
+
+    def _monster_exit(self, m: Monster) -> Gen[None]:
+        """``movement.exit``: the monster leaves the house from its room for good (a Nightmare
+        escaping); the room is used up, and the exit's ``do`` outcomes follow."""
+        spec = self.mdef(m).movement["exit"]
+        m.gone = "escaped"
+        self.used_places.add(f"exit:{m.kind}/{m.room}")
+        self.emit("monster.rules-overridable", f"{self.mname(m)} leaves the house from {self.room_name(m.room)}"
+                  + (f": {spec['says']}" if spec.get("says") else ""))
+        for eff in spec.get("do", []):
+            yield from self._outcome(eff, None, m)
+
     def _monster_moves(self, m: Monster, roll: int) -> Gen[None]:
         hook = self.mdef(m).movement.get("custom")
         if hook in registry.hook.move:
@@ -196,8 +222,13 @@ class Monsters(Combat):
             acts = [Action.of("monster-move", monster=m.uid, to=r) for r, _ in (forced if forced is not None else options)]
             if forced is None or not acts:
                 acts.append(Action.of("monster-stop", monster=m.uid))
+            if self._exit_open(m, budget - moved):
+                acts.append(Action.of("monster-exit", monster=m.uid, room=m.room))
             a = yield from self.ask(seat, acts, f"move {self.mname(m)}")
             if a.kind == "monster-stop":
+                return
+            if a.kind == "monster-exit":
+                yield from self._monster_exit(m)
                 return
             to = str(a["to"])
             cost = next(c for r, c in options if r == to)

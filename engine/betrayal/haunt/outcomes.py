@@ -195,6 +195,8 @@ class Outcomes(Wins):
             self.earned[token] = self.earned.get(token, 0) + 1
             if spec.get("put") in ("in-room", "next-to-target") and seat is not None:
                 self.htokens.setdefault(token, []).append(self.ex[seat].room)
+            elif spec.get("put") == "in-room" and m is not None:
+                self.htokens.setdefault(token, []).append(m.room)  # a monster's room (an escape marked)
             elif spec.get("put") == "in-haunt-room" and self.haunt is not None:
                 self.htokens.setdefault(token, []).append(str(self.haunt["room"]))
             self.emit(rule, f"a {token} token is earned ({self.earned[token]} so far)")

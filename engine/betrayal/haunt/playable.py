@@ -52,7 +52,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
-        "teleport", "modes_by_roll", "custom"}),
+        "teleport", "modes_by_roll", "custom", "exit"}),
     # tasks.py and turns.py
     "action": frozenset({
         "by", "where", "where_any", "holding", "requires", "after", "timing", "target", "cost", "limit",
@@ -63,7 +63,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "attack_rule": frozenset({
         "attacker", "defender", "requires", "optional", "forbidden", "by_ability", "attack_with", "damage_to",
         "steal_margin", "reroll_blanks", "no_skull", "on_attacker_wins", "on_defender_wins", "extra", "ends_turn",
-        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity"}),
+        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity", "damage_type"}),
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",

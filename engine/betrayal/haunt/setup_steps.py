@@ -237,6 +237,8 @@ class SetupSteps(Monsters):
             if "traitor_number" in spec and str(spec["token"]) in self.dealt:
                 return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
             yield from self._deal_tokens(str(spec["token"]), self.hs.amount(spec["count"], self.n), bool(spec.get("face_down")))
+        elif verb == "fetch_rooms":
+            yield from self._fetch_rooms(spec)
         elif verb == "scatter":
             yield from self._scatter(spec)
         elif verb == "first_player":
@@ -352,6 +354,28 @@ class SetupSteps(Monsters):
                         self._add_monster(partner, room)
                 return
 
+    def _fetch_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_rooms``: while fewer than ``until`` of the rooms are in the house, the chooser
+        takes one of them still in the room stack and places it (as ``fetch_room`` does); then the
+        stack is shuffled."""
+        assert self.haunt is not None
+        rooms = [str(r) for r in spec["rooms"]]
+        need = self._amount(spec["until"])
+        chooser = self._who(spec.get("chosen_by", "revealer")) or [str(self.haunt["revealer"])]
+        tried: set[str] = set()
+        while sum(1 for r in rooms if r in self.house.spots) < need:
+            left = [r for r in rooms if r not in tried and r not in self.house.spots and (r in self.stack or r in self.aside)]
+            if not left:
+                self.emit("discover.placed-room-no-draw", "no more of those rooms can be taken from the stack")
+                break
+            a = yield from self.ask(chooser[0], [Action.of("room", room=r) for r in left], "take which room from the stack")
+            room = str(a["room"])
+            tried.add(room)
+            yield from self._fetch_room({"room": room})
+        if spec.get("shuffle"):
+            self.room_top = None
+            self.emit("discover.placed-room-no-draw", "the room stack is shuffled")
+
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
         assert self.haunt is not None
@@ -450,4 +474,4 @@ class SetupSteps(Monsters):
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom", "scatter"})
+    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom", "scatter", "fetch_rooms"})
