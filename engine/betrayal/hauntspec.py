@@ -82,6 +82,7 @@ class MonsterDef:
     carries: Mapping[str, Any] = field(default_factory=dict)
     must: tuple[Mapping[str, Any], ...] = ()
     abilities: tuple[Mapping[str, Any], ...] = ()
+    appears: Mapping[str, Any] | None = None  # kept out of the house, it shows up on its own
     paired_with: str | None = None
     slows_explorers: bool = True
 
@@ -255,6 +256,7 @@ def _monster(data: Mapping[str, Any]) -> MonsterDef:
         carries=dict(data.get("carries", {})),
         must=_tuple(data.get("must")),
         abilities=_tuple(data.get("abilities")),
+        appears=data.get("appears"),
         paired_with=data.get("paired_with"),
         slows_explorers=bool(data.get("slows_explorers", True)),
     )

@@ -32,6 +32,7 @@ class Monsters(Combat):
             if t:
                 self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's")
         yield from self._basement_rescue()
+        yield from self._appear_when_explored()
         for kind, mdef in self.hs.monsters.items():
             group = [m for m in self.mon if m.kind == kind and not m.gone]
             if not group or self.control.get(kind, TRAITOR) == HERO:
@@ -166,6 +167,62 @@ class Monsters(Combat):
             if mon.get("id") == mdef.id and "group_move" in mon:
                 return bool(mon["group_move"])
         return True
+
+    def appearing(self, room: str) -> MonsterDef | None:
+        """A monster kind that ``appears`` when this room is discovered: the room is on its floor
+        with one of its symbols, and the monster is out of the house (not killed, none in play)."""
+        assert self.hs is not None
+        for mdef in self.hs.monsters.values():
+            spec = mdef.appears
+            if not spec or not self._out_of_house(mdef):
+                continue
+            where = spec["on_discovery"]
+            symbols = where.get("symbols")
+            if self.house.floor_of(room) == where["floor"] and (not symbols or self.t.rooms[room].symbol in symbols):
+                return mdef
+        return None
+
+    def _out_of_house(self, mdef: MonsterDef) -> bool:
+        return not any(m.kind == mdef.id and m.gone in ("", "killed") for m in self.mon)
+
+    def appear(self, mdef: MonsterDef, room: str, seat: str | None) -> Gen[None]:
+        """``appears``: the monster comes into the room (back from out of the house, or for the
+        first time), its ``mark`` is left there, and with ``instead_of_card: attack`` the explorer
+        who found the room attacks it at once (that turn's attack) instead of drawing the card."""
+        spec = mdef.appears or {}
+        m = next((x for x in self.mon if x.kind == mdef.id and x.gone == "away"), None)
+        if m is None:
+            m = self._add_monster(mdef, room, rule="monster.rules-overridable")
+        else:
+            m.gone, m.room, m.stunned = "", room, False
+            self.emit("monster.rules-overridable", f"{self.mname(m)} appears in {self.room_name(room)}")
+        mark = spec.get("mark")
+        if mark and room not in self.htokens.get(str(mark), []):
+            self.htokens.setdefault(str(mark), []).append(room)
+        if spec.get("instead_of_card") == "attack" and seat is not None and self.in_play(seat):
+            trait = next((str(r["attack_with"][0]) for r in self.fight_rules(seat, m.uid) if r.get("attack_with")), "might")
+            self.emit("haunt.rules-override", f"{self.name(seat)} must attack {self.mname(m)} instead of drawing a card")
+            yield from self._attack(seat, Action.of("attack", target=m.uid, trait=trait))
+
+    def _appear_when_explored(self) -> Gen[None]:
+        """``appears.when_floor_explored``: once the floor has no tile left to discover, a monster
+        still out of the house is put by the chooser in a room of that floor without its mark
+        (any room of the floor once all are marked), at the start of the monster turn."""
+        assert self.hs is not None
+        for mdef in self.hs.monsters.values():
+            spec = (mdef.appears or {}).get("when_floor_explored")
+            if not spec or not self._out_of_house(mdef) or self.remaining_for(str(spec["floor"])) > 0:
+                continue
+            rooms = [r for r in self.house.rooms_on(str(spec["floor"])) if r not in self.collapsed]
+            marked = set(self.htokens.get(str((mdef.appears or {}).get("mark")), []))
+            rooms = [r for r in rooms if r not in marked] or rooms
+            if not rooms:
+                continue
+            fallback = self.traitor() or (str(self.haunt["revealer"]) if self.haunt else self.seat_ids[0])
+            chooser = self._who(spec.get("chosen_by", "traitor")) or [fallback]
+            a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in sorted(rooms)],
+                                    f"place the {mdef.name}")
+            yield from self.appear(mdef, str(a["room"]), None)
 
     def exit_rooms(self, m: Monster) -> list[str]:
         """The rooms the monster may still leave the house from (``movement.exit``): with

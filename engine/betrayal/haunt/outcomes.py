@@ -227,7 +227,8 @@ class Outcomes(Wins):
                         if pile is self.decks[kind] and kind == "omen":
                             self.omens_drawn += 1  # it has left the omen stack
                         self.ex[seat].cards.append(card)
-                        self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack")
+                        self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack"
+                                  if pile is not self.token_cards else f"{self.name(seat)} takes the set-aside {self.card_name(card)}")
                         yield from effects.gain_card(self, seat, card)
                         return
             where = "its" if spec.get("stack") == "own-stack" else f"the {spec.get('stack', 'item')}"
@@ -288,11 +289,14 @@ class Outcomes(Wins):
                 self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
             else:
                 self._add_monster(mdef, room)
+        elif verb == "monster_leaves" and m is not None and not m.gone:
+            m.gone = "away"
+            self.emit(rule, f"{self.mname(m)} leaves the house for now")
         elif verb == "collapse_room" and seat is not None:
             yield from self._collapse_one(seat, spec)
         elif verb == "on_each" and seat is not None:
             yield from self._on_each(seat, spec, m)
-        elif verb == "trait_roll" and seat is not None:
+        elif verb == "trait_roll" and (seat is not None or "dice" in spec):
             yield from self._trait_roll(seat, spec, m)
         elif verb == "room_damage":
             yield from self._room_damage(spec, seat, m)
@@ -393,9 +397,22 @@ class Outcomes(Wins):
                 if self.in_play(who):
                     yield from self._outcome(eff, who, m)
 
-    def _trait_roll(self, seat: str, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
+    def _trait_roll(self, seat: str | None, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
         """``trait_roll``: a trait roll (or the explorer's pick of ``trait_choice``) against
         ``target``; its ``success`` or ``failure`` outcomes follow."""
+        if "dice" in spec:
+            dice = self._amount(spec["dice"])
+            target = self._amount(spec["target"])
+            if dice > 8:
+                self.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled")
+            faces = yield from self.roll(min(dice, 8), f"{dice} dice against {target}+")
+            ok = sum(faces) >= target
+            self.emit("haunt.rules-override", f"{min(dice, 8)} dice roll {sum(faces)} against {target}+: "
+                      f"{'success' if ok else 'failure'}")
+            for eff in spec.get("success" if ok else "failure", []):
+                yield from self._outcome(eff, seat, m)
+            return
+        assert seat is not None
         choice = [str(t) for t in spec.get("trait_choice", [spec.get("trait", "might")])]
         trait = choice[0]
         if len(choice) > 1:
@@ -565,4 +582,4 @@ OUTCOME_VERBS = frozenset({
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points",
-    "collapse_room", "on_each", "trait_roll"})
+    "collapse_room", "on_each", "trait_roll", "monster_leaves"})

@@ -49,7 +49,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "monster": frozenset({
         "name", "token", "count", "controlled_by", "acts", "stats", "stats_by_track", "stats_from", "group_move",
         "movement", "immune_to", "attackable", "on_defeat", "damage_capacity", "carries", "slows_explorers",
-        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities"}),
+        "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "appears"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
         "teleport", "modes_by_roll", "custom", "exit"}),

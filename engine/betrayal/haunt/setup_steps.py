@@ -174,6 +174,12 @@ class SetupSteps(Monsters):
             for seat in who(spec.get("from", "traitor")):
                 card = str(spec["card"])
                 room = self.ex[seat].room
+                if card in self.ex[seat].cards and spec.get("to") == "set-aside":
+                    self.ex[seat].cards.remove(card)
+                    self.token_cards.append(card)  # out of play, its token set aside with it
+                    self.emit("haunt.setup-right-now", f"{self.name(seat)} loses the {self.card_name(card)}: it is set aside")
+                    yield from effects.lose_card(self, seat, card)
+                    continue
                 if card in self.ex[seat].cards:
                     self.ex[seat].cards.remove(card)
                     self.piles.setdefault(room, []).append(card)

@@ -125,6 +125,10 @@ class Turns(Tasks):
         if self.hs is not None and self._blocks(seat, "draw-cards"):
             self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards")
             return None
+        appearing = self.appearing(ctx_room) if self.hs is not None and ctx_room is not None else None
+        if appearing is not None and ctx_room is not None:
+            yield from self.appear(appearing, ctx_room, seat)
+            return None
         for entry in list(self.next_omen):
             side, cards = entry
             present = [c for c in cards if c in self.decks["omen"]]

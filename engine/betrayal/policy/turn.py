@@ -274,6 +274,14 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         lures = goal_rooms(st, HERO)
         if lures:
             return lures
+        shown = [m.room for m in st.active_monsters() if st.mdef(m).appears]
+        if shown:
+            return shown  # a monster that hides between its appearances is fought while it is here
+        hiding = [str(mdef.appears["on_discovery"]["floor"]) for mdef in st.hs.monsters.values()
+                  if mdef.appears and st._out_of_house(mdef)] if st.hs is not None else []
+        where = [r for r in _frontier(st) if st.house.floor_of(r) in hiding]
+        if where:
+            return where  # it shows up in the next room found on its floor: explore there
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
         if not want - mine and not st.rivals(seat):
             prey += [st.ex[s].room for s in st.opponents_of(seat)]  # rivals holding it all head for their goal
