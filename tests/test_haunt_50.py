@@ -3,28 +3,17 @@ bonuses and risky Clues, a Clue's trap when it is taken, and the lone finder's w
 
 from __future__ import annotations
 
-from betrayal_support import drive, rolled
+from betrayal_support import drive, forced, rolled
 
-from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HauntState
-from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.core import Action
-from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import PolicyController, seeded_table
 
 CLUES = [f"clue-{k:02d}" for k in range(1, 21)]
 SYMBOL_ROOMS = {"symbol": ["omen", "item", "event"]}
 
 
 def started(players: int = 3, seed: int = 3) -> HauntState:
-    """A policy game whose first reveal is forced to be haunt 50, just after its setup."""
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": 50, "force_haunt": True})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return st
+    return forced(players, 50, seed)
 
 
 def search(st: HauntState, seat: str, faces: list[int]) -> None:
