@@ -399,6 +399,8 @@ class Monsters(Combat):
         elif mv.get("toward") == "nearest-explorer-not-revealer":
             revealer = self.haunt["revealer"] if self.haunt else None
             goal = [self.ex[s].room for s in self.living_heroes() if s != revealer]
+        elif isinstance(mv.get("toward"), Mapping) and "token" in mv["toward"]:
+            goal = list(self.htokens.get(str(mv["toward"]["token"]), []))  # the nearest haunt token of a kind
         elif isinstance(mv.get("toward"), Mapping) and "nearest_with_status" in mv["toward"]:
             status = mv["toward"]["nearest_with_status"]
             # carried explorers are ignored like items (the Cat and carried Frogs)

@@ -289,6 +289,13 @@ class Outcomes(Wins):
                 self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
             else:
                 self._add_monster(mdef, room)
+        elif verb == "release" and self.hs is not None and (seat is not None or m is not None):
+            room = m.room if seat is None and m is not None else self.ex[str(seat)].room
+            rooms = self.htokens.get(str(spec["token"]), [])
+            if room in rooms:
+                rooms.remove(room)
+                freed = self._add_monster(self.hs.monsters[str(spec["monster"])], room, rule=rule)
+                self.emit(rule, f"the face-down token in {self.room_name(room)} is turned up: {self.mname(freed)} is in play")
         elif verb == "monster_leaves" and m is not None and not m.gone:
             m.gone = "away"
             self.emit(rule, f"{self.mname(m)} leaves the house for now")
@@ -582,4 +589,4 @@ OUTCOME_VERBS = frozenset({
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points",
-    "collapse_room", "on_each", "trait_roll", "monster_leaves"})
+    "collapse_room", "on_each", "trait_roll", "monster_leaves", "release"})
