@@ -73,6 +73,9 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         if a.get("target") is not None and not _worth_aiming(st, seat, str(a["id"]), str(a["target"])):
             continue
         yields = _task_yields(st, side, str(a["id"]))
+        better = _bonus_rooms(st, seat, str(a["id"]))
+        if better and st.ex[seat].room not in better and st._dist_to(better).get(st.ex[seat].room) is not None:
+            continue  # a bonus the explorer holds counts in another room it can reach: roll there
         if (not yields or yields & lacking) and _useful(st, side, str(a["id"])) \
                 and not any(_hopeless(st, seat, t) for t in st.tasks_for(seat) if t["id"] == a["id"]):
             return a
@@ -268,6 +271,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
                 and any(st.holds(s, w) for w in want - mine)]
     if side == HERO:
+        better = sorted({r for t in st.tasks_for(seat) for r in _bonus_rooms(st, seat, str(t["id"]))})
+        if better:
+            return better  # carry the bonus to where it counts
         ready = _task_rooms(st, seat, side, None, holding_only=True)
         if ready:
             return ready  # take a haunt token the explorer holds to where a task uses it (a Candle to burn)
@@ -465,6 +471,30 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         if edge >= 0 and (best is None or edge > best[0]):
             best = (edge, a)
     return best[1] if best else None
+
+
+def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
+    """Rooms where a bonus of the task's roll that needs something the explorer holds counts
+    (``{all: [{holding: X}, {in: ...}]}``: Treasure Hunt's Clues) and the task can be done."""
+    task = next((t for t in st.tasks_for(seat) if t["id"] == task_id), None)
+    roll = task.get("roll") if task is not None else None
+    if task is None or not isinstance(roll, Mapping):
+        return []
+    out: set[str] = set()
+    for mod in roll.get("modifiers", ()):
+        leaves = mod.get("when", {}).get("all", []) if "add" in mod else []
+        held = [x["holding"] for x in leaves if "holding" in x]
+        where = [x["in"] for x in leaves if "in" in x]
+        if not held or not where or not all(st.holds(seat, h) for h in held if isinstance(h, str)):
+            continue
+        if "fatal_below" in mod:
+            continue  # a risky bonus is not sought out
+        with contextlib.suppress(NotImplementedError):
+            rooms = {r for w in where for r in st._rooms_for(w) if r in st.house.spots and r not in st.collapsed}
+            if "where" in task:
+                rooms &= set(st._rooms_for(task["where"]))
+            out |= rooms
+    return sorted(out)
 
 
 def _hopeless(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
