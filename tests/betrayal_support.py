@@ -47,6 +47,19 @@ def started(players: int, number: int) -> HauntState:
     return st
 
 
+def forced(players: int, number: int, seed: int) -> HauntState:
+    """A policy game whose first reveal is forced to be haunt ``number`` (option
+    ``force_haunt``), just after the haunt's setup: for haunts whose chart cells a seeded
+    exploration seldom reaches."""
+    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number, "force_haunt": True})
+    table = seeded_table(seed, PolicyController(policy, seed))
+    while st.hround < 1:
+        actor = st.to_move()
+        assert actor is not None, st.outcome()
+        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
+    return st
+
+
 def rolled(gen: Generator[Req, Action, Any], faces: Sequence[int | list[int]] = (), answer: Answer | None = None,
            face: int = 2) -> tuple[Any, list[Req]]:
     """Run an engine sub-program: the k-th dice roll shows ``faces[k]`` (one number on every die,

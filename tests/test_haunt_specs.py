@@ -41,8 +41,11 @@ PILOTS = {
     8: "08-wail-of-the-banshee",
     9: "09-the-dance-of-death",
     10: "10-family-gathering",
+    11: "11-let-them-in",
     12: "12-fleshwalkers",
     14: "14-the-stars-are-right",
+    13: "13-perchance-to-dream",
+    16: "16-the-phantoms-embrace",
     17: "17-a-breath-of-wind",
     19: "19-a-friend-for-the-ages",
     21: "21-house-of-the-living-dead",
@@ -64,6 +67,7 @@ PILOTS = {
     25: "25-voodoo",
     28: "28-ring-of-king-solomon",
     30: "30-tomb-of-dracula",
+    50: "50-treasure-hunt",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -79,8 +83,11 @@ HOOKS = {
     8: ("banshee-path",),
     9: ("skull-sanity-turns-traitor",),
     10: (),
+    11: (),
     12: (),
     14: ("paint-in-order", "sacrifice"),
+    13: (),
+    16: (),
     17: ("poltergeist-re-form",),
     19: (),
     21: (),
@@ -102,6 +109,7 @@ HOOKS = {
     25: (),
     28: (),
     30: ("dawn", "domination"),
+    50: (),
 }
 
 
@@ -234,9 +242,9 @@ def test_hooks_are_declared_used_and_pinned(number: int) -> None:
 def test_haunt_kinds_of_the_pilots() -> None:
     kinds = {n: _haunt(n)["haunt_kind"] for n in PILOTS}
     assert kinds[12] == "no-traitor"
-    assert kinds[31] == "competitive"
+    assert kinds[31] == kinds[50] == "competitive"
     assert kinds[34] == "hidden-traitor"
-    assert {kinds[n] for n in PILOTS if n not in (12, 31, 34)} == {"traitor"}
+    assert {kinds[n] for n in PILOTS if n not in (12, 31, 34, 50)} == {"traitor"}
 
 
 def test_amounts_and_track_stats_resolve() -> None:

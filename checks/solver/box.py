@@ -81,6 +81,13 @@ def token_needs(data: Mapping[str, Any], players: int) -> tuple[dict[str, int], 
                 continue
             bucket[token] = bucket.get(token, 0) + count if bucket is placed else max(bucket.get(token, 0), count)
             note_where(token, count, (*path, verb))
+        scatter = node.get("scatter")
+        if isinstance(scatter, Mapping):
+            # distinct tokens, each put out (or set aside) once
+            for token in scatter.get("tokens", ()):
+                if isinstance(token, str):
+                    placed[token] = max(placed.get(token, 0), 1)
+                    note_where(token, 1, (*path, "scatter"))
         swap = node.get("replace_with_token")
         if isinstance(swap, str):
             placed[swap] = placed.get(swap, 0) + 1

@@ -23,8 +23,11 @@ def _earned_tokens(data: Mapping[str, Any]) -> set[str]:
             if isinstance(earn.get("token"), str):
                 out.add(earn["token"])
             out.update(t for t in earn.get("tokens", ()) if isinstance(t, str))
-        if isinstance(node.get("take_token"), str):
-            out.add(node["take_token"])
+        take = node.get("take_token")
+        if isinstance(take, str):
+            out.add(take)
+        elif isinstance(take, Mapping):
+            out.update(t for t in take.get("one_of", ()) if isinstance(t, str))
     return out
 
 
@@ -44,7 +47,7 @@ def goal_findings(file: SpecFile, report: SolverReport) -> None:
             report.count("goals")
             where = file.where((*path, key))
             for kind in kinds:
-                if key == "tokens_collected" and kind not in earned:
+                if key == "tokens_collected" and kind not in earned and "in" not in want:  # tokens lying in rooms need no earning
                     report.findings.append(Finding("goals", where,
                                                    f"{key} counts {kind!r} tokens, but nothing in the haunt earns or takes one"))
             for players in PLAYER_COUNTS:

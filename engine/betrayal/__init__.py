@@ -195,15 +195,19 @@ def summary(state: GameState) -> list[str]:
             f"with {haunt['omen']} in {haunt['room']}); {who}"]
 
 
-def _haunt_case(slug: str, result: str, players: int, seed: int, controller: str = "policy") -> GoldenCase:
+def _haunt_case(slug: str, result: str, players: int, seed: int, controller: str = "policy",
+                forced: bool = False) -> GoldenCase:
     """A whole game that reveals the haunt of ``spec/betrayal/haunts/<slug>.yaml`` and ends with
     ``result``, played by the goal-directed policy (or, where the policy never reaches an ending
     the haunt allows, by seeded random players: the name then ends ``-random``); kept beside that
-    haunt's other golden games."""
+    haunt's other golden games. ``forced``: the haunt is played at the game's first reveal whatever
+    the chart gives (option ``force_haunt``; the name ends ``-forced``), for a haunt whose chart
+    cells a seeded exploration seldom reaches."""
     number = int(slug.split("-", 1)[0])
-    tail = "" if controller == "policy" else f"-{controller}"
+    tail = ("" if controller == "policy" else f"-{controller}") + ("-forced" if forced else "")
+    options: dict[str, Any] = {"haunt": number, "force_haunt": True} if forced else {"haunt": number}
     return GoldenCase(f"haunt-{number}-{result}-{players}p-seed-{seed}{tail}", players=players, seed=seed,
-                      options={"haunt": number}, controller=controller, folder=f"haunts/{slug}")
+                      options=options, controller=controller, folder=f"haunts/{slug}")
 
 
 GAME = GameDef(
@@ -308,6 +312,22 @@ GAME = GameDef(
         _haunt_case("31-airborne", "heroes", 4, 51),
         _haunt_case("31-airborne", "heroes", 5, 2),
         _haunt_case("31-airborne", "heroes", 6, 207),
+        _haunt_case("11-let-them-in", "heroes", 3, 158),
+        _haunt_case("11-let-them-in", "traitor", 4, 58),
+        _haunt_case("11-let-them-in", "heroes", 5, 34),
+        _haunt_case("11-let-them-in", "traitor", 6, 76),
+        _haunt_case("13-perchance-to-dream", "traitor", 3, 65),
+        _haunt_case("13-perchance-to-dream", "heroes", 4, 15),
+        _haunt_case("13-perchance-to-dream", "traitor", 5, 53),
+        _haunt_case("13-perchance-to-dream", "heroes", 6, 66),
+        _haunt_case("16-the-phantoms-embrace", "heroes", 3, 6, forced=True),
+        _haunt_case("16-the-phantoms-embrace", "traitor", 4, 98),
+        _haunt_case("16-the-phantoms-embrace", "heroes", 5, 5, forced=True),
+        _haunt_case("16-the-phantoms-embrace", "traitor", 6, 15),
+        _haunt_case("50-treasure-hunt", "heroes", 3, 2, forced=True),
+        _haunt_case("50-treasure-hunt", "nobody", 4, 12, forced=True),
+        _haunt_case("50-treasure-hunt", "heroes", 5, 1, forced=True),
+        _haunt_case("50-treasure-hunt", "nobody", 6, 11, forced=True),
         _haunt_case("17-a-breath-of-wind", "heroes", 3, 193),
         _haunt_case("17-a-breath-of-wind", "traitor", 4, 170),
         _haunt_case("17-a-breath-of-wind", "traitor", 5, 516),

@@ -61,6 +61,7 @@ class TokenDef:
     carried_by: str | None = None  # only this side picks it up, takes or steals it
     move_cost: int = 1  # spaces to enter a room while carrying one
     left_on_death: bool = False  # an explorer dying in the haunt leaves one in its room
+    on_take: tuple[Mapping[str, Any], ...] = ()  # outcomes for whoever takes it from a room (a trap)
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ class MonsterDef:
     carries: Mapping[str, Any] = field(default_factory=dict)
     must: tuple[Mapping[str, Any], ...] = ()
     abilities: tuple[Mapping[str, Any], ...] = ()
+    appears: Mapping[str, Any] | None = None  # kept out of the house, it shows up on its own
     paired_with: str | None = None
     slows_explorers: bool = True
     grabs: Mapping[str, Any] | None = None  # seizes explorers it beats (haunt/grabs.py)
@@ -241,6 +243,7 @@ def _token(data: Mapping[str, Any]) -> TokenDef:
         carried_by=data.get("carried_by"),
         move_cost=int(data.get("move_cost", 1)),
         left_on_death=bool(data.get("left_on_death", False)),
+        on_take=tuple(data.get("on_take", ())),
     )
 
 
@@ -262,6 +265,7 @@ def _monster(data: Mapping[str, Any]) -> MonsterDef:
         carries=dict(data.get("carries", {})),
         must=_tuple(data.get("must")),
         abilities=_tuple(data.get("abilities")),
+        appears=data.get("appears"),
         paired_with=data.get("paired_with"),
         slows_explorers=bool(data.get("slows_explorers", True)),
         grabs=data.get("grabs"),

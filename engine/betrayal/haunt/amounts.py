@@ -89,6 +89,12 @@ class Amounts(HauntBase):
                 symbol = value.get("symbol")
                 return evaluate_formula(value, sum(1 for r in self.house.spots if self.t.rooms[r].symbol == symbol))
             return evaluate_formula(value, len(self.htokens.get(str(value.get("token")), [])))
+        if isinstance(value, Mapping) and value.get("of") in ("rooms-in-house", "turn-track"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            if value["of"] == "turn-track":
+                return evaluate_formula(value, self.track)
+            return evaluate_formula(value, sum(1 for r in value.get("rooms", ()) if r in self.house.spots))
         if isinstance(value, Mapping) and value.get("of") == "explorers-at-haunt-start":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
@@ -99,6 +105,19 @@ class Amounts(HauntBase):
             return evaluate_formula(value, len(self.heroes()))
         assert self.hs is not None
         return self.hs.amount(value, self.n)
+
+    def roller_amount(self, value: Any, seat: str) -> int:
+        """An amount about the explorer rolling (a task roll's modifiers): ``of: roller-tokens``
+        counts the listed haunt tokens the roller carries, ``of: roller-trait`` is the roller's
+        current value of the highest of ``traits``; any other amount as :meth:`_amount`."""
+        if isinstance(value, Mapping) and value.get("of") in ("roller-tokens", "roller-trait"):
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            if value["of"] == "roller-tokens":
+                wanted = set(value.get("tokens", ()))
+                return evaluate_formula(value, sum(1 for t in self.held.get(seat, []) if t in wanted))
+            return evaluate_formula(value, max(self.value(seat, str(t)) for t in value.get("traits", ())))
+        return self._amount(value)
 
     def _rooms_for(self, where: Mapping[str, Any]) -> list[str]:
         """The rooms a location names (without choices): rooms, tokens, monsters, statuses;
@@ -117,14 +136,17 @@ class Amounts(HauntBase):
         if "rooms" in where:
             return [str(r) for r in where["rooms"]]
         if "room_with_token" in where:
-            return sorted(set(self.htokens.get(str(where["room_with_token"]), [])))
+            kinds = where["room_with_token"]
+            kinds = [kinds] if isinstance(kinds, str) else kinds
+            return sorted({r for k in kinds for r in self.htokens.get(str(k), [])})
         if "room_with_monster" in where:
             return sorted({m.room for m in self.active_monsters() if m.kind == where["room_with_monster"]})
         if "room_with_status" in where:
             return sorted({self.ex[s].room for s in self.seat_ids if self.in_play(s)
                            and where["room_with_status"] in self.hstatus.get(s, [])})
         if "symbol" in where:
-            return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol == where["symbol"]]
+            symbols = [where["symbol"]] if isinstance(where["symbol"], str) else list(where["symbol"])
+            return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in symbols]
         if "symbols" in where:
             return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
         if "next_to_room" in where:

@@ -283,6 +283,8 @@ class Combat(Outcomes):
         points = abs(a_total - d_total)
         self.fight_margin = points
         kind = "physical" if trait in PHYSICAL else "mental"
+        if lose in self.ex:
+            kind = next((str(r["damage_type"]) for r in rules if "damage_type" in r), kind)
         self.emit("attack.higher-wins", f"{self._who_name(win)} wins by {points}")
         if win == defender and ranged:
             self.emit("attack.distance-safe", f"{self._who_name(attacker)} attacked from a distance and takes no damage")

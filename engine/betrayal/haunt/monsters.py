@@ -34,6 +34,7 @@ class Monsters(Combat):
             if t:
                 self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's")
         yield from self._basement_rescue()
+        yield from self._appear_when_explored()
         for kind, mdef in self.hs.monsters.items():
             group = [m for m in self.mon if m.kind == kind and not m.gone]
             if not group or self.control.get(kind, TRAITOR) == HERO:
@@ -210,6 +211,88 @@ class Monsters(Combat):
                 return bool(mon["group_move"])
         return True
 
+    def appearing(self, room: str) -> MonsterDef | None:
+        """A monster kind that ``appears`` when this room is discovered: the room is on its floor
+        with one of its symbols, and the monster is out of the house (not killed, none in play)."""
+        assert self.hs is not None
+        for mdef in self.hs.monsters.values():
+            spec = mdef.appears
+            if not spec or not self._out_of_house(mdef):
+                continue
+            where = spec["on_discovery"]
+            symbols = where.get("symbols")
+            if self.house.floor_of(room) == where["floor"] and (not symbols or self.t.rooms[room].symbol in symbols):
+                return mdef
+        return None
+
+    def _out_of_house(self, mdef: MonsterDef) -> bool:
+        return not any(m.kind == mdef.id and m.gone in ("", "killed") for m in self.mon)
+
+    def appear(self, mdef: MonsterDef, room: str, seat: str | None) -> Gen[None]:
+        """``appears``: the monster comes into the room (back from out of the house, or for the
+        first time), its ``mark`` is left there, and with ``instead_of_card: attack`` the explorer
+        who found the room attacks it at once (that turn's attack) instead of drawing the card."""
+        spec = mdef.appears or {}
+        m = next((x for x in self.mon if x.kind == mdef.id and x.gone == "away"), None)
+        if m is None:
+            m = self._add_monster(mdef, room, rule="monster.rules-overridable")
+        else:
+            m.gone, m.room, m.stunned = "", room, False
+            self.emit("monster.rules-overridable", f"{self.mname(m)} appears in {self.room_name(room)}")
+        mark = spec.get("mark")
+        if mark and room not in self.htokens.get(str(mark), []):
+            self.htokens.setdefault(str(mark), []).append(room)
+        if spec.get("instead_of_card") == "attack" and seat is not None and self.in_play(seat):
+            trait = next((str(r["attack_with"][0]) for r in self.fight_rules(seat, m.uid) if r.get("attack_with")), "might")
+            self.emit("haunt.rules-override", f"{self.name(seat)} must attack {self.mname(m)} instead of drawing a card")
+            yield from self._attack(seat, Action.of("attack", target=m.uid, trait=trait))
+
+    def _appear_when_explored(self) -> Gen[None]:
+        """``appears.when_floor_explored``: once the floor has no tile left to discover, a monster
+        still out of the house is put by the chooser in a room of that floor without its mark
+        (any room of the floor once all are marked), at the start of the monster turn."""
+        assert self.hs is not None
+        for mdef in self.hs.monsters.values():
+            spec = (mdef.appears or {}).get("when_floor_explored")
+            if not spec or not self._out_of_house(mdef) or self.remaining_for(str(spec["floor"])) > 0:
+                continue
+            rooms = [r for r in self.house.rooms_on(str(spec["floor"])) if r not in self.collapsed]
+            marked = set(self.htokens.get(str((mdef.appears or {}).get("mark")), []))
+            rooms = [r for r in rooms if r not in marked] or rooms
+            if not rooms:
+                continue
+            fallback = self.traitor() or (str(self.haunt["revealer"]) if self.haunt else self.seat_ids[0])
+            chooser = self._who(spec.get("chosen_by", "traitor")) or [fallback]
+            a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in sorted(rooms)],
+                                    f"place the {mdef.name}")
+            yield from self.appear(mdef, str(a["room"]), None)
+
+    def exit_rooms(self, m: Monster) -> list[str]:
+        """The rooms the monster may still leave the house from (``movement.exit``): with
+        ``reuse: once-per-place``, those no monster has left from yet."""
+        spec = self.mdef(m).movement.get("exit")
+        if not spec:
+            return []
+        rooms = [r for r in self._rooms_for(spec["where"]) if r in self.house.spots]
+        if spec.get("reuse") == "once-per-place":
+            rooms = [r for r in rooms if f"exit:{m.kind}/{r}" not in self.used_places]
+        return rooms
+
+    def _exit_open(self, m: Monster, left: int) -> bool:
+        spec = self.mdef(m).movement.get("exit")
+        return spec is not None and left >= int(spec.get("cost", 0)) and m.room in self.exit_rooms(m)
+
+    def _monster_exit(self, m: Monster) -> Gen[None]:
+        """``movement.exit``: the monster leaves the house from its room for good (a Nightmare
+        escaping); the room is used up, and the exit's ``do`` outcomes follow."""
+        spec = self.mdef(m).movement["exit"]
+        m.gone = "escaped"
+        self.used_places.add(f"exit:{m.kind}/{m.room}")
+        self.emit("monster.rules-overridable", f"{self.mname(m)} leaves the house from {self.room_name(m.room)}"
+                  + (f": {spec['says']}" if spec.get("says") else ""))
+        for eff in spec.get("do", []):
+            yield from self._outcome(eff, None, m)
+
     def _monster_moves(self, m: Monster, roll: int) -> Gen[None]:
         hook = self.mdef(m).movement.get("custom")
         if hook in registry.hook.move:
@@ -241,6 +324,8 @@ class Monsters(Combat):
                 acts += self._monster_explore_actions(m)
             if forced is None or not acts:
                 acts.append(Action.of("monster-stop", monster=m.uid))
+            if self._exit_open(m, budget - moved):
+                acts.append(Action.of("monster-exit", monster=m.uid, room=m.room))
             a = yield from self.ask(seat, acts, f"move {self.mname(m)}")
             if a.kind == "monster-stop":
                 return
@@ -256,6 +341,9 @@ class Monsters(Combat):
                 if m.gone:
                     return
                 continue
+            if a.kind == "monster-exit":
+                yield from self._monster_exit(m)
+                return
             to = str(a["to"])
             cost = next(c for r, c in options if r == to)
             slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
@@ -432,6 +520,8 @@ class Monsters(Combat):
         elif mv.get("toward") == "nearest-explorer-not-revealer":
             revealer = self.haunt["revealer"] if self.haunt else None
             goal = [self.ex[s].room for s in self.living_heroes() if s != revealer]
+        elif isinstance(mv.get("toward"), Mapping) and "token" in mv["toward"]:
+            goal = list(self.htokens.get(str(mv["toward"]["token"]), []))  # the nearest haunt token of a kind
         elif isinstance(mv.get("toward"), Mapping) and "nearest_with_status" in mv["toward"]:
             status = mv["toward"]["nearest_with_status"]
             # carried explorers are ignored like items (the Cat and carried Frogs)

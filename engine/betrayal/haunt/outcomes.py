@@ -62,12 +62,18 @@ class Outcomes(Wins):
     def _trait_points(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
         """``trait_points``: the explorer rolls the dice and loses (or gains) that many trait
         points, choosing a trait for each point in turn among ``traits`` (all four by default)."""
-        dice = self._amount(spec["dice"])
         lose = spec["change"] == "lose"
         traits = [str(t) for t in spec.get("traits", TRAITS)]
-        total = yield from effects.own_roll(self, seat, dice, "trait", f"{dice} dice of trait points", effects.Ctx(seat, "haunt"))
-        self.emit("haunt.rules-override", f"{self.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s) "
-                  f"({dice} dice), spread over {', '.join(traits)}")
+        if "points" in spec:
+            total = self._amount(spec["points"])
+            self.emit("haunt.rules-override", f"{self.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s), "
+                      f"spread over {', '.join(traits)}")
+        else:
+            dice = self._amount(spec["dice"])
+            total = yield from effects.own_roll(self, seat, dice, "trait", f"{dice} dice of trait points",
+                                                effects.Ctx(seat, "haunt"))
+            self.emit("haunt.rules-override", f"{self.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s) "
+                      f"({dice} dice), spread over {', '.join(traits)}")
         for i in range(total):
             e = self.ex[seat]
             if e.dead:
@@ -259,9 +265,13 @@ class Outcomes(Wins):
             self.earned[token] = self.earned.get(token, 0) + 1
             if spec.get("put") in ("in-room", "next-to-target") and seat is not None:
                 self.htokens.setdefault(token, []).append(self.ex[seat].room)
+            elif spec.get("put") == "in-room" and m is not None:
+                self.htokens.setdefault(token, []).append(m.room)  # a monster's room (an escape marked)
             elif spec.get("put") == "in-haunt-room" and self.haunt is not None:
                 self.htokens.setdefault(token, []).append(str(self.haunt["room"]))
             self.emit(rule, f"a {token} token is earned ({self.earned[token]} so far)")
+        elif verb == "take_token" and seat is not None and isinstance(spec, Mapping):
+            yield from self._take_one_of(seat, spec)
         elif verb == "take_token" and seat is not None:
             token = str(spec)
             rooms = self.htokens.get(token, [])
@@ -287,7 +297,8 @@ class Outcomes(Wins):
                         if pile is self.decks[kind] and kind == "omen":
                             self.omens_drawn += 1  # it has left the omen stack
                         self.ex[seat].cards.append(card)
-                        self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack")
+                        self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack"
+                                  if pile is not self.token_cards else f"{self.name(seat)} takes the set-aside {self.card_name(card)}")
                         yield from effects.gain_card(self, seat, card)
                         return
             where = "its" if spec.get("stack") == "own-stack" else f"the {spec.get('stack', 'item')}"
@@ -352,6 +363,22 @@ class Outcomes(Wins):
                 self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
             else:
                 self._add_monster(mdef, room)
+        elif verb == "release" and self.hs is not None and (seat is not None or m is not None):
+            room = m.room if seat is None and m is not None else self.ex[str(seat)].room
+            rooms = self.htokens.get(str(spec["token"]), [])
+            if room in rooms:
+                rooms.remove(room)
+                freed = self._add_monster(self.hs.monsters[str(spec["monster"])], room, rule=rule)
+                self.emit(rule, f"the face-down token in {self.room_name(room)} is turned up: {self.mname(freed)} is in play")
+        elif verb == "monster_leaves" and m is not None and not m.gone:
+            m.gone = "away"
+            self.emit(rule, f"{self.mname(m)} leaves the house for now")
+        elif verb == "collapse_room" and seat is not None:
+            yield from self._collapse_one(seat, spec)
+        elif verb == "on_each" and seat is not None:
+            yield from self._on_each(seat, spec, m)
+        elif verb == "trait_roll" and (seat is not None or "dice" in spec):
+            yield from self._trait_roll(seat, spec, m)
         elif verb == "room_damage":
             yield from self._room_damage(spec, seat, m)
         elif verb == "contest" and m is not None:
@@ -416,6 +443,88 @@ class Outcomes(Wins):
             raise NotImplementedError(f"haunt hook {spec!r}")
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
+
+    def _take_one_of(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """``take_token: {one_of, from}``: the explorer takes the one of these distinct tokens lying
+        in its room (``from: room``), or ``count`` of those lying anywhere, chosen (``from:
+        anywhere``); each is turned face up and its ``on_take`` outcomes run."""
+        kinds = [str(t) for t in spec["one_of"]]
+        here = self.ex[seat].room
+        count = self._amount(spec.get("count", 1))
+        for _ in range(count):
+            if spec["from"] == "room":
+                lying = [t for t in kinds if here in self.htokens.get(t, [])]
+            else:
+                lying = [t for t in kinds if self.htokens.get(t)]
+            if not lying:
+                self.emit("haunt.rules-override", f"no face-down {kinds[0].rsplit('-', 1)[0]} token is left to take")
+                return
+            token = lying[0]
+            if len(lying) > 1:
+                a = yield from self.ask(seat, [Action.of("take-token", token=t, room=sorted(self.htokens[t])[0])
+                                               for t in lying], "take which token")
+                token = str(a["token"])
+            rooms = self.htokens[token]
+            rooms.remove(here if here in rooms else sorted(rooms)[0])
+            self.held.setdefault(seat, []).append(token)
+            tdef = self.hs.tokens.get(token) if self.hs is not None else None
+            self.emit("haunt.rules-override", f"{self.name(seat)} takes {token} and turns it face up"
+                      + (f": {tdef.represents}" if tdef is not None else ""))
+            for eff in tdef.on_take if tdef is not None else ():
+                if self.in_play(seat):
+                    yield from self._outcome(eff, seat, None)
+
+    def _on_each(self, seat: str, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
+        """``on_each``: the outcomes happen to every explorer in play in the location, in seat
+        order from the actor (``same_floor_as: actor``: on the actor's floor, the actor too)."""
+        where = spec["in"]
+        if where.get("same_floor_as") == "actor":
+            floor = self.house.floor_of(self.ex[seat].room)
+            rooms = {r for r in self.house.spots if self.house.floor_of(r) == floor}
+        else:
+            rooms = set(self._rooms_for(where))
+        start = self.seat_ids.index(seat)
+        order = self.seat_ids[start:] + self.seat_ids[:start]
+        for who in [s for s in order if self.in_play(s) and self.ex[s].room in rooms]:
+            for eff in spec["do"]:
+                if self.in_play(who):
+                    yield from self._outcome(eff, who, m)
+
+    def _trait_roll(self, seat: str | None, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
+        """``trait_roll``: a trait roll (or the explorer's pick of ``trait_choice``) against
+        ``target``; its ``success`` or ``failure`` outcomes follow."""
+        if "dice" in spec:
+            dice = self._amount(spec["dice"])
+            target = self._amount(spec["target"])
+            if dice > 8:
+                self.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled")
+            faces = yield from self.roll(min(dice, 8), f"{dice} dice against {target}+")
+            ok = sum(faces) >= target
+            self.emit("haunt.rules-override", f"{min(dice, 8)} dice roll {sum(faces)} against {target}+: "
+                      f"{'success' if ok else 'failure'}")
+            for eff in spec.get("success" if ok else "failure", []):
+                yield from self._outcome(eff, seat, m)
+            return
+        assert seat is not None
+        choice = [str(t) for t in spec.get("trait_choice", [spec.get("trait", "might")])]
+        trait = choice[0]
+        if len(choice) > 1:
+            a = yield from self.ask(seat, [Action.of("roll-trait", trait=t) for t in choice], "roll which trait")
+            trait = str(a["trait"])
+        target = self._amount(spec["target"])
+        total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait", f"a {trait} roll",
+                                            effects.Ctx(seat, "haunt"))
+        ok = total >= target
+        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total} against {target}+: "
+                  f"{'success' if ok else 'failure'}")
+        for eff in spec.get("success" if ok else "failure", []):
+            if self.in_play(seat):
+                yield from self._outcome(eff, seat, m)
+
+    def _collapse_one(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """Declared here, carried out by the turn (:meth:`Turns._collapse_one`)."""
+        raise NotImplementedError
+        yield
 
     def _take_from_monster(self, seat: str, m: Monster, omens: bool = False) -> Gen[None]:
         """``steal: item``: the explorer who beat a monster takes one item card it carries, chosen
@@ -696,4 +805,4 @@ OUTCOME_VERBS = frozenset({
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "fetch_room", "room_cost", "rise_as", "mark_monster",
-    "set_monster_stat", "each_hero"})
+    "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release"})

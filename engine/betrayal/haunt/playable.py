@@ -50,10 +50,10 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "name", "token", "count", "controlled_by", "acts", "stats", "stats_by_track", "stats_from", "group_move",
         "movement", "immune_to", "attackable", "on_defeat", "damage_capacity", "carries", "slows_explorers",
         "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "attacks_together",
-        "grabs", "trail", "may_not_use_tokens"}),
+        "grabs", "trail", "may_not_use_tokens", "appears"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
-        "teleport", "modes_by_roll", "custom"}),
+        "teleport", "modes_by_roll", "custom", "exit"}),
     # tasks.py and turns.py
     "action": frozenset({
         "by", "where", "where_any", "holding", "requires", "after", "timing", "target", "cost", "limit",
@@ -64,7 +64,8 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "attack_rule": frozenset({
         "attacker", "defender", "requires", "optional", "forbidden", "by_ability", "attack_with", "damage_to",
         "steal_margin", "reroll_blanks", "no_skull", "on_attacker_wins", "on_defender_wins", "extra", "ends_turn",
-        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity", "dice_bonus", "steal_only"}),
+        "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity", "dice_bonus",
+        "steal_only", "damage_type"}),
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",

@@ -194,7 +194,8 @@ class Predicates(Amounts):
     def _pred_holds_tokens(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                            opponent: str | None) -> bool:
         spec = p["holds_tokens"]
-        return seat is not None and self.held.get(seat, []).count(str(spec["token"])) >= self._amount(spec["count"])
+        kinds = {str(spec["token"])} if "token" in spec else {str(t) for t in spec["tokens"]}
+        return seat is not None and sum(1 for t in self.held.get(seat, []) if t in kinds) >= self._amount(spec["count"])
 
     def _pred_holding(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         cards = p["holding"]

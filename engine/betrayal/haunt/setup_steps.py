@@ -207,6 +207,12 @@ class SetupSteps(Monsters):
             for seat in who(spec.get("from", "traitor")):
                 card = str(spec["card"])
                 room = self.ex[seat].room
+                if card in self.ex[seat].cards and spec.get("to") == "set-aside":
+                    self.ex[seat].cards.remove(card)
+                    self.token_cards.append(card)  # out of play, its token set aside with it
+                    self.emit("haunt.setup-right-now", f"{self.name(seat)} loses the {self.card_name(card)}: it is set aside")
+                    yield from effects.lose_card(self, seat, card)
+                    continue
                 if card in self.ex[seat].cards:
                     self.ex[seat].cards.remove(card)
                     self.piles.setdefault(room, []).append(card)
@@ -294,6 +300,8 @@ class SetupSteps(Monsters):
             if "traitor_number" in spec and str(spec["token"]) in self.dealt:
                 return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
             yield from self._deal_tokens(str(spec["token"]), self.hs.amount(spec["count"], self.n), bool(spec.get("face_down")))
+        elif verb == "scatter":
+            yield from self._scatter(spec)
         elif verb == "first_player":
             self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
         elif verb == "custom" and spec in registry.hook.setup:
@@ -404,10 +412,51 @@ class SetupSteps(Monsters):
             self.emit("haunt.setup-right-now", f"{count - len(free)} {mdef.name} token(s) wait for their rooms to be "
                       "discovered")
 
+    def _scatter(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``scatter``: the distinct tokens are shuffled face down by chance and one goes in each
+        room of the location (with more rooms than tokens, the floors take turns, so the tokens
+        are spread as evenly as possible between them); the rest are set aside for rooms found
+        later (``later: on-discovery``)."""
+        tokens = [str(t) for t in spec["tokens"]]
+        a = yield Req(CHANCE, Shuffle("scatter", tokens), "shuffle the tokens face down")
+        order = [str(x) for x in a["order"]]  # type: ignore[union-attr]
+        rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
+        if len(rooms) > len(order) and spec.get("spread") == "even-by-floor":
+            by_floor = [[r for r in rooms if self.house.floor_of(r) == f] for f in ("upper", "ground", "basement")]
+            rooms = [r for i in range(max(map(len, by_floor))) for floor in by_floor if i < len(floor) for r in [floor[i]]]
+        for room, token in zip(rooms, order, strict=False):
+            self.htokens.setdefault(token, []).append(room)
+        for token in order[len(rooms):]:
+            self.pool[token] = self.pool.get(token, 0) + 1
+        self.emit("haunt.setup-right-now", f"{min(len(rooms), len(order))} token(s) are put face down, one in each of "
+                  f"{', '.join(self.room_name(r) for r in rooms[:len(order)])}; {max(0, len(order) - len(rooms))} set aside")
+
+    def _scatter_on_discovery(self, room: str) -> None:
+        """A room found later that fits a ``scatter`` with ``later: on-discovery`` gets the next
+        of the set-aside tokens, in the order the setup's shuffle left them (still face down)."""
+        assert self.hs is not None
+        for side in self.hs.sides().values():
+            for step_ in side.setup:
+                spec = step_.get("scatter")
+                if not isinstance(spec, Mapping) or spec.get("later") != "on-discovery":
+                    continue
+                if room not in self._rooms_for(spec["in"]):
+                    continue
+                listed = {str(t) for t in spec["tokens"]}
+                aside = [t for t, k in self.pool.items() if t in listed and k > 0]
+                if not aside:
+                    continue
+                token = aside[0]
+                self.pool[token] -= 1
+                self.htokens.setdefault(token, []).append(room)
+                self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a token is put face down there")
+
     def note_new_room(self, room: str) -> None:
         """A room found in the haunt phase receives the tokens and monsters waiting for it
         (``on_discovery``)."""
         super().note_new_room(room)
+        if self.hs is not None:
+            self._scatter_on_discovery(room)
         for token_entry in [x for x in self.waiting_tokens if x[1] == room]:
             self.waiting_tokens.remove(token_entry)
             self.htokens.setdefault(token_entry[0], []).append(room)
@@ -458,6 +507,46 @@ class SetupSteps(Monsters):
                 yield from effects.gain_card(self, seat, card)
                 return
         yield from self._outcome({"fetch_card": {"card": card, "stack": spec.get("stack", "item")}}, seat, None)
+
+    def _fetch_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_rooms``: the listed rooms missing from the house are searched from the stack
+        until ``until`` of them are in the house - with ``chosen_by``, the chooser takes one still in
+        the stack at a time, and ``shuffle`` shuffles the stack after; else in list order, each placed
+        by ``place``."""
+        if "chosen_by" in spec:
+            yield from self._fetch_rooms_chosen(spec)
+            return
+        rooms = [str(r) for r in spec["rooms"]]
+        need = self._amount(spec["until"])
+        for room in rooms:
+            have = sum(1 for r in rooms if r in self.house.spots)
+            if have >= need:
+                break
+            if room not in self.house.spots:
+                yield from self._fetch_room({"room": room, "place": spec.get("place", {})})
+        have = sum(1 for r in rooms if r in self.house.spots)
+        self.emit("discover.placed-room-no-draw", f"{have} of the rooms {', '.join(self.room_name(r) for r in rooms)} "
+                  f"are in the house ({need} needed)")
+
+    def _fetch_rooms_chosen(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_rooms`` with ``chosen_by``: one room at a time, the chooser's pick."""
+        assert self.haunt is not None
+        rooms = [str(r) for r in spec["rooms"]]
+        need = self._amount(spec["until"])
+        chooser = self._who(spec.get("chosen_by", "revealer")) or [str(self.haunt["revealer"])]
+        tried: set[str] = set()
+        while sum(1 for r in rooms if r in self.house.spots) < need:
+            left = [r for r in rooms if r not in tried and r not in self.house.spots and (r in self.stack or r in self.aside)]
+            if not left:
+                self.emit("discover.placed-room-no-draw", "no more of those rooms can be taken from the stack")
+                break
+            a = yield from self.ask(chooser[0], [Action.of("room", room=r) for r in left], "take which room from the stack")
+            room = str(a["room"])
+            tried.add(room)
+            yield from self._fetch_room({"room": room})
+        if spec.get("shuffle"):
+            self.room_top = None
+            self.emit("discover.placed-room-no-draw", "the room stack is shuffled")
 
     def _fetch_room(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Search the room stack for a tile and place it at an open doorway (``fetch_room``)."""
@@ -531,20 +620,6 @@ class SetupSteps(Monsters):
         self.note_new_room(tile)
         return tile
 
-    def _fetch_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
-        """``fetch_rooms``: the listed rooms missing from the house are searched from the stack, in
-        list order, until ``until`` of them are in the house (each placed by ``place``)."""
-        rooms = [str(r) for r in spec["rooms"]]
-        need = self._amount(spec["until"])
-        for room in rooms:
-            have = sum(1 for r in rooms if r in self.house.spots)
-            if have >= need:
-                break
-            if room not in self.house.spots:
-                yield from self._fetch_room({"room": room, "place": spec.get("place", {})})
-        have = sum(1 for r in rooms if r in self.house.spots)
-        self.emit("discover.placed-room-no-draw", f"{have} of the rooms {', '.join(self.room_name(r) for r in rooms)} "
-                  f"are in the house ({need} needed)")
 
     def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
         """A room for a setup placement (the location vocabulary of haunt-format.md)."""
@@ -630,4 +705,4 @@ class SetupSteps(Monsters):
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "assign", "discard_card", "become", "set_aside_card", "do",
     "spend_trait_points", "fetch_card", "fetch_room", "traitor_in_play", "extra_turn", "start_track", "set_aside", "deal",
-    "first_player", "custom"}) | frozenset({"fetch_rooms", "draw_choice"})
+    "first_player", "custom", "scatter"}) | frozenset({"fetch_rooms", "draw_choice"})

@@ -157,12 +157,18 @@ class Tasks(SetupSteps):
         for mod in roll.get("modifiers", ()):
             if "when" in mod and not self.pred(mod["when"], seat):
                 continue
-            k = self._amount(mod["add"]) if "add" in mod else -self._amount(mod["subtract"])
+            k = self.roller_amount(mod["add"], seat) if "add" in mod else -self.roller_amount(mod["subtract"], seat)
             if k:
                 change += k
                 if tell:
                     self.emit("haunt.rules-override", f"{k:+d} to the roll: {mod['says']}")
         return change
+
+    def fatal_mark(self, seat: str, roll: Mapping[str, Any]) -> int:
+        """The highest ``fatal_below`` of the risky bonuses that count now: a total under it kills
+        the roller (0 when none counts)."""
+        return max((int(mod["fatal_below"]) for mod in roll.get("modifiers", ())
+                    if "fatal_below" in mod and ("when" not in mod or self.pred(mod["when"], seat))), default=0)
 
     def entry_actions(self, seat: str) -> Gen[None]:
         """Actions with ``timing: on-entry`` open where the explorer has just entered happen at
@@ -217,6 +223,23 @@ class Tasks(SetupSteps):
                 other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
+            elif "bands" in roll and "target" not in roll:
+                # a lookup roll: the total, modifiers added, picks the band (with a target, the
+                # bands read the dice instead, beside success or failure: below)
+                fatal = self.fatal_mark(seat, roll)
+                total += self.roll_modifiers(seat, roll)
+                band = next((b for b in roll["bands"] if b["min"] <= total <= b.get("max", total)), None)
+                self.emit("haunt.specific-action", f"{self.name(seat)}: {task['id']} - the result is "
+                          f"{total}: {band.get('says', '') if band else 'no band'}")
+                if total < fatal:
+                    self.emit("haunt.rules-override", f"{total} is under {fatal}: the risky clue kills {self.name(seat)}")
+                    yield from self._outcome({"kill": True}, seat, None)
+                    return
+                for eff in [*(band.get("then", []) if band else []), *task.get("do", [])]:
+                    yield from self._outcome(eff, seat, None, target)
+                    if not self.in_play(seat):
+                        return
+                return
             else:
                 dice_total = total
                 total += self.roll_modifiers(seat, roll)

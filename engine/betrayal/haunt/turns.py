@@ -57,22 +57,46 @@ class Turns(Collapse):
             return
         self.hflags.add("collapse-started")
         starts = {"upper": "attic", "ground": "grand-staircase", "basement": "basement-landing"}
-        candidates: list[str] = []
-        for floor in ("upper", "ground", "basement"):
+        candidates = self._collapse_candidates(("upper", "ground", "basement"), starts)
+        if not candidates:
+            return
+        yield from self._collapse_chosen_room(seat, candidates)
+
+    def _collapse_candidates(self, floors: tuple[str, ...], starts: dict[str, str]) -> list[str]:
+        """The rooms that may collapse next: on the first listed floor with rooms standing, its
+        starting room (``starts``; else an unoccupied room) if none has collapsed there yet, else
+        one next to a collapsed room of that floor (doors or not)."""
+        for floor in floors:
             left = [r for r in self.house.rooms_on(floor) if r not in self.collapsed]
             if not left:
                 continue
             done = [r for r in self.collapsed if self.house.floor_of(r) == floor]
             if not done:
-                first = starts[floor]
+                first = starts.get(floor)
                 occupied = {self.ex[x].room for x in self.seat_ids if self.in_play(x)}
-                candidates = [first] if first in left else [r for r in left if r not in occupied] or left
-            else:
-                cells = {self.house.spots[r].cell for r in done}
-                candidates = [r for r in left if any(step(self.house.spots[r].cell, d) in cells for d in range(4))] or left
-            break
-        if not candidates:
-            return
+                return [first] if first in left else [r for r in left if r not in occupied] or left
+            cells = {self.house.spots[r].cell for r in done}
+            return [r for r in left if any(step(self.house.spots[r].cell, d) in cells for d in range(4))] or left
+        return []
+
+    def _collapse_one(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """``collapse_room``: one room collapses, chosen by the explorer (Treasure Hunt's search):
+        the first an unoccupied room of the first listed floor, the ground floor from the Grand
+        Staircase; once every listed floor is gone, everyone on ``last_floor_kills`` dies."""
+        floors = tuple(str(f) for f in spec["floors"])
+        starts = {"ground": "grand-staircase", "basement": "basement-landing"}
+        candidates = self._collapse_candidates(floors, starts)
+        if candidates:
+            yield from self._collapse_chosen_room(seat, candidates)
+        doomed = spec.get("last_floor_kills")
+        if doomed and not self._collapse_candidates(floors, starts):
+            self.emit("haunt.rules-override", f"the {floors[-1]} floor has collapsed: everyone in the {doomed} dies")
+            for victim in self.seat_ids:
+                if self.in_play(victim) and self.house.floor_of(self.ex[victim].room) == doomed:
+                    yield from self._outcome({"kill": True}, victim, None)
+
+    def _collapse_chosen_room(self, seat: str, candidates: list[str]) -> Gen[None]:
+        """The explorer picks one of the candidates; it collapses and anyone inside dies."""
         a = yield from self.ask(seat, [Action.of("collapse", room=r) for r in sorted(candidates)], "choose a room to collapse")
         room = str(a["room"])
         self.collapsed.append(room)
@@ -100,6 +124,10 @@ class Turns(Collapse):
         status forbids drawing)."""
         if self.hs is not None and self._blocks(seat, "draw-cards"):
             self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards")
+            return None
+        appearing = self.appearing(ctx_room) if self.hs is not None and ctx_room is not None else None
+        if appearing is not None and ctx_room is not None:
+            yield from self.appear(appearing, ctx_room, seat)
             return None
         for entry in list(self.next_omen):
             side, cards = entry

@@ -60,7 +60,7 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
                     next(a for a in actions if a.kind == "keep-the-rest"))
     if "monster-re-form" in kinds:
         return _re_form(st, actions)
-    if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk", "monster-explore"}:
+    if kinds & {"monster-move", "monster-stop", "monster-teleport", "monster-walk", "monster-explore", "monster-exit"}:
         return _monster_move(st, actions, rng)
     if "monster-side" in kinds:  # stand with the heroes the monster can then attack
         m = st.monster(str(actions[0]["monster"]))

@@ -75,6 +75,9 @@ def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[s
 
 
 def _monster_targets(st: HauntState, m: Monster) -> list[str]:
+    exits = st.exit_rooms(m)
+    if exits:
+        return exits  # a monster that wins by leaving the house heads for a way out
     need_all, need_any, rooms = monster_goal(st, m)
     if need_all or need_any or rooms:
         have = set(m.cards)
@@ -108,6 +111,9 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
 
 
 def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:
+    leave = next((a for a in actions if a.kind == "monster-exit"), None)
+    if leave is not None:
+        return leave
     trailing = _trail_move(st, actions)
     if trailing is not None:
         return trailing

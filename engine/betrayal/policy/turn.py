@@ -77,6 +77,9 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         if a.get("target") is not None and not _worth_aiming(st, seat, str(a["id"]), str(a["target"])):
             continue
         yields = _task_yields(st, side, str(a["id"]))
+        better = _bonus_rooms(st, seat, str(a["id"]))
+        if better and st.ex[seat].room not in better and st._dist_to(better).get(st.ex[seat].room) is not None:
+            continue  # a bonus the explorer holds counts in another room it can reach: roll there
         if (not yields or yields & lacking) and _useful(st, side, str(a["id"])) \
                 and not any(_hopeless(st, seat, t) or _too_risky(st, seat, t) for t in st.tasks_for(seat)
                             if t["id"] == a["id"]):
@@ -275,12 +278,23 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
                 and any(st.holds(s, w) for w in want - mine)]
     if side == HERO:
+        better = sorted({r for t in st.tasks_for(seat) for r in _bonus_rooms(st, seat, str(t["id"]))})
+        if better:
+            return better  # carry the bonus to where it counts
         ready = _task_rooms(st, seat, side, None, holding_only=True)
         if ready:
             return ready  # take a haunt token the explorer holds to where a task uses it (a Candle to burn)
         lures = goal_rooms(st, HERO)
         if lures:
             return lures
+        shown = [m.room for m in st.active_monsters() if st.mdef(m).appears]
+        if shown:
+            return shown  # a monster that hides between its appearances is fought while it is here
+        hiding = [str(mdef.appears["on_discovery"]["floor"]) for mdef in st.hs.monsters.values()
+                  if mdef.appears and st._out_of_house(mdef)] if st.hs is not None else []
+        where = [r for r in _frontier(st) if st.house.floor_of(r) in hiding]
+        if where:
+            return where  # it shows up in the next room found on its floor: explore there
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
         if not want - mine and not st.rivals(seat):
             prey += [st.ex[s].room for s in st.opponents_of(seat)]  # rivals holding it all head for their goal
@@ -366,8 +380,8 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
     task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
     if task is None:
         return False
-    outs = task.get("success", []) + task.get("do", [])
-    if any("take_token" in eff and not _left_to_take(st, str(eff["take_token"])) for eff in outs):
+    outs = _outcomes(task)
+    if any(isinstance(eff.get("take_token"), str) and not _left_to_take(st, str(eff["take_token"])) for eff in outs):
         return False  # what the task would find is all gone
     for eff in outs:
         if "set_flag" in eff and str(eff["set_flag"]) in st.hflags:
@@ -376,11 +390,18 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
             continue
         if "earn" in eff and st.pool.get(str(eff["earn"]["token"]), 1) <= 0:
             continue
-        if "take_token" in eff and st.pool.get(str(eff["take_token"]), 1) <= 0 \
+        if isinstance(eff.get("take_token"), str) and st.pool.get(str(eff["take_token"]), 1) <= 0 \
                 and not st.htokens.get(str(eff["take_token"])):
             continue
         return True
     return False
+
+
+def _outcomes(task: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Everything a task can bring about: its success and ``do`` outcomes and, for a roll read
+    by bands (a search), each band's."""
+    bands = task.get("roll", {}).get("bands", []) if isinstance(task.get("roll"), Mapping) else []
+    return [*task.get("success", []), *task.get("do", []), *(eff for b in bands for eff in b.get("then", []))]
 
 
 def _task_yields(st: HauntState, side: str, task_id: str) -> set[str]:
@@ -392,7 +413,7 @@ def _task_yields(st: HauntState, side: str, task_id: str) -> set[str]:
 def _yields(task: Mapping[str, Any]) -> set[str]:
     out: set[str] = set()
     for eff in task.get("success", []) + task.get("do", []):
-        if "take_token" in eff:
+        if isinstance(eff.get("take_token"), str):
             out.add(str(eff["take_token"]))
         if "fetch_card" in eff:
             card = eff["fetch_card"]["card"]
@@ -463,6 +484,30 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         if edge >= 0 and (best is None or edge > best[0]):
             best = (edge, a)
     return best[1] if best else None
+
+
+def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
+    """Rooms where a bonus of the task's roll that needs something the explorer holds counts
+    (``{all: [{holding: X}, {in: ...}]}``: Treasure Hunt's Clues) and the task can be done."""
+    task = next((t for t in st.tasks_for(seat) if t["id"] == task_id), None)
+    roll = task.get("roll") if task is not None else None
+    if task is None or not isinstance(roll, Mapping):
+        return []
+    out: set[str] = set()
+    for mod in roll.get("modifiers", ()):
+        leaves = mod.get("when", {}).get("all", []) if "add" in mod else []
+        held = [x["holding"] for x in leaves if "holding" in x]
+        where = [x["in"] for x in leaves if "in" in x]
+        if not held or not where or not all(st.holds(seat, h) for h in held if isinstance(h, str)):
+            continue
+        if "fatal_below" in mod:
+            continue  # a risky bonus is not sought out
+        with contextlib.suppress(NotImplementedError):
+            rooms = {r for w in where for r in st._rooms_for(w) if r in st.house.spots and r not in st.collapsed}
+            if "where" in task:
+                rooms &= set(st._rooms_for(task["where"]))
+            out |= rooms
+    return sorted(out)
 
 
 def _hopeless(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:

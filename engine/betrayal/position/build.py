@@ -182,7 +182,11 @@ class _Builder(_HauntBuilder):
         # takes the first offered, then states what it wants over the result.
         while not ready["done"] and st._req is not None:
             choices = st._req.choices
-            if isinstance(choices, Shuffle):
+            if isinstance(choices, Shuffle) and not all(str(x).isdigit() for x in choices.items):
+                # not a deal of numbered tokens (a scatter of distinct ones): they go out in the
+                # listed order; the position's ``tokens`` and ``pool`` say where they lie
+                st.apply(Action.of("shuffle", pile=choices.pile, order=list(choices.items)))
+            elif isinstance(choices, Shuffle):
                 order = self.deal_order(st, choices)
                 if order is None:
                     return
