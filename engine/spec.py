@@ -237,6 +237,10 @@ def _form(schema: Any) -> str:
         if low is not None and high is not None:
             return f"{name} from {low} to {high}"
         return name + (f" of at least {low}" if low is not None else f" of at most {high}" if high is not None else "")
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and set(schema) <= {"$ref", "description"}:
+        name = ref.rsplit("/", 1)[-1].replace("_", " ")  # a named definition: "a formula", "an amount"
+        return ("an " if name[:1] in "aeiou" else "a ") + name + (" ({of: players, ...})" if name == "formula" else "")
     names = {"string": "a string", "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null"}
     if isinstance(kind, str) and set(schema) <= {"type", "description"}:
         return names.get(kind, kind)

@@ -152,9 +152,13 @@ def test_play_with_a_haunt_searches_for_a_seed_that_reveals_it(capsys: pytest.Ca
 
 
 def test_play_refuses_a_haunt_it_cannot_play_yet(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "betrayal", "--players", "4", "--haunt", "22"]) == 2
+    haunts = Path(__file__).resolve().parents[1] / "spec" / "betrayal" / "haunts"
+    unwritten = next((n for n in range(1, 51) if not any(haunts.glob(f"{n:02d}-*.yaml"))), None)
+    if unwritten is None:
+        pytest.skip("every haunt has a file")
+    assert main(["play", "betrayal", "--players", "4", "--haunt", str(unwritten)]) == 2
     err = capsys.readouterr().err
-    assert "cannot play haunt 22 to its end yet" in err and "Traceback" not in err
+    assert f"cannot play haunt {unwritten} to its end yet" in err and "Traceback" not in err
 
 
 def test_betrayal_play_log_ends_with_the_haunt_and_the_traitor(capsys: pytest.CaptureFixture[str]) -> None:
