@@ -52,6 +52,7 @@ PILOTS = {
     32: "32-lost",
     44: "44-death-doth-find-us-all",
     45: "45-tick-tick-tick",
+    18: "18-united-we-stand",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -78,6 +79,7 @@ HOOKS = {
     32: ("lost-house-reshuffle",),
     44: ("age-heroes", "age-one-decade", "first-decade"),
     45: (),
+    18: ("furnace-explodes",),
 }
 
 

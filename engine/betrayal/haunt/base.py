@@ -60,6 +60,9 @@ class HauntBase(BetrayalState):
         self._trait = "might"  # the trait of the fight being settled
         self._weapon: str | None = None  # the weapon card of the explorer's attack being settled
         self.hero_killers: set[str] = set()  # explorers who won an attack that killed a hero
+        self.hero_kills: dict[str, int] = {}  # seat -> heroes killed by attacks it won (``heroes_killed``)
+        # seat -> traits held as numbers (``trait_values``): {"values", "per_hero_killed", "minimum"}
+        self.trait_values: dict[str, dict[str, Any]] = {}
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
         self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
@@ -68,6 +71,7 @@ class HauntBase(BetrayalState):
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False
+        self.collapse_by = ""  # an outcome hook that takes each step of the collapse instead of the floors' order
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []
         self.deaths_pending: list[str] = []  # heroes who died since the last on-hero-death rules ran
@@ -104,6 +108,15 @@ class HauntBase(BetrayalState):
         """With option ``force_haunt``, the haunt of option ``haunt`` is played at the first reveal
         whatever the chart gives (a designer's draft, ``play --from-reveal``)."""
         return self.want if self.force else None
+
+    def value(self, seat: str, trait: str) -> int:
+        """A trait's value; a trait a haunt holds as a number (``trait_values``: on the Turn/Damage
+        track rather than the character card) is that number, shifted by the heroes the explorer killed."""
+        held = self.trait_values.get(seat)
+        if held is not None and trait in held["values"]:
+            shift = int(held["per_hero_killed"].get(trait, 0)) * self.hero_kills.get(seat, 0)
+            return max(int(held["minimum"]), int(held["values"][trait]) + shift)
+        return super().value(seat, trait)
 
     def in_play(self, seat: str) -> bool:
         return not self.ex[seat].dead and seat not in self.removed and seat not in self.exited

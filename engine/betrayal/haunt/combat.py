@@ -363,6 +363,10 @@ class Combat(Outcomes):
             self.damage_source = None
             if hero and self.ex[lose].dead and win in self.ex:
                 self.hero_killers.add(win)
+                self.hero_kills[win] = self.hero_kills.get(win, 0) + 1
+                if win in self.trait_values:
+                    shown = ", ".join(f"{t} {self.value(win, t)}" for t in self.trait_values[win]["values"])
+                    self.emit("haunt.rules-override", f"{self.name(win)} has killed {self.hero_kills[win]} hero(es): {shown}")
         else:
             self._defeat_monster(self.monster(lose), points, kind)
 

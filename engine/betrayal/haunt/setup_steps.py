@@ -215,6 +215,13 @@ class SetupSteps(Monsters):
                     a = yield from self.ask(seat, [Action.of("raise", trait=t) for t in room_left],
                                             f"spend trait point {k + 1} of {points}")
                     self.trait_change(seat, str(a["trait"]), 1)
+        elif verb == "trait_values":
+            for seat in who(spec["who"]):
+                values = {str(t): self._amount(v) for t, v in spec["values"].items()}
+                self.trait_values[seat] = {"values": values, "per_hero_killed": dict(spec.get("per_hero_killed", {})),
+                                           "minimum": int(spec.get("minimum", 0))}
+                shown = ", ".join(f"{t} {v}" for t, v in values.items())
+                self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on")
         elif verb == "fetch_card" and spec.get("when") == "now":
             for seat in who(spec.get("by", "traitor")):
                 for card in spec["card"] if isinstance(spec["card"], list) else [spec["card"]]:
@@ -474,4 +481,5 @@ class SetupSteps(Monsters):
 #: The "Right Now" step verbs :meth:`SetupSteps._setup_step` carries out (``playable.py`` reads it).
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "become", "set_aside_card", "do", "spend_trait_points", "fetch_card",
-    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom"})
+    "fetch_room", "traitor_in_play", "start_track", "set_aside", "deal", "first_player", "custom",
+    "trait_values"})

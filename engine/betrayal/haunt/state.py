@@ -94,6 +94,12 @@ class HauntState(Turns):
             ],
             "result": self.result.to_data() if self.result else None,
         }
+        if self.trait_values:
+            data["haunt_phase"]["trait_values"] = {k: dict(sorted(v.items())) for k, v in sorted(self.trait_values.items())}
+        if self.collapse_by:
+            data["haunt_phase"]["collapse_by"] = self.collapse_by
+        if self.hero_kills:
+            data["haunt_phase"]["hero_kills"] = dict(sorted(self.hero_kills.items()))
         return data
 
     def restart_turns(self, seat: str) -> None:

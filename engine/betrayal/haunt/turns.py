@@ -6,6 +6,7 @@ rules, timers, and the house collapsing where a haunt makes it.
 from __future__ import annotations
 
 from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.haunt.tasks import Tasks
 from hauntcheck.engine.betrayal.house import step
@@ -39,6 +40,11 @@ class Turns(Tasks):
                 if moment == "end" and timer.get("advance", {}).get("when") == "end-of-turn-of-flag-setter":
                     self.track += int(timer["advance"].get("by", 1))
                     self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                    for at in timer.get("at", []):
+                        if at.get("moment") == "end-of-that-turn" and self.track == int(at["value"]):
+                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                            for eff in at.get("do", []):
+                                yield from self._outcome(eff, seat, None)
                 if moment == "start":
                     for at in timer.get("at", []):
                         if at.get("moment") == "start-of-that-turn" and self.track == int(at["value"]):
@@ -50,6 +56,10 @@ class Turns(Tasks):
         """One room collapses at the end of this explorer's turn, next to a collapsed room: the
         upper floor first (the Attic, else an empty upper room), then the ground floor from the
         Grand Staircase, then the basement from the Basement Landing. Anyone inside dies."""
+        if self.collapse_by:
+            # a haunt whose collapse has its own shape (United We Stand's fire) steps it by its hook
+            yield from registry.hook.outcome[self.collapse_by](self.as_haunt_state(), seat, None)
+            return
         if not self.collapsed and seat != self.traitor() and "collapse-started" not in self.hflags:
             return
         self.hflags.add("collapse-started")

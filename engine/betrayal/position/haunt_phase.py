@@ -147,13 +147,22 @@ class _HauntBuilder(_PartsBuilder):
                     st.hidden, st.unmasked = seat, bool(value["revealed"])
                 elif key == "hidden_token":
                     st.hidden_token = str(value)
+                elif key == "trait_values":
+                    st.trait_values = {str(k): {"values": {str(t): int(n) for t, n in v["values"].items()},
+                                                "per_hero_killed": {str(t): int(n) for t, n in v["per_hero_killed"].items()},
+                                                "minimum": int(v["minimum"])} for k, v in value.items()}
+                elif key == "hero_kills":
+                    st.hero_kills = {str(k): int(n) for k, n in value.items()}
+                elif key == "collapse_by":
+                    st.collapse_by = str(value)
                 else:
                     st.pending_losses = [str(v) for v in value]
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, KeyError, AttributeError):
                 self.bad(path, f"{key} is as describe_position gives it: " + {
                     "fetches": "[[side, card, stack], ...]", "next_omen": "[[side, [cards]], ...]",
                     "rolled": "a trait", "pending_losses": "a list", "hidden_traitor": "{seat, revealed}",
-                    "hidden_token": "a token id"}[key])
+                    "hidden_token": "a token id", "trait_values": "{seat: {values, per_hero_killed, minimum}}",
+                    "hero_kills": "{seat: count}", "collapse_by": "a hook id"}[key])
         sides = set(st.side.values())
         if not sides <= {HERO, TRAITOR} or set(st.side) - set(st.seat_ids):
             self.bad(("haunt", "sides"), f"sides map seats to {HERO} or {TRAITOR}")
