@@ -53,6 +53,7 @@ PILOTS = {
     44: "44-death-doth-find-us-all",
     45: "45-tick-tick-tick",
     18: "18-united-we-stand",
+    20: "20-ghost-bride",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -80,6 +81,7 @@ HOOKS = {
     44: ("age-heroes", "age-one-decade", "first-decade"),
     45: (),
     18: ("furnace-explodes",),
+    20: ("choose-groom", "groom-becomes-ghost", "groom-loses-might"),
 }
 
 

@@ -58,6 +58,7 @@ class TokenDef:
     numbered: bool = False
     carried_as_item: bool = False
     carry_limit: int | None = None  # at most this many on one explorer
+    room_cost: int = 1  # spaces of movement each room entered costs its carrier (a heavy Corpse: 2)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class MonsterDef:
     name: str
     token: str
     controlled_by: str
-    stats: Mapping[str, int | str] = field(default_factory=dict)
+    stats: Mapping[str, Any] = field(default_factory=dict)  # a value, "none", or {table: id}
     stats_by_track: tuple[Mapping[str, Any], ...] = ()
     stats_from: str | None = None
     count: Any = None
@@ -232,6 +233,7 @@ def _token(data: Mapping[str, Any]) -> TokenDef:
         numbered=bool(data.get("numbered", False)),
         carried_as_item=bool(data.get("carried_as_item", False)),
         carry_limit=int(data["carry_limit"]) if "carry_limit" in data else None,
+        room_cost=int(data.get("room_cost", 1)),
     )
 
 

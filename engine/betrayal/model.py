@@ -71,6 +71,7 @@ class ExplorerDef:
     birthday: tuple[int, int]  # (month, day)
     traits: Mapping[str, Track]
     hobbies: tuple[str, ...] = ()  # as printed on the card (a haunt may ask for one: Lost's Music)
+    sex: str = ""  # "male" or "female", as the bio speaks of them (Ghost Bride's groom)
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ def tables_from_spec(spec: Any) -> Tables:
         explorers[e["id"]] = ExplorerDef(
             id=e["id"], name=e["name"], card=e["card"], age=int(e["age"]),
             birthday=(int(bday["month"]), int(bday["day"])), traits=traits,
-            hobbies=tuple(str(h) for h in e.get("hobbies", ())),
+            hobbies=tuple(str(h) for h in e.get("hobbies", ())), sex=str(e.get("sex", "")),
         )
     cards: dict[str, CardDef] = {}
     for kind, card_type in (("omens", "omen"), ("items", "item"), ("events", "event")):

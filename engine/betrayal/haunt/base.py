@@ -231,10 +231,7 @@ class HauntBase(BetrayalState):
             counterpart = self.seat_ids[index % self.n]
             stats = {t: self.value(counterpart, t) for t in TRAITS}
         else:
-            source = self._track_row(mdef) if mdef.stats_by_track else mdef.stats
-            for t, v in source.items():
-                if isinstance(v, int) and not isinstance(v, bool):
-                    stats[t] = v
+            stats = self.printed_stats(mdef)
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
         self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
@@ -268,6 +265,18 @@ class HauntBase(BetrayalState):
                 seen.add(other)
                 cur = other
         return seen
+
+    def printed_stats(self, mdef: MonsterDef) -> dict[str, int]:
+        """A monster kind's stats as printed now: its row by the Turn/Damage track, or its fixed
+        stats, a ``{table: id}`` one read for the player count; traits it lacks are left out."""
+        source: Mapping[str, Any] = self._track_row(mdef) if mdef.stats_by_track else mdef.stats
+        stats: dict[str, int] = {}
+        for t, v in source.items():
+            if isinstance(v, Mapping) and "table" in v and self.hs is not None:
+                stats[t] = self.hs.amount(v, self.n)
+            elif isinstance(v, int) and not isinstance(v, bool):
+                stats[t] = v
+        return stats
 
     def _track_row(self, mdef: MonsterDef) -> Mapping[str, int | str]:
         # before the track is set up the first row applies

@@ -94,6 +94,8 @@ class Turns(Tasks):
         assert self.hs is not None
         for side in self.hs.sides().values():
             for timer in side.timers:
+                if timer.get("starts") == "on-flag" and timer.get("start_flag") not in self.hflags:
+                    continue  # a clock started by a flag stands still until it is set (Ghost Bride's wedding)
                 if timer.get("advance", {}).get("when") == moment:
                     self.track += int(timer["advance"].get("by", 1))
                     self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
@@ -367,6 +369,9 @@ class Turns(Tasks):
         n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
         if self.side.get(seat) == HERO:
             n += sum(1 for m in self.active_monsters(room) if not m.stunned and self.mdef(m).slows_explorers)
+        if self.hs is not None and self.held.get(seat):
+            # a heavy token (``room_cost``) makes every room entered cost more (Ghost Bride's Corpse)
+            n += max(self.hs.tokens[t].room_cost for t in self.held[seat] if t in self.hs.tokens) - 1
         return n
 
     def _toward(self, seat: str) -> str | None:

@@ -212,8 +212,7 @@ class _HauntBuilder(_PartsBuilder):
             if mdef.stats_from == "counterpart-at-haunt-start" and counterpart:
                 stats = {t: st.value(counterpart, t) for t in TRAITS}
             else:
-                source = st._track_row(mdef) if mdef.stats_by_track else mdef.stats
-                stats = {t: v for t, v in source.items() if isinstance(v, int) and not isinstance(v, bool)}
+                stats = st.printed_stats(mdef)
             given = item.get("stats") or {}
             if not isinstance(given, Mapping):
                 self.bad((*path, "stats"), "stats maps traits to values")
