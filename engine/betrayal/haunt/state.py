@@ -196,6 +196,7 @@ class HauntState(Turns):
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
                               "explorer is not in play")
                     yield from self._slot_rules(seat)
+                    yield from self._standing_rules()  # the slot ends like a turn: standing rules are judged
                 if seat == anchor:
                     yield from self._advance_timers("end-of-traitor-turn")
                 if seat == revealer:

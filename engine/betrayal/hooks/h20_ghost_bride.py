@@ -40,7 +40,7 @@ def choose_groom(st: HauntState) -> Gen[None]:
 
 @hook.outcome("groom-becomes-ghost")
 def groom_becomes_ghost(st: HauntState, seat: str | None, target: str | None) -> Gen[None]:
-    """Haunt 20, turn rule ``groom-dies``: when the chosen groom has died (his items, the Ring with
+    """Haunt 20, rule ``groom-dies``: when the chosen groom has died (his items, the Ring with
     them, already dropped where he fell) he rises there as the groom's ghost, a monster the
     traitor controls, and the flag ``groom-dead`` is set."""
     assert st.hs is not None
