@@ -54,6 +54,7 @@ PILOTS = {
     45: "45-tick-tick-tick",
     18: "18-united-we-stand",
     20: "20-ghost-bride",
+    24: "24-fly-away-home",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -82,6 +83,7 @@ HOOKS = {
     45: (),
     18: ("furnace-explodes",),
     20: ("choose-groom", "groom-becomes-ghost", "groom-loses-might"),
+    24: ("bat-latches", "bats-arrive", "bats-bite", "drive-off-bats", "first-bats", "kill-latched-bat"),
 }
 
 

@@ -239,9 +239,15 @@ class HauntBase(BetrayalState):
         return m
 
     def movement_left(self, seat: str) -> int:
-        if "no-move" in self.turn_mods.get(seat, set()):
+        mods = self.turn_mods.get(seat, set())
+        if "no-move" in mods:
             return 0
-        return super().movement_left(seat)
+        # "slowed:N": N spaces fewer this turn (haunt 24's latched Bats), one space always left
+        slow = sum(int(k.split(":", 1)[1]) for k in mods if k.startswith("slowed:"))
+        left = super().movement_left(seat)
+        if slow and left > 0 and self.turn.seat == seat:
+            return max(left - slow, 1 if self.turn.moved == 0 else 0)
+        return left
 
     def door_adjacent(self, room: str) -> set[str]:
         """Rooms joined to ``room`` by a connecting doorway (both doors meet), on its floor; the
