@@ -128,3 +128,14 @@ def test_the_bats_win_when_every_hero_is_dead() -> None:
 def test_a_policy_game_plays_to_a_result_with_the_invariants_holding() -> None:
     st = played_out(4, 24)
     assert st.result is not None and st.result.result in (HERO, TRAITOR)
+
+
+def test_a_hero_may_fight_a_bat_latched_onto_itself() -> None:
+    st = game(4)
+    hero = st.current
+    latched(st)[hero] = 1
+    st.hstatus.setdefault(hero, []).append("bat-bitten")
+    offered = [a for a in st._turn_actions(hero) if a.kind == "task" and a["id"] == "fight-latched-bat"]
+    assert [a["target"] for a in offered] == [hero]
+    rolled(st._task(hero, offered[0]), [[2] * 8, [0, 0]])
+    assert latched(st)[hero] == 0 and "bat-bitten" not in st.hstatus[hero]

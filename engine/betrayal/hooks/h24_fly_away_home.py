@@ -124,7 +124,9 @@ def drive_off_bats(st: HauntState, seat: str | None, target: str | None) -> Gen[
 @hook.outcome("kill-latched-bat")
 def kill_latched_bat(st: HauntState, seat: str | None, target: str | None) -> Gen[None]:
     """Haunt 24, action ``fight-latched-bat``: the beaten Bat on the target's card dies; a hero
-    with none left is no longer bat-bitten."""
+    with none left is no longer bat-bitten. Named in the action's ``on_target``, the hero
+    carrying the Bat is the explorer in question (``seat``); called directly, ``target``."""
+    target = target if target is not None else seat
     if target is None:
         return
     on = latched(st)
