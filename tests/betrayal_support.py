@@ -60,6 +60,17 @@ def forced(players: int, number: int, seed: int) -> HauntState:
     return st
 
 
+def on_hero_turn(players: int, number: int) -> tuple[HauntState, str, str]:
+    """Just after haunt ``number``'s setup: the first living hero on its turn, and the traitor."""
+    st = started(players, number)
+    hero = st.living_heroes()[0]
+    traitor = st.traitor()
+    assert traitor is not None
+    st.current = hero
+    st.turn.keys.clear()
+    return st, hero, traitor
+
+
 def rolled(gen: Generator[Req, Action, Any], faces: Sequence[int | list[int]] = (), answer: Answer | None = None,
            face: int = 2) -> tuple[Any, list[Req]]:
     """Run an engine sub-program: the k-th dice roll shows ``faces[k]`` (one number on every die,

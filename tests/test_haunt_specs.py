@@ -68,6 +68,9 @@ PILOTS = {
     28: "28-ring-of-king-solomon",
     30: "30-tomb-of-dracula",
     50: "50-treasure-hunt",
+    18: "18-united-we-stand",
+    20: "20-ghost-bride",
+    24: "24-fly-away-home",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -110,6 +113,9 @@ HOOKS = {
     28: (),
     30: ("dawn", "domination"),
     50: (),
+    18: ("furnace-explodes",),
+    20: ("choose-groom", "groom-becomes-ghost", "groom-loses-might"),
+    24: ("bat-latches", "bats-arrive", "bats-bite", "drive-off-bats", "first-bats", "kill-latched-bat"),
 }
 
 

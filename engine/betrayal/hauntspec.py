@@ -73,7 +73,7 @@ class MonsterDef:
     name: str
     token: str
     controlled_by: str
-    stats: Mapping[str, int | str] = field(default_factory=dict)
+    stats: Mapping[str, Any] = field(default_factory=dict)  # a value, "none", or {table: id}
     stats_by_track: tuple[Mapping[str, Any], ...] = ()
     stats_from: str | None = None
     count: Any = None

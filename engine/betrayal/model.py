@@ -71,7 +71,7 @@ class ExplorerDef:
     birthday: tuple[int, int]  # (month, day)
     traits: Mapping[str, Track]
     hobbies: tuple[str, ...] = ()  # as printed on the card (a haunt may ask for one: Lost's Music)
-    sex: str = ""  # from the bios (a haunt may ask: Tomb of Dracula's Domination)
+    sex: str = ""  # "male" or "female", from the bios (Tomb of Dracula's Domination, Ghost Bride's groom)
 
 
 @dataclass(frozen=True)

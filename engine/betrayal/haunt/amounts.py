@@ -34,7 +34,7 @@ class Amounts(HauntBase):
         kind = target.get("kind")
         out = []
         for s in self.seat_ids:
-            if s == seat or not self.in_play(s) or self.ex[s].room not in rooms:
+            if (s == seat and not target.get("include_self")) or not self.in_play(s) or self.ex[s].room not in rooms:
                 continue
             if kind in ("hero", "hero-with-status") and self.side.get(s) != HERO:
                 continue

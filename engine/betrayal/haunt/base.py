@@ -61,6 +61,9 @@ class HauntBase(BetrayalState):
         self._trait = "might"  # the trait of the fight being settled
         self._weapon: str | None = None  # the weapon card of the explorer's attack being settled
         self.hero_killers: set[str] = set()  # explorers who won an attack that killed a hero
+        self.hero_kills: dict[str, int] = {}  # seat -> heroes killed by attacks it won (``heroes_killed``)
+        # seat -> traits held as numbers (``trait_values``): {"values", "per_hero_killed", "minimum"}
+        self.trait_values: dict[str, dict[str, Any]] = {}
         self.stunned_left = False
         self.rolled = ""  # the trait of the last task roll (for trait-used tokens)
         self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
@@ -71,6 +74,7 @@ class HauntBase(BetrayalState):
         self.collapsing = False
         self.joined: dict[str, int] = {}  # monster uid -> the round it joined a joint attack (attacks_together)
         self.collapse_state: dict[str, Any] = {}  # a ``collapse`` piece's progress (started, paused, stopped)
+        self.collapse_by = ""  # an outcome hook that takes each step of the collapse instead of the floors' order
         self.timer_state: dict[str, dict[str, Any]] = {}
         self.pending_losses: list[str] = []
         self.deaths_pending: list[str] = []  # heroes who died since the last on-hero-death rules ran
@@ -108,6 +112,15 @@ class HauntBase(BetrayalState):
         """With option ``force_haunt``, the haunt of option ``haunt`` is played at the first reveal
         whatever the chart gives (a designer's draft, ``play --from-reveal``)."""
         return self.want if self.force else None
+
+    def value(self, seat: str, trait: str) -> int:
+        """A trait's value; a trait a haunt holds as a number (``trait_values``: on the Turn/Damage
+        track rather than the character card) is that number, shifted by the heroes the explorer killed."""
+        held = self.trait_values.get(seat)
+        if held is not None and trait in held["values"]:
+            shift = int(held["per_hero_killed"].get(trait, 0)) * self.hero_kills.get(seat, 0)
+            return max(int(held["minimum"]), int(held["values"][trait]) + shift)
+        return super().value(seat, trait)
 
     def in_play(self, seat: str) -> bool:
         return not self.ex[seat].dead and seat not in self.removed and seat not in self.exited
@@ -224,12 +237,7 @@ class HauntBase(BetrayalState):
             counterpart = self.seat_ids[index % self.n]
             stats = {t: self.value(counterpart, t) for t in TRAITS}
         else:
-            source = self._track_row(mdef) if mdef.stats_by_track else mdef.stats
-            for t, v in source.items():
-                if isinstance(v, int) and not isinstance(v, bool):
-                    stats[t] = v
-                elif isinstance(v, Mapping):
-                    stats[t] = self.as_haunt_state()._amount(v)  # a formula (the Elder God's Speed = the players)
+            stats = self.printed_stats(mdef)
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
         self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
@@ -237,9 +245,15 @@ class HauntBase(BetrayalState):
         return m
 
     def movement_left(self, seat: str) -> int:
-        if "no-move" in self.turn_mods.get(seat, set()):
+        mods = self.turn_mods.get(seat, set())
+        if "no-move" in mods:
             return 0
-        return super().movement_left(seat)
+        # "slowed:N": N spaces fewer this turn (haunt 24's latched Bats), one space always left
+        slow = sum(int(k.split(":", 1)[1]) for k in mods if k.startswith("slowed:"))
+        left = super().movement_left(seat)
+        if slow and left > 0 and self.turn.seat == seat:
+            return max(left - slow, 1 if self.turn.moved == 0 else 0)
+        return left
 
     def door_adjacent(self, room: str) -> set[str]:
         """Rooms joined to ``room`` by a connecting doorway (both doors meet), on its floor; the
@@ -263,6 +277,20 @@ class HauntBase(BetrayalState):
                 seen.add(other)
                 cur = other
         return seen
+
+    def printed_stats(self, mdef: MonsterDef) -> dict[str, int]:
+        """A monster kind's stats as printed now: its row by the Turn/Damage track, or its fixed
+        stats, a ``{table: id}`` one read for the player count or a formula; traits it lacks are left out."""
+        source: Mapping[str, Any] = self._track_row(mdef) if mdef.stats_by_track else mdef.stats
+        stats: dict[str, int] = {}
+        for t, v in source.items():
+            if isinstance(v, Mapping) and "table" in v and self.hs is not None:
+                stats[t] = self.hs.amount(v, self.n)
+            elif isinstance(v, Mapping):
+                stats[t] = self.as_haunt_state()._amount(v)  # a formula (the Elder God's Speed = the players)
+            elif isinstance(v, int) and not isinstance(v, bool):
+                stats[t] = v
+        return stats
 
     def _track_row(self, mdef: MonsterDef) -> Mapping[str, int | str]:
         # before the track is set up the first row applies

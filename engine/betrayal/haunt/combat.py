@@ -390,6 +390,10 @@ class Combat(Outcomes):
             self.damage_source = None
             if hero and self.ex[lose].dead and win in self.ex:
                 self.hero_killers.add(win)
+                self.hero_kills[win] = self.hero_kills.get(win, 0) + 1
+                if win in self.trait_values:
+                    shown = ", ".join(f"{t} {self.value(win, t)}" for t in self.trait_values[win]["values"])
+                    self.emit("haunt.rules-override", f"{self.name(win)} has killed {self.hero_kills[win]} hero(es): {shown}")
             elif hero and self.ex[lose].dead and (owner := self.monster(win).counterpart) and self.ex[owner].dead:
                 self.hero_killers.add(owner)  # a dead explorer's player, whose risen monster killed
         else:

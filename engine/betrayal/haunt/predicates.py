@@ -72,7 +72,12 @@ class Predicates(Amounts):
         return True
 
     def _pred_heroes_alive(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
-        return len(self.living_heroes()) >= self._amount(p["heroes_alive"].get("at_least", 1))
+        spec = p["heroes_alive"]
+        alive = len(self.living_heroes())
+        if spec.get("or_exited"):
+            # heroes who left the house alive count as alive (United We Stand's "all but one dead")
+            alive += sum(1 for s in self.heroes() if s in self.exited and not self.ex[s].dead)
+        return alive >= self._amount(spec.get("at_least", 1))
 
     def _pred_heroes_exited(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return sum(1 for s in self.heroes() if s in self.exited) >= self._amount(p["heroes_exited"].get("at_least", 1))
@@ -187,6 +192,14 @@ class Predicates(Amounts):
                             opponent: str | None) -> bool:
         return seat is not None and (seat in self.hero_killers) == bool(p["killed_a_hero"])
 
+    def _pred_heroes_killed(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        """At least so many heroes killed by attacks won by the explorer in question or (``by:
+        traitor``) by the haunt's traitor (United We Stand: absorb two heroes, then escape)."""
+        spec = p["heroes_killed"]
+        killer = self.traitor() if spec.get("by") == "traitor" else seat
+        return killer is not None and self.hero_kills.get(killer, 0) >= self._amount(spec["at_least"])
+
     def _pred_the_traitor(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         traitor = self.haunt.get("traitor") if self.haunt is not None else None
         return seat is not None and (seat == traitor) == bool(p["the_traitor"])
@@ -269,7 +282,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
-        "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex"))
+        "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex", "heroes_killed"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

@@ -251,6 +251,13 @@ class SetupSteps(Monsters):
                     a = yield from self.ask(seat, [Action.of("raise", trait=t) for t in room_left],
                                             f"spend trait point {k + 1} of {points}")
                     self.trait_change(seat, str(a["trait"]), 1)
+        elif verb == "trait_values":
+            for seat in who(spec["who"]):
+                values = {str(t): self._amount(v) for t, v in spec["values"].items()}
+                self.trait_values[seat] = {"values": values, "per_hero_killed": dict(spec.get("per_hero_killed", {})),
+                                           "minimum": int(spec.get("minimum", 0))}
+                shown = ", ".join(f"{t} {v}" for t, v in values.items())
+                self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on")
         elif verb == "fetch_card" and spec.get("when") == "now":
             for seat in who(spec.get("by", "traitor")):
                 for card in spec["card"] if isinstance(spec["card"], list) else [spec["card"]]:
@@ -705,4 +712,4 @@ class SetupSteps(Monsters):
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "assign", "discard_card", "become", "set_aside_card", "do",
     "spend_trait_points", "fetch_card", "fetch_room", "traitor_in_play", "extra_turn", "start_track", "set_aside", "deal",
-    "first_player", "custom", "scatter"}) | frozenset({"fetch_rooms", "draw_choice"})
+    "first_player", "custom", "scatter", "trait_values"}) | frozenset({"fetch_rooms", "draw_choice"})

@@ -95,6 +95,12 @@ class HauntState(Turns):
             ],
             "result": self.result.to_data() if self.result else None,
         }
+        if self.trait_values:
+            data["haunt_phase"]["trait_values"] = {k: dict(sorted(v.items())) for k, v in sorted(self.trait_values.items())}
+        if self.collapse_by:
+            data["haunt_phase"]["collapse_by"] = self.collapse_by
+        if self.hero_kills:
+            data["haunt_phase"]["hero_kills"] = dict(sorted(self.hero_kills.items()))
         return data
 
     def restart_turns(self, seat: str) -> None:
@@ -203,6 +209,7 @@ class HauntState(Turns):
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
                               "explorer is not in play")
                     yield from self._slot_rules(seat)
+                    yield from self._standing_rules()  # the slot ends like a turn: standing rules are judged
                 if seat == anchor:
                     yield from self._advance_timers("end-of-traitor-turn")
                 if seat == revealer:

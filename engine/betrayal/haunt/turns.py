@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.collapse import Collapse
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.house import step
@@ -42,6 +43,11 @@ class Turns(Collapse):
                 if moment == "end" and timer.get("advance", {}).get("when") == "end-of-turn-of-flag-setter":
                     self.track += int(timer["advance"].get("by", 1))
                     self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                    for at in timer.get("at", []):
+                        if at.get("moment") == "end-of-that-turn" and self.track == int(at["value"]):
+                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                            for eff in at.get("do", []):
+                                yield from self._outcome(eff, seat, None)
                 if moment == "start":
                     for at in timer.get("at", []):
                         if at.get("moment") == "start-of-that-turn" and self.track == int(at["value"]):
@@ -53,6 +59,10 @@ class Turns(Collapse):
         """One room collapses at the end of this explorer's turn, next to a collapsed room: the
         upper floor first (the Attic, else an empty upper room), then the ground floor from the
         Grand Staircase, then the basement from the Basement Landing. Anyone inside dies."""
+        if self.collapse_by:
+            # a haunt whose collapse has its own shape (United We Stand's fire) steps it by its hook
+            yield from registry.hook.outcome[self.collapse_by](self.as_haunt_state(), seat, None)
+            return
         if not self.collapsed and seat != self.traitor() and "collapse-started" not in self.hflags:
             return
         self.hflags.add("collapse-started")
@@ -111,6 +121,8 @@ class Turns(Collapse):
         assert self.hs is not None
         for side in self.hs.sides().values():
             for timer in side.timers:
+                if timer.get("starts") == "on-flag" and timer.get("start_flag") not in self.hflags:
+                    continue  # a clock started by a flag stands still until it is set (Ghost Bride's wedding)
                 if timer.get("advance", {}).get("when") == moment:
                     self.track += int(timer["advance"].get("by", 1))
                     self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")

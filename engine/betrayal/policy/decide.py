@@ -128,10 +128,14 @@ def _collapse(st: HauntState, actions: list[Action]) -> Action:
     """The traitor brings the house down on heroes; a hero on empty rooms far from the heroes."""
     seat = st.to_move() or ""
     heroes = [st.ex[s].room for s in st.living_heroes()]
+    traitor = st.traitor()
+    # the traitor's own explorer, when in the house, is what the heroes most want under the rubble
+    foe = st.ex[traitor].room if traitor is not None and st.in_play(traitor) else None
     if st.side.get(seat) != HERO:
-        return max(actions, key=lambda a: (heroes.count(str(a["room"])), str(a["room"])))
+        return max(actions, key=lambda a: (heroes.count(str(a["room"])), a["room"] != foe, str(a["room"])))
     dist = st._dist_to(heroes)
-    return min(actions, key=lambda a: (heroes.count(str(a["room"])), -dist.get(str(a["room"]), 99), str(a["room"])))
+    return min(actions, key=lambda a: (heroes.count(str(a["room"])), a["room"] != foe, -dist.get(str(a["room"]), 99),
+                                       str(a["room"])))
 
 
 def _ride(st: HauntState, actions: list[Action]) -> Action | None:

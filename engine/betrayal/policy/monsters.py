@@ -61,8 +61,13 @@ def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[s
     need_any: set[str] = set()
     rooms: list[str] = []
     side = st.hs.traitor_side if st.hs is not None else None
+    # flags the side's standing rules set by themselves; another flag a win needs is a step still ahead
+    ruled = {str(eff["set_flag"]) for r in (side.rules if side is not None else ()) for eff in r.get("do", [])
+             if "set_flag" in eff}
     for w in side.wins if side is not None else ():
         leaves = w.when.get("all", [w.when])
+        if any("flag" in x and x["flag"] not in st.hflags and x["flag"] not in ruled for x in leaves):
+            continue  # not yet this win's time (Ghost Bride: the groom must die before the Chapel)
         holds = [x["holds"] for x in leaves if "holds" in x and x["holds"].get("who", {}).get("monster") == m.kind]
         where = [x["monster_in_room"] for x in leaves if "monster_in_room" in x and x["monster_in_room"]["monster"] == m.kind]
         for h in holds:

@@ -297,8 +297,11 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
             return where  # it shows up in the next room found on its floor: explore there
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
         if not want - mine and not st.rivals(seat):
-            prey += [st.ex[s].room for s in st.opponents_of(seat)]  # rivals holding it all head for their goal
+            # rivals holding it all head for their goal; a foe no attack of ours can hurt is no prey
+            prey += [st.ex[s].room for s in st.opponents_of(seat) if not _unhurt_by(st, seat, s)]
         goals = prey + _task_rooms(st, seat, side, None)
+        if not goals and _task_rooms_unfound(st, seat, side):
+            return _frontier(st)  # a task's room is still in the stack: explore for it
         own = st.hs.sides().get(side) if st.hs is not None else None
         if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
             return _frontier(st)  # every known place is used up: open the house for more rooms and cards
@@ -346,6 +349,17 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
             except NotImplementedError:
                 continue
     return out
+
+
+def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
+    """Whether a task the explorer could take on now is tied to a room not yet in the house."""
+    for task in st.tasks_for(seat):
+        if "requires" in task and not st.pred(task["requires"], seat):
+            continue
+        room = task.get("where", {}).get("room")
+        if isinstance(room, str) and room not in st.house.spots and room in st.t.rooms:
+            return True
+    return False
 
 
 def _left_to_take(st: HauntState, token: str) -> bool:
@@ -473,6 +487,8 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         if target in st.ex and st.hs is not None and not st.fight_rules(seat, target, weapon=used) and any(
                 st.hs.statuses.get(x, {}).get("no_skull") for x in st.hstatus.get(target, [])):
             continue  # it cannot die of damage: a fight only risks a loss
+        if target in st.ex and not st.fight_rules(seat, target, weapon=used) and _untouchable(st, target):
+            continue  # no attack damages it at all: a fight only risks a loss
         chosen = str(a["rule"]) if a.get("rule") else None
         rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
         if chosen is not None and not _win_changes_anything(st, rules, target):
@@ -508,6 +524,26 @@ def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
                 rooms &= set(st._rooms_for(task["where"]))
             out |= rooms
     return sorted(out)
+
+
+def _untouchable(st: HauntState, target: str) -> bool:
+    """Whether the explorer ``target`` takes no damage from anyone's attacks (``damage_taken:
+    none`` with no ``hurt_by_holders`` card that gets through: United We Stand's flesh)."""
+    return st.hs is not None and any(
+        st.hs.statuses.get(x, {}).get("damage_taken") == "none" and not st.hs.statuses.get(x, {}).get("hurt_by_holders")
+        for x in st.hstatus.get(target, []))
+
+
+def _unhurt_by(st: HauntState, seat: str, target: str) -> bool:
+    """Whether the explorer ``target`` takes no damage from ``seat``'s attacks: a status with
+    ``damage_taken: none`` whose ``hurt_by_holders`` cards ``seat`` does not hold."""
+    if st.hs is None:
+        return False
+    for x in st.hstatus.get(target, []):
+        status = st.hs.statuses.get(x, {})
+        if status.get("damage_taken") == "none" and not any(st.holds(seat, c) for c in status.get("hurt_by_holders", ())):
+            return True
+    return False
 
 
 def _hopeless(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:

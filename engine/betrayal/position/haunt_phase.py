@@ -156,13 +156,22 @@ class _HauntBuilder(_PartsBuilder):
                     st.hidden, st.unmasked = seat, bool(value["revealed"])
                 elif key == "hidden_token":
                     st.hidden_token = str(value)
+                elif key == "trait_values":
+                    st.trait_values = {str(k): {"values": {str(t): int(n) for t, n in v["values"].items()},
+                                                "per_hero_killed": {str(t): int(n) for t, n in v["per_hero_killed"].items()},
+                                                "minimum": int(v["minimum"])} for k, v in value.items()}
+                elif key == "hero_kills":
+                    st.hero_kills = {str(k): int(n) for k, n in value.items()}
+                elif key == "collapse_by":
+                    st.collapse_by = str(value)
                 else:
                     st.pending_losses = [str(v) for v in value]
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, KeyError, AttributeError):
                 self.bad(path, f"{key} is as describe_position gives it: " + {
                     "fetches": "[[side, card, stack], ...]", "next_omen": "[[side, [cards]], ...]",
                     "rolled": "a trait", "pending_losses": "a list", "hidden_traitor": "{seat, revealed}",
-                    "hidden_token": "a token id"}[key])
+                    "hidden_token": "a token id", "trait_values": "{seat: {values, per_hero_killed, minimum}}",
+                    "hero_kills": "{seat: count}", "collapse_by": "a hook id"}[key])
         gone = [c for c in st.destroyed if c in st.t.cards and c in st.decks[st.t.cards[c].type]]
         for card in gone:
             self.take(card, ("haunt", "destroyed"))  # a card the haunt destroyed is out of its stack
@@ -217,8 +226,7 @@ class _HauntBuilder(_PartsBuilder):
             if mdef.stats_from == "counterpart-at-haunt-start" and counterpart:
                 stats = {t: st.value(counterpart, t) for t in TRAITS}
             else:
-                source = st._track_row(mdef) if mdef.stats_by_track else mdef.stats
-                stats = {t: v for t, v in source.items() if isinstance(v, int) and not isinstance(v, bool)}
+                stats = st.printed_stats(mdef)
             given = item.get("stats") or {}
             if not isinstance(given, Mapping):
                 self.bad((*path, "stats"), "stats maps traits to values")

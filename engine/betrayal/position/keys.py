@@ -70,7 +70,10 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
 #: omen room (``[side, [cards]]``), the trait of the last task roll, losses waiting to be settled.
 #: A hidden traitor (``hidden_traitor``: ``{seat, revealed}`` as in snapshot(), with the id of the
 #: token dealt to pick it in ``hidden_token``).
-HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses", "hidden_traitor", "hidden_token")
+#: Stated only where a haunt uses them (as snapshot() gives them): traits held as numbers
+#: (``trait_values``), heroes killed by seat (``hero_kills``), a collapse stepped by a hook (``collapse_by``).
+HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses", "hidden_traitor", "hidden_token",
+               "trait_values", "hero_kills", "collapse_by")
 
 
 HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", "deal", *HAUNT_FIELDS, *HAUNT_EXTRA)
