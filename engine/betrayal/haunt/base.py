@@ -239,7 +239,15 @@ class HauntBase(BetrayalState):
     def movement_left(self, seat: str) -> int:
         if "no-move" in self.turn_mods.get(seat, set()):
             return 0
-        return super().movement_left(seat)
+        left = super().movement_left(seat)
+        cuts = [k.split(":")[1:] for k in self.turn_mods.get(seat, ()) if k.startswith("move-fewer:")]
+        if cuts and not self.turn.stopped:
+            # the penalty comes off the turn's whole allowance, which it never takes below the floor
+            allowance = self.speed(seat) + self.turn.extra
+            least = max(int(c[1]) for c in cuts)
+            cut = max(0, min(sum(int(c[0]) for c in cuts), allowance - least))
+            left = max(0, left - cut)
+        return left
 
     def door_adjacent(self, room: str) -> set[str]:
         """Rooms joined to ``room`` by a connecting doorway (both doors meet), on its floor; the
