@@ -78,3 +78,22 @@ def test_the_heroes_escape_only_together_in_one_room_with_the_rowboat() -> None:
     st.ex[heroes[-1]].dead = True  # a dead hero is not left behind, and half the heroes still live
     st.ex[heroes[-1]].room = "entrance-hall"
     assert st.pred(escape.when)
+
+
+def test_four_blows_on_the_rowboat_then_a_fifth_success_disables_it() -> None:
+    st = started(4)
+    traitor = st.traitor()
+    assert traitor is not None
+    strike = rule(st, "traitor", "strike-rowboat")["requires"]
+    disable = rule(st, "traitor", "disable-rowboat")["requires"]
+    st.htokens["rowboat"] = [st.ex[traitor].room]
+    assert st.pred(strike, traitor) and not st.pred(disable, traitor)
+    for _ in range(4):
+        drive(st._outcome({"earn": {"token": "might-roll", "put": "on-card"}}, traitor, None))
+    assert not st.pred(strike, traitor) and st.pred(disable, traitor)
+    st.htokens["rowboat"] = []  # carried away by a hero: out of the traitor's reach
+    assert not st.pred(disable, traitor)
+    win = next(w for w in st.hs.sides()["traitor"].wins if w.id == "rowboat-disabled") if st.hs else None
+    assert win is not None and not st.pred(win.when)
+    drive(st._outcome({"set_flag": "rowboat-disabled"}, traitor, None))
+    assert st.pred(win.when)
