@@ -346,6 +346,7 @@ GAME = GameDef(
         _haunt_case("22-the-abyss-gazes-back", "traitor", 6, 35),
         _haunt_case("36-better-with-friends", "heroes", 3, 99),
         _haunt_case("36-better-with-friends", "traitor", 4, 0),
+        _haunt_case("36-better-with-friends", "traitor", 5, 37),
         _haunt_case("36-better-with-friends", "traitor", 6, 6),
         _haunt_case("26-pay-the-piper", "heroes", 3, 178),
         _haunt_case("26-pay-the-piper", "traitor", 4, 5),
