@@ -248,9 +248,16 @@ class HauntBase(BetrayalState):
         mods = self.turn_mods.get(seat, set())
         if "no-move" in mods:
             return 0
+        left = super().movement_left(seat)
+        cuts = [k.split(":")[1:] for k in mods if k.startswith("move-fewer:")]
+        if cuts and not self.turn.stopped:
+            # the penalty comes off the turn's whole allowance, which it never takes below the floor
+            allowance = self.speed(seat) + self.turn.extra
+            least = max(int(c[1]) for c in cuts)
+            cut = max(0, min(sum(int(c[0]) for c in cuts), allowance - least))
+            left = max(0, left - cut)
         # "slowed:N": N spaces fewer this turn (haunt 24's latched Bats), one space always left
         slow = sum(int(k.split(":", 1)[1]) for k in mods if k.startswith("slowed:"))
-        left = super().movement_left(seat)
         if slow and left > 0 and self.turn.seat == seat:
             return max(left - slow, 1 if self.turn.moved == 0 else 0)
         return left

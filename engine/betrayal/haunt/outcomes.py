@@ -395,6 +395,11 @@ class Outcomes(Wins):
             chosen = spec["then"] if self.pred(spec["when"], seat, m) else spec.get("else", [])
             for sub in chosen:
                 yield from self._outcome(sub, seat, m, target)
+        elif verb == "move_fewer" and seat is not None:
+            # kept with the turn's limits; movement_left takes it off, never below ``at_least``
+            self.turn_mods.setdefault(seat, set()).add(f"move-fewer:{int(spec['by'])}:{int(spec.get('at_least', 1))}")
+            self.emit(rule, f"{self.name(seat)} moves {int(spec['by'])} fewer spaces this turn "
+                      f"(at least {int(spec.get('at_least', 1))})")
         elif verb == "max_move" and seat is not None:
             if int(spec) == 0:
                 self.turn_mods.setdefault(seat, set()).add("no-move")
@@ -805,4 +810,4 @@ OUTCOME_VERBS = frozenset({
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "fetch_room", "room_cost", "rise_as", "mark_monster",
-    "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release"})
+    "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer"})

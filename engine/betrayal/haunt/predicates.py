@@ -79,6 +79,12 @@ class Predicates(Amounts):
             alive += sum(1 for s in self.heroes() if s in self.exited and not self.ex[s].dead)
         return alive >= self._amount(spec.get("at_least", 1))
 
+    def _pred_heroes_together_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                 opponent: str | None) -> bool:
+        """Every living hero stands in one and the same room of the location."""
+        rooms = {self.ex[s].room for s in self.living_heroes()}
+        return len(rooms) == 1 and rooms <= set(self._rooms_for(p["heroes_together_in"]))
+
     def _pred_heroes_exited(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return sum(1 for s in self.heroes() if s in self.exited) >= self._amount(p["heroes_exited"].get("at_least", 1))
 
@@ -277,7 +283,7 @@ class Predicates(Amounts):
 PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str | None, Monster | None, str | None],
                                            bool]], ...] = tuple(
     (key, getattr(Predicates, f"_pred_{key}")) for key in (
-        "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "exited",
+        "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "heroes_together_in", "exited",
         "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor", "traitor_dead",

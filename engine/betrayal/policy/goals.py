@@ -30,6 +30,7 @@ def goal_rooms(st: HauntState, side: str) -> list[str]:
                             rooms.append(r)
     own = st.hs.sides().get(side)
     if own is not None:
+        rooms += _meeting_room(st, own.wins)
         for task in own.tasks:
             for r in task.get("where", {}).get("rooms", []):
                 if r in st.house.spots and not (task.get("reuse") == "once-per-place"
@@ -53,6 +54,8 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
             out.add(held)
         elif isinstance(held, list):
             out.update(str(h) for h in held)
+    for win in own.wins:
+        _collect_held_for_win(win.when, side, out)
     for group in _alternatives(own.attack_rules):
         mine = {c for c in group if any(st.holds(s, c) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)}
         out |= mine or group
@@ -127,3 +130,33 @@ def _modifier_conditions(rule: Mapping[str, Any]) -> list[Any]:
     if not isinstance(roll, Mapping):
         return []
     return [m["when"] for m in roll.get("modifiers", ()) if "add" in m and "when" in m]
+
+
+def _meeting_room(st: HauntState, wins: Iterable[Any]) -> list[str]:
+    """The one room a win wants every living hero gathered in (``heroes_together_in``): the first
+    of its rooms in the house, so that nobody waits in another."""
+    def visit(p: Any) -> list[str]:
+        if isinstance(p, Mapping):
+            if "heroes_together_in" in p:
+                with contextlib.suppress(NotImplementedError):
+                    return [r for r in st._rooms_for(p["heroes_together_in"]) if r in st.house.spots][:1]
+            return [r for k, v in p.items() if k != "not" for r in visit(v)]
+        if isinstance(p, list):
+            return [r for x in p for r in visit(x)]
+        return []
+
+    return [r for w in wins for r in visit(w.when)][:1]
+
+
+def _collect_held_for_win(p: Any, side: str, out: set[str]) -> None:
+    """The cards and tokens a win of the side wants the side itself to hold (``holds`` by it)."""
+    if isinstance(p, Mapping):
+        spec = p.get("holds")
+        if isinstance(spec, Mapping) and spec.get("who") == side:
+            out.update(str(c) for c in [*spec.get("all", ()), *spec.get("any", ())[:1]])
+        for key, value in p.items():
+            if key != "not":
+                _collect_held_for_win(value, side, out)
+    elif isinstance(p, list):
+        for x in p:
+            _collect_held_for_win(x, side, out)
