@@ -241,6 +241,9 @@ def _form(schema: Any) -> str:
     if isinstance(ref, str) and set(schema) <= {"$ref", "description"}:
         name = ref.rsplit("/", 1)[-1].replace("_", " ")  # a named definition: "a formula", "an amount"
         return ("an " if name[:1] in "aeiou" else "a ") + name + (" ({of: players, ...})" if name == "formula" else "")
+    if kind == "object" and schema.get("required") and set(schema) <= {"type", "description", "properties", "required",
+                                                                        "additionalProperties"}:
+        return "{" + ", ".join(f"{key}: ..." for key in schema["required"]) + "}"  # a small mapping: {table: ...}
     names = {"string": "a string", "boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null"}
     if isinstance(kind, str) and set(schema) <= {"type", "description"}:
         return names.get(kind, kind)

@@ -404,7 +404,7 @@ def test_lint_names_every_form_a_value_may_take(tmp_path: Path) -> None:
     target = edited(tmp_path, HAUNT, "stats: {speed: 4,", "stats: {speed: fast,")
     run = run_cli(["lint", str(target)])
     assert run.status == 2
-    assert "'fast' is not allowed here; expected an integer of at least 0 or a formula ({of: players, ...}) or 'none'" in run.err
+    assert "'fast' is not allowed here; expected an integer of at least 0 or a formula ({of: players, ...}) or 'none' or {table: ...}" in run.err
 
 
 @pytest.mark.parametrize("name", ["spec/betrayal/components.yaml", "spec/betrayal/haunts/03-frog-leg-stew.yaml",

@@ -9,11 +9,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt import outcome_rolls, registry
 from hauntcheck.engine.betrayal.haunt.grabs import grab, retreat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
-from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
 
@@ -59,33 +58,6 @@ class Outcomes(Wins):
                 return seat
         return None
 
-    def _trait_points(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
-        """``trait_points``: the explorer rolls the dice and loses (or gains) that many trait
-        points, choosing a trait for each point in turn among ``traits`` (all four by default)."""
-        lose = spec["change"] == "lose"
-        traits = [str(t) for t in spec.get("traits", TRAITS)]
-        if "points" in spec:
-            total = self._amount(spec["points"])
-            self.emit("haunt.rules-override", f"{self.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s), "
-                      f"spread over {', '.join(traits)}")
-        else:
-            dice = self._amount(spec["dice"])
-            total = yield from effects.own_roll(self, seat, dice, "trait", f"{dice} dice of trait points",
-                                                effects.Ctx(seat, "haunt"))
-            self.emit("haunt.rules-override", f"{self.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s) "
-                      f"({dice} dice), spread over {', '.join(traits)}")
-        for i in range(total):
-            e = self.ex[seat]
-            if e.dead:
-                return
-            options = traits if lose else [t for t in traits if e.idx[t] < len(self.t.explorers[e.id].traits[t].values) - 1]
-            if not options:
-                return  # every trait at its top: nothing left to gain
-            kind = "damage" if lose else "trait"
-            acts = [Action.of(kind, **{t: 1}) if lose else Action.of(kind, trait=t) for t in options]
-            a = yield from self.ask(seat, acts, f"{'lose' if lose else 'gain'} trait point {i + 1} of {total}")
-            trait = next(t for t in options if a.get(t) is not None) if lose else str(a["trait"])
-            self.trait_change(seat, trait, -1 if lose else 1)
 
     def _outcome(self, eff: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None = None
                  ) -> Gen[None]:
@@ -156,7 +128,7 @@ class Outcomes(Wins):
                 marked.stats.update({str(k): int(v) for k, v in spec.items()})
                 self.emit(rule, f"{self.mname(marked)} now has " + ", ".join(f"{k} {v}" for k, v in sorted(spec.items())))
         elif verb == "roll_dice":
-            yield from self._roll_dice(spec, seat, m, target, rule, str(eff.get("says", "a haunt roll")))
+            yield from outcome_rolls.roll_dice(self, spec, seat, m, target, rule, str(eff.get("says", "a haunt roll")))
         elif verb == "fetch_room":
             yield from self._fetch_room(spec)
         elif verb == "room_cost" and seat is not None:
@@ -224,7 +196,7 @@ class Outcomes(Wins):
                 if self.in_play(dying):
                     yield from self._outcome({"kill": True}, dying, None)
         elif verb == "trait_points" and seat is not None:
-            yield from self._trait_points(seat, spec)
+            yield from outcome_rolls.trait_points(self, seat, spec)
         elif verb == "become" and seat is not None:
             status = str(spec)
             immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
@@ -378,11 +350,11 @@ class Outcomes(Wins):
         elif verb == "on_each" and seat is not None:
             yield from self._on_each(seat, spec, m)
         elif verb == "trait_roll" and (seat is not None or "dice" in spec):
-            yield from self._trait_roll(seat, spec, m)
+            yield from outcome_rolls.trait_roll(self, seat, spec, m)
         elif verb == "room_damage":
             yield from self._room_damage(spec, seat, m)
         elif verb == "contest" and m is not None:
-            yield from self._contest(spec, m)
+            yield from outcome_rolls.contest(self, spec, m)
         elif verb == "weaken_monster" and self.hs is not None:
             for x in [x for x in self.mon if x.kind == spec["monster"] and not x.gone]:
                 trait = str(spec["trait"])
@@ -495,36 +467,6 @@ class Outcomes(Wins):
                 if self.in_play(who):
                     yield from self._outcome(eff, who, m)
 
-    def _trait_roll(self, seat: str | None, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
-        """``trait_roll``: a trait roll (or the explorer's pick of ``trait_choice``) against
-        ``target``; its ``success`` or ``failure`` outcomes follow."""
-        if "dice" in spec:
-            dice = self._amount(spec["dice"])
-            target = self._amount(spec["target"])
-            if dice > 8:
-                self.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled")
-            faces = yield from self.roll(min(dice, 8), f"{dice} dice against {target}+")
-            ok = sum(faces) >= target
-            self.emit("haunt.rules-override", f"{min(dice, 8)} dice roll {sum(faces)} against {target}+: "
-                      f"{'success' if ok else 'failure'}")
-            for eff in spec.get("success" if ok else "failure", []):
-                yield from self._outcome(eff, seat, m)
-            return
-        assert seat is not None
-        choice = [str(t) for t in spec.get("trait_choice", [spec.get("trait", "might")])]
-        trait = choice[0]
-        if len(choice) > 1:
-            a = yield from self.ask(seat, [Action.of("roll-trait", trait=t) for t in choice], "roll which trait")
-            trait = str(a["trait"])
-        target = self._amount(spec["target"])
-        total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait", f"a {trait} roll",
-                                            effects.Ctx(seat, "haunt"))
-        ok = total >= target
-        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total} against {target}+: "
-                  f"{'success' if ok else 'failure'}")
-        for eff in spec.get("success" if ok else "failure", []):
-            if self.in_play(seat):
-                yield from self._outcome(eff, seat, m)
 
     def _collapse_one(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
         """Declared here, carried out by the turn (:meth:`Turns._collapse_one`)."""
@@ -647,36 +589,6 @@ class Outcomes(Wins):
                   f"({self.track} of {need})")
         return self.track
 
-    def _roll_dice(self, spec: Mapping[str, Any], seat: str | None, m: Monster | None, target: str | None,
-                   rule: str, says: str) -> Gen[None]:
-        """The outcome ``roll_dice``: roll the dice and carry out the band the total falls in
-        (``bands``), or, against a ``target``, the ``success`` or ``failure`` outcomes (at most 8 dice)."""
-        if "bands" not in spec:
-            if "trait" in spec:
-                if seat is None:
-                    return  # a trait roll needs an explorer to make it
-                # a trait roll of the explorer in question (the Stone Doll's Might roll)
-                trait = str(spec["trait"])
-                total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait", f"a {trait} roll ({says})",
-                                                    effects.Ctx(seat, "haunt"))
-                what = f"{self.name(seat)} rolls {trait}"
-            else:
-                dice = min(8, self._amount(spec["dice"]))
-                faces = yield from self.roll(dice, f"{dice} dice ({says})")
-                total, what = sum(faces), f"{dice} dice roll"
-            ok = total >= self._amount(spec["target"])
-            self.emit(rule, f"{what} {total} against {self._amount(spec['target'])}+: {'success' if ok else 'failure'}")
-            for sub in spec.get("success" if ok else "failure", []):
-                yield from self._outcome(sub, seat, m, target)
-            return
-        dice = self._amount(spec["dice"])
-        faces = yield from self.roll(dice, f"a roll of {dice} dice")
-        total = sum(faces)
-        band = next((b for b in spec["bands"] if int(b.get("min", 0)) <= total <= int(b.get("max", 99))), None)
-        self.emit("haunt.rules-override", f"{dice} dice roll {total}" + (f": {band.get('says', '')}" if band else
-                                                                        ": no band applies"))
-        for eff in band.get("then", []) if band else []:
-            yield from self._outcome(eff, seat, m, target)
 
     def _release_gone(self) -> None:
         """Holds end when the holder is gone or stunned or the one held is out of play."""
@@ -755,46 +667,6 @@ class Outcomes(Wins):
                 yield from self._setup_step("traitor", step_, seat)
 
 
-    def _contest(self, spec: Mapping[str, Any], m: Monster) -> Gen[None]:
-        """``contest``: the monster rolls its trait against the explorer in its room with the
-        highest value of it (first seat on ties); the opponent rolls with ``opponent_bonus``
-        dice for cards held (at most 8); with ``reroll_blanks`` the monster rerolls its blank
-        dice once. The opponent's higher result does ``opponent_wins``; the monster's, the
-        ``margin`` row its lead falls in (each row's ``each_hero`` outcomes for every living
-        hero); a tie does nothing."""
-        trait = str(spec["trait"])
-        # judgement: the contest is with whoever is in the monster's room, whichever side of a
-        # barrier (as the company its rules ask for is counted by room)
-        here = [s for s in self.seat_ids if self.in_play(s) and self.ex[s].room == m.room]
-        if not here:
-            return
-        opponent = max(here, key=lambda s: (self.value(s, trait), -self.seat_ids.index(s)))
-        bonus = sum(int(b.get("dice", 1)) for b in spec.get("opponent_bonus", []) if self.holds(opponent, str(b["holding"])))
-        self.emit("monster.rules-overridable", f"{self.mname(m)} takes on {self.name(opponent)}: "
-                  f"{spec.get('says', 'a ' + trait + ' contest')}")
-        mine = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)}'s {trait} roll")
-        if spec.get("reroll_blanks") and 0 in mine:
-            again = yield from self.roll(mine.count(0), f"{self.mname(m)} rerolls its blanks")
-            self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {mine.count(0)} blank dice: {sum(again)} more")
-            mine = tuple(f for f in mine if f) + again
-        theirs = yield from self.roll(self._dice(opponent, None, trait, bonus), f"{self.name(opponent)}'s {trait} roll")
-        lead = sum(mine) - sum(theirs)
-        self.emit("monster.rules-overridable", f"{self.mname(m)} {sum(mine)} against {self.name(opponent)} {sum(theirs)}"
-                  + (f" ({bonus} die from what they carry)" if bonus else ""))
-        if lead < 0:
-            for eff in spec.get("opponent_wins", []):
-                yield from self._outcome(eff, opponent, m)
-            return
-        row = next((r for r in spec.get("margin", []) if int(r["min"]) <= lead <= int(r.get("max", 99))), None)
-        if lead == 0 or row is None:
-            self.emit("monster.rules-overridable", "a tie: nothing happens" if lead == 0 else "nothing happens")
-            return
-        if "says" in row:
-            self.emit("monster.rules-overridable", str(row["says"]))
-        for hero in self.living_heroes():
-            for eff in row.get("each_hero", []):
-                if self.in_play(hero):
-                    yield from self._outcome(eff, hero, m)
 
 
 #: Part-1 effects (``effects.schema.json``) an outcome hands to the part-1 engine as they are.

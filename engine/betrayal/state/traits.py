@@ -82,6 +82,8 @@ class Traits(StateBase):
             self.discards["event"].append(card)
         e.kept = []
         e.status = {}
+        # points noted over the top belong to cards held; the dropped ones take theirs with them
+        e.over = {k: v for k, v in e.over.items() if k.partition("/")[2] in e.cards}
         if seat == self.current:
             self.turn.end_now = True
             self.turn.stopped = True
