@@ -148,7 +148,8 @@ class Monsters(Combat):
 
     def _basement_rescue(self) -> Gen[None]:
         """``monster.basement-rescue``: monsters shut in the basement away from every hero let the
-        traitor fetch the Stairs from Basement from the stack to an open basement doorway."""
+        traitor fetch the Stairs from Basement from the stack to an open basement doorway - not
+        monsters the haunt lets explore (``monster.basement-rescue-not-if-exploring``)."""
         t = self.traitor()
         stairs = "stairs-from-basement"
         if t is None or stairs in self.house.spots or (stairs not in self.stack and stairs not in self.aside):
@@ -158,6 +159,11 @@ class Monsters(Combat):
         stuck = [m for m in self.active_monsters() if self.mdef(m).controlled_by in ("traitor", "traitor-or-heroes")
                  and self.house.floor_of(m.room) == "basement" and m.room not in dist]
         if not stuck or not heroes:
+            return
+        if any(self._monster_raw(self.mdef(m)).get("discovers_rooms") for m in stuck):
+            # they find their own way out by discovering rooms
+            self.emit("monster.basement-rescue-not-if-exploring", f"{', '.join(self.mname(m) for m in stuck)} cannot reach "
+                      "a hero, but this haunt lets them explore: the Stairs from Basement stay in the stack")
             return
         a = yield from self.ask(t, [Action.of("rescue", room=stairs), Action.of("no-rescue", room=stairs)],
                                 "fetch the Stairs from Basement for the monsters shut in the basement?")
