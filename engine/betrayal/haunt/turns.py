@@ -580,23 +580,16 @@ class Turns(Collapse):
         (Crimson Jack's return) still happens."""
         assert self.hs is not None
         side = self.hs.traitor_side
-        for r in side.turn_rules if side is not None else ():
-            if r.get("when") != "start-of-turn" or not r.get("slot") or r.get("who") != "traitor":
-                continue
-            if "requires" in r and not self.pred(r["requires"], None):
-                continue
-            self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
-            for eff in r.get("do", []):
-                yield from self._outcome(eff, None, None)
-        for r in side.turn_rules if side is not None else ():
-            # an end-of-turn slot rule ("even if you have been killed") follows at the same slot
-            if r.get("when") != "end-of-turn" or not r.get("slot") or r.get("who") != "traitor":
-                continue
-            if "requires" in r and not self.pred(r["requires"], None):
-                continue
-            self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
-            for eff in r.get("do", []):
-                yield from self._outcome(eff, None, None)
+        # the start-of-turn slot rules, then the end-of-turn ones ("even if you have been killed")
+        for moment in ("start-of-turn", "end-of-turn"):
+            for r in side.turn_rules if side is not None else ():
+                if r.get("when") != moment or not r.get("slot") or r.get("who") != "traitor":
+                    continue
+                if "requires" in r and not self.pred(r["requires"], None):
+                    continue
+                self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
+                for eff in r.get("do", []):
+                    yield from self._outcome(eff, None, None)
         yield from self.collapse_turn(seat)  # a traitor's collapse goes on after its death
         yield from self._death_rules()
 
