@@ -97,6 +97,14 @@ def test_betrayal_study_starts_at_the_reveal_and_is_the_same_on_two_jobs(tmp_pat
     assert one["study"]["start"] == "reveal"
     haunt = one["haunts"][0]
     assert haunt["haunt"] == "1" and haunt["title"] == "The Mummy Walks"
+    # The summary table names the hooks the haunt still needs as code, as the spec declares them.
+    from hauntcheck.engine.balance.command import summary_markdown
+    from hauntcheck.engine.betrayal.haunt import support
+    from hauntcheck.engine.games import game_spec
+
+    hooks = support(game_spec("betrayal"))[1]["hooks"]
+    assert hooks and haunt["hooks"] == hooks
+    assert summary_markdown(one).splitlines()[2].startswith("| 1 | The Mummy Walks | " + ", ".join(f"`{h}`" for h in hooks) + " | 2 | ")
     assert {r["ending"] for r in one["records"]} <= {"heroes", "traitor", "nobody", "undecided"}
     # Every game counted was a game of haunt 1 with a recorded seed, and the seeds differ.
     assert len({r["seed"] for r in one["records"]}) == 2
@@ -132,6 +140,20 @@ def test_shards_merge_into_the_whole_study(tmp_path: Path, capsys: pytest.Captur
     # The same shard twice is a game counted twice: refused, naming both files.
     assert main(["balance", "merge", str(tmp_path / "s1" / "balance.json"), str(tmp_path / "s1" / "balance.json")]) == 2
     assert "is also in" in capsys.readouterr().err
+
+
+def test_studies_of_different_haunts_merge_into_the_study_of_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    both = run([*HALLS[:3], "A", "--haunt", "B", *HALLS[4:]], tmp_path, "both", capsys)
+    run(HALLS, tmp_path, "a", capsys)
+    run([*HALLS[:3], "B", *HALLS[4:]], tmp_path, "b", capsys)
+    assert main(["balance", "merge", str(tmp_path / "a" / "balance.json"), str(tmp_path / "b" / "balance.json"),
+                 "--out", str(tmp_path / "merged")]) == 0
+    capsys.readouterr()
+    assert json.loads((tmp_path / "merged" / "balance.json").read_text()) == both
+    # Studies whose settings differ beyond the haunts are not one study.
+    run([*HALLS[:3], "B", *HALLS[4:7], "2", *HALLS[8:]], tmp_path, "b2", capsys)
+    assert main(["balance", "merge", str(tmp_path / "a" / "balance.json"), str(tmp_path / "b2" / "balance.json")]) == 2
+    assert "differs in: games" in capsys.readouterr().err
 
 
 def test_dask_backend_gives_the_numbers_of_jobs() -> None:

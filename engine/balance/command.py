@@ -205,10 +205,13 @@ def _show(document: dict[str, Any]) -> None:
 
 
 def summary_markdown(document: dict[str, Any]) -> str:
-    """The haunts by imbalance as a Markdown table (every ending's pooled rate, then the verdict)."""
+    """The haunts by imbalance as a Markdown table (Betrayal: the hooks each haunt needs; every
+    ending's pooled rate, then the verdict)."""
     endings = document["endings"]
     sides = set(document["sides"])
-    header = ["haunt", "title", "games", *(f"{e} (pooled)" if e in sides else e for e in endings), "rounds q50", "imbalance", "verdict"]
+    with_hooks = document["study"]["game"] == "betrayal"
+    header = ["haunt", "title", *(["hooks"] if with_hooks else []), "games",
+              *(f"{e} (pooled)" if e in sides else e for e in endings), "rounds q50", "imbalance", "verdict"]
     lines = ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
     for haunt in document["haunts"]:
         cells = haunt["cells"].values()
@@ -216,8 +219,9 @@ def summary_markdown(document: dict[str, Any]) -> str:
         pooled = [f"{100 * sum(c['endings'][e]['count'] for c in cells) / games:.0f} %" for e in endings]
         rounds = sorted(r["rounds"] for r in document["records"] if r["haunt"] == haunt["haunt"])
         median = rounds[len(rounds) // 2] if rounds else 0
-        lines.append(f"| {haunt['haunt']} | {haunt['title']} | {haunt['games']} | " + " | ".join(pooled)
-                     + f" | {median} | {haunt['imbalance']:+.2f} | {haunt['verdict']} |")
+        hooks = [", ".join(f"`{h}`" for h in haunt.get("hooks", ())) or "-"] if with_hooks else []
+        lines.append(" | ".join([f"| {haunt['haunt']}", haunt["title"], *hooks, str(haunt["games"]), *pooled,
+                                 str(median), f"{haunt['imbalance']:+.2f}", f"{haunt['verdict']} |"]))
     return "\n".join(lines) + "\n"
 
 

@@ -44,7 +44,7 @@ def build(study: Study, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         cells = {str(p): summarize([r for r in mine if r["players"] == p], subject.endings) for p in study.players
                  if any(r["players"] == p for r in mine)}
         haunts.append({
-            "haunt": case.label, "title": case.title, "games": len(mine), "cells": cells,
+            "haunt": case.label, "title": case.title, "hooks": list(case.hooks), "games": len(mine), "cells": cells,
             "imbalance": imbalance(cells, subject.sides), "verdict": verdict(cells, subject.sides),
         })
     order = {case.label: i for i, case in enumerate(study.cases)}
@@ -89,23 +89,29 @@ def read(path: Path) -> dict[str, Any]:
 
 
 def merge(paths: Sequence[Path]) -> dict[str, Any]:
-    """One document from the shards of a study: the same study (all but the shard), each game
-    exactly once. The numbers are recomputed from the joined records."""
+    """One document from the shards of a study, or from studies of different haunts run with the
+    same settings (players, games, controller, start): each game exactly once, a haunt studied in
+    two files studied alike. The numbers are recomputed from the joined records."""
     documents = [(path, read(path)) for path in paths]
     first_path, first = documents[0]
 
     def settings(doc: Mapping[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in doc["study"].items() if k != "shard"}
+        return {k: v for k, v in doc["study"].items() if k not in ("shard", "cases")}
 
+    cases: dict[str, tuple[Path, Mapping[str, Any]]] = {}
     records: dict[tuple[str, int, int], tuple[Path, dict[str, Any]]] = {}
     for path, doc in documents:
         if settings(doc) != settings(first):
             differing = sorted(k for k in settings(doc) if settings(doc)[k] != settings(first).get(k))
             raise BalanceFileError(f"{path}: a different study from {first_path} (differs in: {', '.join(differing)})")
+        for case in doc["study"]["cases"]:
+            seen = cases.setdefault(str(case["label"]), (path, case))
+            if seen[1] != case:
+                raise BalanceFileError(f"{path}: haunt {case['label']} is studied differently in {seen[0]} (title, options or hooks)")
         for record in doc["records"]:
             key = (str(record["haunt"]), int(record["players"]), int(record["index"]))
             if key in records:
                 raise BalanceFileError(f"{path}: game {key[2]} of haunt {key[0]} at {key[1]} players is also in {records[key][0]}")
             records[key] = (path, record)
-    study = Study.from_data({**first["study"], "shard": [1, 1]})
+    study = Study.from_data({**first["study"], "cases": [case for _, case in cases.values()], "shard": [1, 1]})
     return build(study, [r for _, r in records.values()])

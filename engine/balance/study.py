@@ -28,6 +28,14 @@ CONTROLLERS = ("policy", "random", "mixed")
 MAX_STEPS = 200_000
 
 
+def case_data(case: Case) -> dict[str, Any]:
+    """A case as ``balance.json`` writes it (``hooks`` only where the haunt has some)."""
+    data: dict[str, Any] = {"label": case.label, "title": case.title, "options": dict(case.options)}
+    if case.hooks:
+        data["hooks"] = list(case.hooks)
+    return data
+
+
 @dataclass(frozen=True)
 class Study:
     """The settings of a study; everything a worker needs to play any of its games."""
@@ -60,7 +68,7 @@ class Study:
 
     def to_data(self) -> dict[str, Any]:
         data = asdict(self)
-        data["cases"] = [{"label": c.label, "title": c.title, "options": dict(c.options)} for c in self.cases]
+        data["cases"] = [case_data(c) for c in self.cases]
         data["players"] = list(self.players)
         data["shard"] = list(self.shard)
         return data
@@ -69,7 +77,7 @@ class Study:
     def from_data(data: Mapping[str, Any]) -> Study:
         return Study(
             game=str(data["game"]),
-            cases=tuple(Case(str(c["label"]), str(c["title"]), dict(c["options"])) for c in data["cases"]),
+            cases=tuple(Case(str(c["label"]), str(c["title"]), dict(c["options"]), tuple(c.get("hooks", ()))) for c in data["cases"]),
             players=tuple(int(p) for p in data["players"]),
             games=int(data["games"]),
             controller=str(data["controller"]),

@@ -27,6 +27,8 @@ class Case:
     label: str
     title: str
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: The named hooks the haunt's rules still need as code (Betrayal; empty for the others).
+    hooks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class Subject:
 def _betrayal_cases(spec: GameSpec) -> list[Case]:
     from hauntcheck.engine.betrayal.haunt import support
 
-    return [Case(str(n), str(r["title"]), {"haunt": n}) for n, r in support(spec).items() if r["playable"]]
+    return [Case(str(n), str(r["title"]), {"haunt": n}, tuple(r["hooks"])) for n, r in support(spec).items() if r["playable"]]
 
 
 def _betrayal_rounds(state: GameState) -> int:
