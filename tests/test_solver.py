@@ -323,6 +323,15 @@ def test_conformance_report_lists_every_haunt(spec: GameSpec) -> None:
     assert all((status[n] == "not encoded yet") == (n not in encoded) for n in range(1, 51))
     assert status[11] != "not encoded yet"
     assert "| solver: traitor | passes (4 claims) |" in text
+    # Each haunt's row names its hooks, and its section quotes its judgement and unverified notes.
+    hooks = {int(row.split("|")[1]): row.split("|")[5].strip() for row in rows}
+    for file in spec.by_kind("haunt"):
+        ids = [str(h["id"]) for h in file.data.get("hooks", ())]
+        assert hooks[int(file.data["number"])] == (", ".join(f"`{i}`" for i in ids) or "-")
+        section = text.split(f"## {file.data['number']}. {file.data['title']}", 1)[1].split("\n## ", 1)[0]
+        for mark in file.marks():
+            if mark.kind in ("judgement", "unverified"):
+                assert f"{mark.note} (line {mark.where.line})".replace("|", "\\|").replace("\n", " ") in section
 
 
 def test_conformance_page_is_up_to_date(spec: GameSpec) -> None:
