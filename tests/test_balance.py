@@ -142,6 +142,21 @@ def test_shards_merge_into_the_whole_study(tmp_path: Path, capsys: pytest.Captur
     assert "is also in" in capsys.readouterr().err
 
 
+def test_an_engine_failure_in_a_game_names_the_game_and_its_replay(monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from hauntcheck.engine.balance import study as study_module
+
+    def failing_play(*args: Any, **kwargs: Any) -> Any:
+        raise KeyError("pentagram-chamber")  # as an engine bug once did, mid-game
+
+    monkeypatch.setattr(study_module, "play", failing_play)
+    assert main([*HALLS, "--jobs", "1"]) == 3
+    err = capsys.readouterr().err
+    assert "internal error in `balance`" in err
+    assert "haunt A at 1 player, game 0: KeyError: 'pentagram-chamber'" in err
+    assert "replay it: hauntcheck play halls-of-horror --players 1 --seed 0" in err
+
+
 def test_studies_of_different_haunts_merge_into_the_study_of_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     both = run([*HALLS[:3], "A", "--haunt", "B", *HALLS[4:]], tmp_path, "both", capsys)
     run(HALLS, tmp_path, "a", capsys)

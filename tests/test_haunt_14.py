@@ -223,3 +223,22 @@ def test_policy_games_reach_both_wins_with_the_invariants_kept(players: int, see
     st = policy_game(players, seed, 14, check_invariants=True)
     outcome = st.outcome()
     assert outcome is not None and outcome.result == result
+
+
+def test_a_forced_reveal_away_from_the_pentagram_chamber_fetches_it_first() -> None:
+    """Played at a reveal the chart did not give (option ``force_haunt``, as balance studies and
+    ``play --from-reveal`` do), the haunt first takes its chart room from the stack: its Cultists
+    start there, so every one of them stands in a room of the house (this game once put them in a
+    Pentagram Chamber that was not in the house, and the monster turn failed)."""
+    from betrayal_support import forced
+
+    st = forced(3, 14, 2)
+    assert "pentagram-chamber" in st.house.spots
+    cultists = [m for m in st.mon if m.kind == "cultist"]
+    assert cultists and all(m.room == "pentagram-chamber" for m in cultists)
+    # The game plays on to a result.
+    from hauntcheck.engine.betrayal.policy import policy
+    from hauntcheck.engine.play import PolicyController, run_fast, seeded_table
+
+    run_fast(st, seeded_table(2, PolicyController(policy, 2)))
+    assert st.outcome() is not None and st.outcome().result in ("heroes", "traitor")  # type: ignore[union-attr]

@@ -129,8 +129,33 @@ def table_for(study: Study, seed: int, players: int) -> Table:
     return table
 
 
+class GameFailed(Exception):
+    """The engine (or a haunt's hook) failed while a study played one of its games: the message
+    names the game and how to replay it, where the bare error would name neither."""
+
+
 def play_game(study: Study, spec: GameSpec, task: tuple[int, int, int]) -> dict[str, Any]:
     """Play one task's game to its end and return its record."""
+    position, players, index = task
+    try:
+        return _play_game(study, spec, task)
+    except LookupError as exc:
+        if not isinstance(exc, KeyError):
+            raise  # no game reveals the haunt: the study's own message
+        failure: Exception = exc
+    except Exception as exc:  # the engine's failure, not the study's
+        failure = exc
+    from hauntcheck.engine.balance.report import replay_command
+
+    case = study.cases[position]
+    # from setup, a Betrayal game's seed is found by a search; otherwise it is the game's index
+    replay = "" if study.game == "betrayal" and study.start != "reveal" else \
+        " (replay it: " + replay_command(study).format(players=players, seed=index, haunt=case.label, options="").strip() + ")"
+    game = f"haunt {case.label} at {players} player{'s' if players != 1 else ''}, game {index}"
+    raise GameFailed(f"{game}: {type(failure).__name__}: {failure}{replay}") from failure
+
+
+def _play_game(study: Study, spec: GameSpec, task: tuple[int, int, int]) -> dict[str, Any]:
     position, players, index = task
     case = study.cases[position]
     definition = get_game(study.game)

@@ -327,7 +327,7 @@ GAME = GameDef(
         _haunt_case("50-treasure-hunt", "heroes", 3, 2, forced=True),
         _haunt_case("50-treasure-hunt", "nobody", 4, 12, forced=True),
         _haunt_case("50-treasure-hunt", "heroes", 5, 1, forced=True),
-        _haunt_case("50-treasure-hunt", "nobody", 6, 11, forced=True),
+        _haunt_case("50-treasure-hunt", "nobody", 6, 3, forced=True),
         _haunt_case("17-a-breath-of-wind", "heroes", 3, 193),
         _haunt_case("17-a-breath-of-wind", "traitor", 4, 170),
         _haunt_case("17-a-breath-of-wind", "traitor", 5, 516),

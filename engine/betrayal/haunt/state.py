@@ -145,6 +145,21 @@ class HauntState(Turns):
                     return
         yield from self.play_rounds(order, traitor)
 
+    def _forced_haunt_room(self, number: int) -> Gen[None]:
+        """A haunt played at a reveal the chart did not give (option ``force_haunt``) may find
+        none of its chart rooms in the house, where the chart would always have put its revealer:
+        the first of them the room stack holds is placed first, as a haunt's ``fetch_rooms`` places
+        a room, so that the haunt's setup has the room it is written around (haunt 14's Pentagram
+        Chamber, where the Cultists start)."""
+        if not self.force:
+            return
+        rooms = sorted({room for (room, _), n in self.t.chart.items() if n == number})
+        if not rooms or any(r in self.house.spots for r in rooms):
+            return
+        self.emit("haunt.chart-lookup", f"haunt {number} is played away from its chart rooms ("
+                  + ", ".join(self.room_name(r) for r in rooms) + "): one is taken from the room stack first")
+        yield from self._fetch_rooms({"rooms": rooms, "until": 1})
+
     def enter_haunt(self, number: int) -> None:
         """The haunt phase of haunt ``number`` begins: its spec and the named hooks it uses."""
         self.hs, raw = self.haunts[number]
@@ -159,6 +174,8 @@ class HauntState(Turns):
         if traitor is not None:
             self._free_traitor(traitor)
         self.setting_up = True
+        if self.haunt is not None:
+            yield from self._forced_haunt_room(int(self.haunt["number"]))
         if self.haunt is not None and self.haunt.get("kind") == "hidden":
             yield from self._deal_hidden()
         yield from self._haunt_setup()
