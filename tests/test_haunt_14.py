@@ -242,3 +242,10 @@ def test_a_forced_reveal_away_from_the_pentagram_chamber_fetches_it_first() -> N
 
     run_fast(st, seeded_table(2, PolicyController(policy, 2)))
     assert st.outcome() is not None and st.outcome().result in ("heroes", "traitor")  # type: ignore[union-attr]
+    # Where the basement is closed and the Chamber cannot be placed at all, no Cultist enters
+    # a room outside the house: the game plays on (to the round limit, as the heroes' task is void).
+    shut = forced(3, 14, 14)
+    assert "pentagram-chamber" not in shut.house.spots and "pentagram-chamber" in shut.stack
+    assert all(m.room in shut.house.spots for m in shut.mon) and not [m for m in shut.mon if m.kind == "cultist"]
+    run_fast(shut, seeded_table(14, PolicyController(policy, 14)))
+    assert shut.outcome() is not None

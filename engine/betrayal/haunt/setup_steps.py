@@ -167,6 +167,11 @@ class SetupSteps(Monsters):
                 for i in range(count):
                     room = yield from self._location(spec["in"], used, f"place {mdef.name} {i + 1} of {count}")
                     used.add(room)
+                    if room not in self.house.spots:
+                        # only a haunt played away from its chart rooms (force_haunt) meets a named
+                        # room that is not in the house and cannot be placed: nothing enters there
+                        self.emit(rule, f"{self.room_name(room)} is not in the house: {mdef.name} {i + 1} does not enter")
+                        continue
                     self._add_monster(mdef, room, index=i)
             else:
                 token = str(spec["token"])
