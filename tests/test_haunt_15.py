@@ -7,12 +7,14 @@ of both, the policy's use of the fire and the sides' wins."""
 
 from __future__ import annotations
 
-from betrayal_support import drive, pick, played_out, rolled
+from betrayal_support import drive, pick, policy_game, rolled
 from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState, Monster
 from hauntcheck.engine.betrayal.haunt.playable import gaps
 from hauntcheck.engine.betrayal.policy import policy
+from hauntcheck.engine.betrayal.policy.goals import protections, wanted_cards
+from hauntcheck.engine.betrayal.policy.turn import _turn
 from hauntcheck.engine.core import Action, ActionList, Rng
 
 FIRE = pick("monster-ability", id="fire-breath")
@@ -207,6 +209,20 @@ def test_the_shield_and_the_armor_each_cost_a_space_but_one_always_remains() -> 
     assert st.movement_left(hero) == 1
 
 
+def test_the_heroes_want_the_shield_and_the_armor_and_never_take_the_armor_off() -> None:
+    st, hero, _, m = game()
+    assert protections(st, HERO) == {"shield", "antique-armor"} and protections(st, TRAITOR) == set()
+    assert {"shield", "antique-armor", "spear"} <= wanted_cards(st, HERO)
+    st.htokens["antique-armor"] = [m.room]
+    acts = ActionList([*st._turn_actions(hero)])
+    assert _turn(st, list(acts), Rng(1)) == Action.of("task", id="put-on-antique-armor")
+    drive(st._task(hero, Action.of("task", id="put-on-antique-armor")))
+    st.turn.end_now = False
+    st.turn.keys.clear()
+    assert Action.of("task", id="take-off-antique-armor") in st._task_actions(hero)
+    assert _turn(st, list(st._turn_actions(hero)), Rng(1)) != Action.of("task", id="take-off-antique-armor")
+
+
 def test_the_traitor_wins_when_every_hero_is_dead() -> None:
     st, _, _, _ = game(3)
     for seat in st.living_heroes():
@@ -214,7 +230,9 @@ def test_the_traitor_wins_when_every_hero_is_dead() -> None:
     assert st._check_wins() and st.result is not None and st.result.result == TRAITOR
 
 
-def test_a_policy_game_keeps_the_invariants_and_the_haunt_plays_without_hooks() -> None:
-    st = played_out(4, 15)
-    assert st.outcome() is not None and st.outcome().result in (HERO, TRAITOR)  # type: ignore[union-attr]
-    assert st.hs is not None and not gaps(st.haunts[15][1])
+def test_policy_games_of_both_results_keep_the_invariants_and_the_haunt_plays_without_hooks() -> None:
+    for players, seed, result in ((3, 12, HERO), (4, 24, TRAITOR)):  # two of the golden games
+        st = policy_game(players, seed, 15, check_invariants=True)
+        outcome = st.outcome()
+        assert outcome is not None and outcome.result == result
+    assert st.hs is not None and not gaps(st.haunts[15][1]) and not st.hooks_used
