@@ -72,6 +72,7 @@ PILOTS = {
     18: "18-united-we-stand",
     20: "20-ghost-bride",
     24: "24-fly-away-home",
+    15: "15-here-there-be-dragons",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -118,6 +119,7 @@ HOOKS = {
     18: ("furnace-explodes",),
     20: ("choose-groom", "groom-becomes-ghost", "groom-loses-might"),
     24: ("bat-latches", "bats-arrive", "bats-bite", "drive-off-bats", "first-bats", "kill-latched-bat"),
+    15: (),
 }
 
 

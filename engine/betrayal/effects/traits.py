@@ -16,6 +16,7 @@ from hauntcheck.engine.betrayal.effects.abilities import held_abilities
 from hauntcheck.engine.betrayal.effects.context import GROUPS, Ctx, _source_name
 from hauntcheck.engine.betrayal.effects.interpreter import run
 from hauntcheck.engine.betrayal.effects.rolls import _bitsets, dice_for, own_roll
+from hauntcheck.engine.betrayal.effects.triggers import lose_card
 from hauntcheck.engine.betrayal.model import MENTAL, PHYSICAL, TRAITS
 from hauntcheck.engine.core import Action
 
@@ -56,7 +57,32 @@ def _damage(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[s
         st.emit("damage.dice-of-damage", f"{st.name(ctx.seat)} rolls {spec['dice']} dice of {kind} damage: {points}")
     else:
         points = int(spec["points"])
+    if spec.get("discard_items"):
+        points = yield from _discard_to_reduce(st, ctx.seat, points, int(spec["discard_items"]))
     yield from take_damage(st, ctx.seat, kind, points, ctx, reducible=not spec.get("unreducible"))
+
+
+def _discard_to_reduce(st: BetrayalState, seat: str, points: int, per_item: int) -> Gen[int]:
+    """``discard_items``: before taking the damage the victim may discard item cards, one at a
+    time, each taking ``per_item`` points off (the Dragon's fire breath)."""
+    e = st.ex[seat]
+    while points > 0:
+        items = [c for c in e.cards if st.t.cards[c].type == "item"]
+        if not items:
+            break
+        a = yield from st.ask(seat, [Action.of("take-damage", points=points)]
+                              + [Action.of("discard-to-reduce", card=c) for c in items],
+                              f"discard an item to take {per_item} less of {points} damage?")
+        if a.kind != "discard-to-reduce":
+            break
+        card = str(a["card"])
+        e.cards.remove(card)
+        st.discards["item"].append(card)
+        points = max(0, points - per_item)
+        st.emit("card.card-beats-book", f"{st.name(seat)} discards {st.card_name(card)} to take {per_item} less "
+                f"damage: {points}")
+        yield from lose_card(st, seat, card)
+    return points
 
 
 def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx | None = None,

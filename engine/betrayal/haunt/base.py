@@ -250,6 +250,9 @@ class HauntBase(BetrayalState):
             return 0
         left = super().movement_left(seat)
         cuts = [k.split(":")[1:] for k in mods if k.startswith("move-fewer:")]
+        burden = self.burden(seat)
+        if burden:
+            cuts.append([str(burden), "1"])
         if cuts and not self.turn.stopped:
             # the penalty comes off the turn's whole allowance, which it never takes below the floor
             allowance = self.speed(seat) + self.turn.extra
@@ -261,6 +264,16 @@ class HauntBase(BetrayalState):
         if slow and left > 0 and self.turn.seat == seat:
             return max(left - slow, 1 if self.turn.moved == 0 else 0)
         return left
+
+    def burden(self, seat: str) -> int:
+        """Spaces a turn the explorer loses to what it carries and wears: the ``move_fewer`` of
+        each haunt token it holds and of each of its statuses (the Shield, the Antique Armor)."""
+        if self.hs is None:
+            return 0
+        raw = {str(t.get("id")): t for t in self.haunts[self.hs.number][1].get("tokens", ())}
+        held = sum(int(raw.get(t, {}).get("move_fewer", 0)) for t in self.held.get(seat, []))
+        worn = sum(int(self.hs.statuses.get(s, {}).get("move_fewer", 0)) for s in self.hstatus.get(seat, []))
+        return held + worn
 
     def door_adjacent(self, room: str) -> set[str]:
         """Rooms joined to ``room`` by a connecting doorway (both doors meet), on its floor; the

@@ -426,9 +426,13 @@ class Combat(Outcomes):
         mdef = self.mdef(m)
         cap = mdef.damage_capacity
         if cap is not None and cap.get("type", kind) in (kind, "any"):
+            if cap.get("reduced_by"):
+                points = max(0, points - int(cap["reduced_by"]))
+                self.emit("monster.rules-overridable", f"{self.mname(m)} takes {cap['reduced_by']} less damage "
+                          f"each time it is beaten: {points}")
             self.track += points
             self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
-                      f"({self.track} of {cap['points']})")
+                      f"({self.track} of {self._amount(cap['points'])})")
             if self.track >= self._amount(cap["points"]):
                 m.gone = "killed"
                 self.emit("monster.rules-overridable", f"{self.mname(m)} is killed")

@@ -347,7 +347,7 @@ class Outcomes(Wins):
             self.emit(rule, f"{self.mname(m)} leaves the house for now")
         elif verb == "collapse_room" and seat is not None:
             yield from self._collapse_one(seat, spec)
-        elif verb == "on_each" and seat is not None:
+        elif verb == "on_each" and (seat is not None or m is not None):
             yield from self._on_each(seat, spec, m)
         elif verb == "trait_roll" and (seat is not None or "dice" in spec):
             yield from outcome_rolls.trait_roll(self, seat, spec, m)
@@ -451,18 +451,24 @@ class Outcomes(Wins):
                 if self.in_play(seat):
                     yield from self._outcome(eff, seat, None)
 
-    def _on_each(self, seat: str, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
+    def _on_each(self, seat: str | None, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
         """``on_each``: the outcomes happen to every explorer in play in the location, in seat
-        order from the actor (``same_floor_as: actor``: on the actor's floor, the actor too)."""
+        order from the actor (``same_floor_as: actor``: on the actor's floor, the actor too) -
+        from the traitor for a monster's ability or rule; ``unless`` spares those it holds of
+        (the Shield's room from the Dragon's fire)."""
         where = spec["in"]
-        if where.get("same_floor_as") == "actor":
+        if where.get("same_floor_as") == "actor" and seat is not None:
             floor = self.house.floor_of(self.ex[seat].room)
             rooms = {r for r in self.house.spots if self.house.floor_of(r) == floor}
         else:
             rooms = set(self._rooms_for(where))
-        start = self.seat_ids.index(seat)
+        first = seat if seat is not None else self.traitor() or self.seat_ids[0]
+        start = self.seat_ids.index(first)
         order = self.seat_ids[start:] + self.seat_ids[:start]
         for who in [s for s in order if self.in_play(s) and self.ex[s].room in rooms]:
+            if "unless" in spec and self.pred(spec["unless"], who, m):
+                self.emit("haunt.rules-override", f"{self.name(who)} is spared in {self.room_name(self.ex[who].room)}")
+                continue
             for eff in spec["do"]:
                 if self.in_play(who):
                     yield from self._outcome(eff, who, m)
@@ -510,6 +516,13 @@ class Outcomes(Wins):
                 points = -(-points // 2)
                 self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes half the {kind} damage, "
                           f"rounded up: {points}")
+            less = sdef.get("less_damage")
+            # ``from: attacks``: only damage from a fight it lost (damage_source is the winner then)
+            if less and reducible and less["type"] in (kind, "any") and points > 0 and \
+                    (less.get("from", "any") == "any" or self.damage_source is not None):
+                points = max(0, points - int(less["by"]))
+                self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes {less['by']} less {kind} "
+                          f"damage: {points}")
         return points
 
     def _room_damage(self, spec: Mapping[str, Any], seat: str | None, m: Monster | None) -> Gen[None]:

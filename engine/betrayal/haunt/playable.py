@@ -69,13 +69,15 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
-        "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero", "hurt_by_holders", "may_not_enter"}),
+        "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero", "hurt_by_holders", "may_not_enter",
+        "less_damage", "move_fewer"}),
     # amounts.py and setup_steps.py (``on_card_of`` is not carried out yet)
     "location": frozenset({
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",
         "room_with_monster", "room_with_status", "next_to_token", "same_floor_as", "floor", "min_tiles_from",
         "as_far_as_possible_from", "fallback", "one_per_room", "overflow", "on_discovery", "chosen_by", "secret", "extras",
-        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms", "cycle", "adjoining", "one_of", "otherwise"}),
+        "with_neighbours", "symbols", "unoccupied", "if_none", "next_to_room", "not_rooms", "cycle", "adjoining", "one_of", "otherwise",
+        "first_found"}),
     # wins.py; ``also_wins`` is a note (those who share the win are on the winning side)
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({

@@ -277,6 +277,16 @@ class Predicates(Amounts):
             return any(self.ex[s].room == m.room for s in self.living_heroes())
         return room is not None and room in self._rooms_for(where)
 
+    def _pred_shares_room_with(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                               opponent: str | None) -> bool:
+        """The explorer in question, or another explorer in play in its room, meets the predicate
+        (everyone in the room of the Shield's carrier is safe from the fire breath)."""
+        if seat is None:
+            return False
+        room = self.ex[seat].room
+        return any(self.pred(p["shares_room_with"], s, m, opponent) for s in self.seat_ids
+                   if self.in_play(s) and self.ex[s].room == room)
+
 
 #: :meth:`Predicates.pred`'s tests by predicate key, in the order they are tried: a predicate is
 #: decided by the first of its keys in this list (other keys, like ``says``, are notes).
@@ -288,7 +298,8 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
-        "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex", "heroes_killed"))
+        "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex", "heroes_killed",
+        "shares_room_with"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

@@ -364,6 +364,12 @@ class SetupSteps(Monsters):
         it (``on_discovery``), ``secret`` keeping which room from the table."""
         assert self.haunt is not None
         listed = [str(r) for r in where["rooms"]]
+        if where.get("first_found") and not any(r in self.house.spots for r in listed):
+            # none found yet: it waits for every listed room, the first discovered takes it
+            self.waiting_tokens.extend((token, r) for r in listed)
+            self.emit("haunt.setup-right-now", f"a {token} token waits for whichever of "
+                      f"{', '.join(self.room_name(r) for r in listed)} is discovered first")
+            return
         options = [r for r in listed if r in self.house.spots] or listed
         chooser = (self._who(where.get("chosen_by", "traitor")) or [str(self.haunt["revealer"])])[0]
         room = options[0]
@@ -463,6 +469,18 @@ class SetupSteps(Monsters):
                 self.htokens.setdefault(token, []).append(room)
                 self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a token is put face down there")
 
+    def _first_found_rivals(self, token: str, room: str) -> list[tuple[str, str]]:
+        """The other waiting places of a token placed ``first_found`` among rooms including ``room``."""
+        if self.hs is None:
+            return []
+        for side in self.hs.sides().values():
+            for entry in side.setup:
+                place = entry.get("place", {})
+                where = place.get("in", {}) if isinstance(place, Mapping) else {}
+                if place.get("token") == token and where.get("first_found") and room in where.get("rooms", ()):
+                    return [x for x in self.waiting_tokens if x[0] == token and x[1] in where["rooms"]]
+        return []
+
     def note_new_room(self, room: str) -> None:
         """A room found in the haunt phase receives the tokens and monsters waiting for it
         (``on_discovery``)."""
@@ -473,6 +491,8 @@ class SetupSteps(Monsters):
             self.waiting_tokens.remove(token_entry)
             self.htokens.setdefault(token_entry[0], []).append(room)
             self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there")
+            for rival in self._first_found_rivals(token_entry[0], room):
+                self.waiting_tokens.remove(rival)  # ``first_found``: the other rooms wait no more
         for token_entry in [x for x in self.waiting_pool if x[1] == room]:
             self.waiting_pool.remove(token_entry)
             if self.pool.get(token_entry[0], 0) > 0:

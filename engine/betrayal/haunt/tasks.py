@@ -83,6 +83,8 @@ class Tasks(SetupSteps):
             return False  # roll.task-once-per-turn, unless the action may be repeated (limit: unlimited)
         if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
             return False
+        if task.get("timing") == "full-turn" and not self._turn_untouched():
+            return False  # a full turn's action: nothing else may have been done this turn
         if task.get("limit") == "once-per-turn" and f"task:{task['id']}" in keys:
             return False
         if "exclusive_group" in task and f"group:{task['exclusive_group']}" in keys:
@@ -111,6 +113,12 @@ class Tasks(SetupSteps):
             return False
         cost = task.get("cost", {}).get("movement", 0)
         return not (cost and self.movement_left(seat) < cost)
+
+    def _turn_untouched(self) -> bool:
+        """Nothing done yet this turn: no space moved, no attack, roll, task, item picked up or traded."""
+        t = self.turn
+        return t.moved == 0 and not t.picked and not t.traded and not any(
+            k in ("attack", "task-roll", "rolled") or k.startswith(("task:", "action:")) for k in t.keys)
 
     def _task_roll_of(self, seat: str, trait: str, task: Mapping[str, Any]) -> Gen[int | None]:
         """The task's roll: the turn's one task roll (``roll.task-once-per-turn``), or, for a task
@@ -184,6 +192,9 @@ class Tasks(SetupSteps):
         keys.add(f"task:{task['id']}")
         if task.get("timing") == "instead-of-attack":
             keys.add("attack")
+        if task.get("timing") == "full-turn":
+            self.turn.end_now = True  # it takes the whole turn: no move, no attack, nothing after it
+            self.emit("haunt.specific-action", f"{self.name(seat)} spends the whole turn on {task['id']}")
         if "exclusive_group" in task:
             keys.add(f"group:{task['exclusive_group']}")
         cost = task.get("cost", {}).get("movement", 0)

@@ -35,6 +35,8 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     st = state
     if "damage" in kinds:
         return _best_split(st, actions)
+    if "discard-to-reduce" in kinds:
+        return _discard_or_take(st, actions)
     if "accept" in kinds:
         return next(a for a in actions if a.kind == "accept")
     if "ignore-room" in kinds:  # traitor.room-text: the harmful text is never worth suffering
@@ -176,6 +178,22 @@ def _best_split(st: HauntState, actions: list[Action]) -> Action:
         return (min(left) if left else 0, sum(left))
 
     return max(actions, key=score)
+
+
+def _discard_or_take(st: HauntState, actions: list[Action]) -> Action:
+    """An item is given up to lessen damage (``discard_items``) when the damage would kill - the
+    least useful first - or when it is neither a weapon nor a card the side's goals need."""
+    take = next(a for a in actions if a.kind == "take-damage")
+    seat = st.to_move() or ""
+    e = st.ex[seat]
+    want = wanted_cards(st, st.side.get(seat, HERO))
+    offers = sorted((a for a in actions if a.kind == "discard-to-reduce"),
+                    key=lambda a: (str(a["card"]) in want, str(a["card"]) in st.weapons, str(a["card"])))
+    lethal = int(str(take["points"])) > e.idx["might"] + e.idx["speed"]
+    junk = [a for a in offers if str(a["card"]) not in want and str(a["card"]) not in st.weapons]
+    if lethal and offers:
+        return offers[0]
+    return junk[0] if junk else take
 
 
 def _re_form(st: HauntState, actions: list[Action]) -> Action:

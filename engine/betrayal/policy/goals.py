@@ -59,7 +59,45 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
     for group in _alternatives(own.attack_rules):
         mine = {c for c in group if any(st.holds(s, c) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)}
         out |= mine or group
+    out |= protections(st, side)
     return out - set(st.destroyed)  # a card destroyed for good (the shattered Crystal Ball) is nobody's goal
+
+
+def protections(st: HauntState, side: str) -> set[str]:
+    """Haunt tokens that shield the side: those whose holding spares an explorer from the other
+    side's monsters (``holds_tokens`` in the ``unless`` of their ``on_each`` outcomes - the
+    Shield against the fire), and those the side's tasks take to give a status that takes less
+    damage (``less_damage`` - the Antique Armor put on)."""
+    if st.hs is None:
+        return set()
+    out: set[str] = set()
+    own = st.hs.sides().get(side)
+    for mdef in st.hs.monsters.values():
+        if (mdef.controlled_by == "heroes") == (side == HERO):
+            continue
+        for rule in [*mdef.abilities, *mdef.must]:
+            for eff in [*rule.get("do", []), *rule.get("success", [])]:
+                spare = eff.get("on_each", {}).get("unless") if isinstance(eff.get("on_each"), Mapping) else None
+                if spare is not None:
+                    _collect_tokens(spare, out)
+    for task in own.tasks if own is not None else ():
+        outs = [*task.get("do", []), *task.get("success", [])]
+        if any(st.hs.statuses.get(str(e.get("become")), {}).get("less_damage") for e in outs):
+            out |= {str(e["take_token"]) for e in outs if isinstance(e.get("take_token"), str)}
+    return out
+
+
+def _collect_tokens(p: Any, out: set[str]) -> None:
+    """The tokens a predicate asks an explorer to hold (``holds_tokens``)."""
+    if isinstance(p, Mapping):
+        for key, value in p.items():
+            if key == "holds_tokens" and isinstance(value, Mapping) and "token" in value:
+                out.add(str(value["token"]))
+            elif key != "not":
+                _collect_tokens(value, out)
+    elif isinstance(p, list):
+        for x in p:
+            _collect_tokens(x, out)
 
 
 def _alternatives(rules: Iterable[Mapping[str, Any]]) -> list[set[str]]:

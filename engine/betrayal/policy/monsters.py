@@ -34,6 +34,9 @@ def _monster_ability(st: HauntState, actions: list[Action]) -> Action:
         target = a.get("target")
         ab = ability(a)
         if target is None:
+            if any("on_each" in d for d in ab.get("do", [])):
+                heroes, own = _reach(st, m, ab)
+                return (1, -heroes, str(a["id"])) if heroes > own else (9, 0, str(a["id"]))
             return (3, 0, str(a["id"])) if any("place" in d for d in ab.get("do", [])) else (9, 0, str(a["id"]))
         t = str(target)
         if st.side.get(t) != HERO:
@@ -52,6 +55,26 @@ def _monster_ability(st: HauntState, actions: list[Action]) -> Action:
     if rank(best)[0] == 9:
         return next(a for a in actions if a.kind == "monster-pass")
     return best
+
+
+def _reach(st: HauntState, m: Monster, ability: Mapping[str, Any]) -> tuple[int, int]:
+    """How many heroes, and how many of the traitor's side, an ability's ``on_each`` outcomes
+    would reach now (those its ``unless`` spares left out): the Dragon breathes fire when it
+    catches more heroes than its own side."""
+    heroes = own = 0
+    for d in ability.get("do", []):
+        spec = d.get("on_each")
+        if not spec:
+            continue
+        rooms = set(st._rooms_for(spec["in"]))
+        for s in st.seat_ids:
+            if not st.in_play(s) or st.ex[s].room not in rooms or ("unless" in spec and st.pred(spec["unless"], s, m)):
+                continue
+            if st.side.get(s) == HERO:
+                heroes += 1
+            else:
+                own += 1
+    return heroes, own
 
 
 def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[str]]:

@@ -397,6 +397,8 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
     outs = _outcomes(task)
     if any(isinstance(eff.get("take_token"), str) and not _left_to_take(st, str(eff["take_token"])) for eff in outs):
         return False  # what the task would find is all gone
+    if st.hs is not None and any(st.hs.statuses.get(str(eff.get("lose_status")), {}).get("less_damage") for eff in outs):
+        return False  # giving up one's own protection (taking the Antique Armor off) serves no goal
     for eff in outs:
         if "set_flag" in eff and str(eff["set_flag"]) in st.hflags:
             continue
