@@ -108,7 +108,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < here]
         if steps:
             return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
-        frontier = here == 0 and st.ex[seat].room in _frontier(st) and goals == _frontier(st)
+        frontier = here == 0 and st.ex[seat].room in _frontier(st) and (goals == _frontier(st) or (
+            side != HERO and bool(_carried_task_unfound(st, seat))))  # exploring for its task's room
         if frontier and "explore" in by_kind:
             return by_kind["explore"][rng.below(len(by_kind["explore"]))]
         if (frontier or here > 0) and "cross" in by_kind:
@@ -309,8 +310,12 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
             return _frontier(st)  # every known place is used up: open the house for more rooms and cards
         return goals
     ready = _task_rooms(st, seat, side, None, holding_only=True)
-    if ready or _carried_task_unfound(st, seat):
-        return ready or _frontier(st)  # take the carried token (a body) to where its task is done
+    if ready:
+        return ready  # take the carried token (a body) to where its task is done
+    floors = _carried_task_unfound(st, seat)
+    if floors:
+        # its rooms are still in the stack: open up the floors they may lie on
+        return [r for r in _frontier(st) if st.house.floor_of(r) in floors] or _frontier(st)
     rituals = _win_token_rooms(st, seat, side)
     if rituals:
         return rituals  # the side's own goal is a count of tokens its tasks earn: go and earn them
@@ -367,16 +372,18 @@ def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
     return False
 
 
-def _carried_task_unfound(st: HauntState, seat: str) -> bool:
-    """Whether the explorer carries a haunt token a task needs held (``holding``) whose rooms
-    (``where.rooms``) are all still in the room stack."""
+def _carried_task_unfound(st: HauntState, seat: str) -> set[str]:
+    """The floors to explore when the explorer carries a haunt token a task needs held
+    (``holding``) whose rooms (``where.rooms``) are all still in the room stack: the floors those
+    rooms may be placed on (none otherwise)."""
+    out: set[str] = set()
     for task in st.tasks_for(seat):
         held = task.get("holding")
         rooms = task.get("where", {}).get("rooms")
         if isinstance(held, str) and st._carried(held) and st.holds(seat, held) and rooms \
                 and not any(r in st.house.spots for r in rooms):
-            return True
-    return False
+            out |= {f for r in rooms if r in st.t.rooms for f in st.t.rooms[r].floors}
+    return out
 
 
 def _left_to_take(st: HauntState, token: str) -> bool:
