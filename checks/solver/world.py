@@ -195,8 +195,8 @@ def amount(data: Mapping[str, Any], value: Any, players: int) -> int | None:
         got = values.get(str(players), values.get(players)) if isinstance(values, Mapping) else None
         return got if isinstance(got, int) and not isinstance(got, bool) else None
     if "of" in value:
-        if value["of"] in ("turn-track", "movement-roll", "monsters-in-room", "fight-margin", "rooms-with-symbol", "tokens-in-house",
-                          "heroes-alive") or "plus_of" in value:
+        if value["of"] in ("turn-track", "movement-roll", "monsters-in-room", "fight-margin", "task-roll", "rooms-with-symbol",
+                          "tokens-in-house", "heroes-alive") or "plus_of" in value:
             return None  # known only in play
         base = players
         result = base * int(value.get("times", 1)) + int(value.get("plus", 0))

@@ -60,7 +60,9 @@ class TokenDef:
     carry_limit: int | None = None  # at most this many on one explorer
     carried_by: str | None = None  # only this side picks it up, takes or steals it
     move_cost: int = 1  # spaces to enter a room while carrying one
-    left_on_death: bool = False  # an explorer dying in the haunt leaves one in its room
+    # an explorer dying in the haunt leaves one in its room; a mapping ``{killed_by, with_weapon}``
+    # limits it to deaths by an attack won by that side (with a weapon)
+    left_on_death: bool | Mapping[str, Any] = False
     on_take: tuple[Mapping[str, Any], ...] = ()  # outcomes for whoever takes it from a room (a trap)
 
 
@@ -242,7 +244,8 @@ def _token(data: Mapping[str, Any]) -> TokenDef:
         carry_limit=int(data["carry_limit"]) if "carry_limit" in data else None,
         carried_by=data.get("carried_by"),
         move_cost=int(data.get("move_cost", 1)),
-        left_on_death=bool(data.get("left_on_death", False)),
+        left_on_death=dict(data["left_on_death"]) if isinstance(data.get("left_on_death"), Mapping)
+        else bool(data.get("left_on_death", False)),
         on_take=tuple(data.get("on_take", ())),
     )
 

@@ -78,6 +78,10 @@ class Amounts(HauntBase):
                 return evaluate_formula(value, self.movement_roll)
             kind = value.get("monster")
             return evaluate_formula(value, sum(1 for m in self.active_monsters() if m.kind == kind and m.room == room))
+        if isinstance(value, Mapping) and value.get("of") == "task-roll":
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, self.task_total)
         if isinstance(value, Mapping) and value.get("of") == "fight-margin":
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 

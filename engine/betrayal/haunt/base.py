@@ -69,6 +69,9 @@ class HauntBase(BetrayalState):
         self.movement_roll = 0  # the last monster movement roll (amount ``of: movement-roll``)
         self.fight_margin = 0  # the margin of the fight being settled (amount ``of: fight-margin``)
         self.damage_source: str | None = None  # the winner of the fight whose damage is being taken
+        self.damage_weapon: str | None = None  # the weapon of that winner's attack, if it attacked with one
+        self.task_total = 0  # the result of the task roll just made (amount ``of: task-roll``)
+        self.own_change = False  # a haunt outcome is changing traits (``traits_fixed`` lets it)
         self.control: dict[str, str] = {}  # monster kind -> side now controlling it
         self.collapsed: list[str] = []  # rooms a haunt has collapsed, in order
         self.collapsing = False

@@ -38,8 +38,8 @@ class Combat(Outcomes):
         if self.hidden is not None:
             # hidden-traitor.anyone-attacks: any explorer may attack any other explorer
             near = [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == e.room]
+        near += self._foe_monsters(seat, e.room)
         if self.side.get(seat) == HERO:
-            near += [m.uid for m in self.active_monsters(e.room)]
             near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
         # A weapon that already took its one action this turn (picked up, say) cannot attack too.
@@ -48,8 +48,7 @@ class Combat(Outcomes):
         if ranged:
             seen = self.line_of_sight(e.room)
             far = [s for s in self.opponents_of(seat) if self.ex[s].room in seen]
-            if self.side.get(seat) == HERO:
-                far += [m.uid for m in self.active_monsters() if m.room in seen]
+            far += [uid for uid in self._foe_monsters(seat) if self.monster(uid).room in seen]
             targets += [(t, True) for t in far if self._may_attack(seat, t)]
         out: list[Action] = self._reach_actions(seat)
         for target, distant in targets:
@@ -88,8 +87,7 @@ class Combat(Outcomes):
         out: list[Action] = []
         for other in sorted(self.door_adjacent(room)):
             foes = [s for s in self.opponents_of(seat) if self.ex[s].room == other]
-            if self.side.get(seat) == HERO:
-                foes += [m.uid for m in self.active_monsters(other)]
+            foes += self._foe_monsters(seat, other)
             for target in foes:
                 if not self._may_attack(seat, target):
                     continue
@@ -99,6 +97,13 @@ class Combat(Outcomes):
                                 for t in r.get("attack_with", ["might"])
                                 if self._target_has(target, t) or r.get("despite_immunity")]
         return out
+
+    def _foe_monsters(self, seat: str, room: str | None = None) -> list[str]:
+        """Monsters the explorer may fight (in ``room``, else anywhere): a hero those of the
+        traitor's side, the traitor (or a hero's rival) those on the heroes' side
+        (``controlled_by: heroes``: Comes the Hero's Statue)."""
+        hero = self.side.get(seat) == HERO
+        return [m.uid for m in self.active_monsters(room) if (self.mdef(m).controlled_by == HERO) != hero]
 
     def _ally_fight(self, seat: str, ally: str) -> bool:
         """A hero may attack another hero only where an attack rule naming hero against hero
@@ -386,8 +391,9 @@ class Combat(Outcomes):
             self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage")
             hero = self.side.get(lose) == HERO
             self.damage_source = win
+            self.damage_weapon = self._weapon if win == attacker else None
             yield from effects.take_damage(self, lose, kind, points)
-            self.damage_source = None
+            self.damage_source = self.damage_weapon = None
             if hero and self.ex[lose].dead and win in self.ex:
                 self.hero_killers.add(win)
                 self.hero_kills[win] = self.hero_kills.get(win, 0) + 1

@@ -37,8 +37,8 @@ class Monsters(Combat):
         yield from self._appear_when_explored()
         for kind, mdef in self.hs.monsters.items():
             group = [m for m in self.mon if m.kind == kind and not m.gone]
-            if not group or self.control.get(kind, TRAITOR) == HERO:
-                continue  # judgement: a monster the heroes control stays where it is
+            if not group or self.control.get(kind, TRAITOR) == HERO or mdef.controlled_by == HERO:
+                continue  # judgement: a monster the heroes control stays where it is (their ally moves by their rules)
             shared: int | None = None
             grouped = self._group_move(mdef)
             # monsters that attack together (attacks_together) all move first, then attack

@@ -165,9 +165,13 @@ class Outcomes(Wins):
             self.lethal = False
             self.emit(rule, f"{self.name(seat)} is killed")
         elif verb == "lose" and seat is not None:
-            for trait, k in spec.items():
-                if not self.ex[seat].dead:
-                    self.trait_change(seat, trait, -int(k))
+            self.own_change = True  # the haunt's own rule: it moves even fixed traits (traits_fixed)
+            try:
+                for trait, k in spec.items():
+                    if not self.ex[seat].dead:
+                        self.trait_change(seat, trait, -int(k))
+            finally:
+                self.own_change = False
         elif verb == "each_hero":
             traitor = self.traitor()
             start = traitor or (str(self.haunt["revealer"]) if self.haunt else self.seat_ids[0])
@@ -367,6 +371,8 @@ class Outcomes(Wins):
             chosen = spec["then"] if self.pred(spec["when"], seat, m) else spec.get("else", [])
             for sub in chosen:
                 yield from self._outcome(sub, seat, m, target)
+        elif verb == "move_monster" and seat is not None:
+            yield from self._move_monster(seat, spec, rule)
         elif verb == "move_fewer" and seat is not None:
             # kept with the turn's limits; movement_left takes it off, never below ``at_least``
             self.turn_mods.setdefault(seat, set()).add(f"move-fewer:{int(spec['by'])}:{int(spec.get('at_least', 1))}")
@@ -641,7 +647,7 @@ class Outcomes(Wins):
                     self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
                 else:
                     self.held.setdefault(seat, []).append(token)
-        for token in sorted(t for t, tdef in self.hs.tokens.items() if tdef.left_on_death):
+        for token in sorted(t for t, tdef in self.hs.tokens.items() if self._leaves_body(tdef.left_on_death)):
             # a token left by the dead (a corpse) lies where the explorer died
             room = self.ex[seat].room
             self.htokens.setdefault(token, []).append(room)
@@ -654,6 +660,54 @@ class Outcomes(Wins):
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
                       + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
+
+    def trait_change(self, seat: str, trait: str, steps: int, card: str | None = None,
+                     rule: str = "trait.adjust-by-steps") -> int:
+        """A status with ``traits_fixed`` keeps the explorer's traits where they are, whatever the
+        source (items gained or lost, cards, rooms, damage); only the haunt's own ``lose``
+        outcomes move them (Comes the Hero: the immortal traitor, worn down by the Statue)."""
+        if steps and not self.own_change and self.hs is not None and any(
+                self.hs.statuses.get(x, {}).get("traits_fixed") for x in self.hstatus.get(seat, ())):
+            self.emit("haunt.rules-override", f"{self.name(seat)}'s traits are fixed: {trait} does not change")
+            return 0
+        return super().trait_change(seat, trait, steps, card, rule)
+
+    def _move_monster(self, seat: str, spec: Mapping[str, Any], rule: str) -> Gen[None]:
+        """``move_monster``: the explorer moves the monster of the kind in its room up to ``spaces``
+        rooms, a step at a time (each way out costing what it costs a monster), and may stop at any
+        time; explorers in a room do not make it pay extra (Comes the Hero: the Statue moved by a
+        hero's roll)."""
+        mover = next((x for x in self.active_monsters(self.ex[seat].room) if x.kind == spec["monster"]), None)
+        left = self._amount(spec["spaces"])
+        if mover is None or left <= 0:
+            self.emit(rule, f"{self.name(seat)} moves no {spec['monster']} ({left} spaces)")
+            return
+        self.emit(rule, f"{self.name(seat)} may move {self.mname(mover)} up to {left} spaces")
+        while left > 0:
+            steps = [(r, cost) for r, cost, _ in self._room_exits(mover.room) if cost <= left and r not in self.collapsed]
+            if not steps:
+                return
+            acts = [Action.of("monster-move", monster=mover.uid, to=r) for r, _ in steps]
+            a = yield from self.ask(seat, [*acts, Action.of("monster-stop", monster=mover.uid)], f"move {self.mname(mover)}")
+            if a.kind == "monster-stop":
+                return
+            src, mover.room = mover.room, str(a["to"])
+            left -= next(c for r, c in steps if r == mover.room)
+            self.emit(rule, f"{self.name(seat)} moves {self.mname(mover)} {self.room_name(src)} -> "
+                      f"{self.room_name(mover.room)} ({left} left)")
+
+    def _leaves_body(self, left: bool | Mapping[str, Any]) -> bool:
+        """Whether the death being settled leaves a ``left_on_death`` token: any death, or (``{killed_by,
+        with_weapon}``) only one dealt by an attack won by that side, with a weapon if asked -
+        Comes the Hero's sacrifice."""
+        if not isinstance(left, Mapping):
+            return bool(left)
+        killer = self.damage_source
+        if killer is None or killer not in self.ex:
+            return False
+        if left["killed_by"] == "traitor" and self.side.get(killer) != TRAITOR:
+            return False
+        return not left.get("with_weapon") or self.damage_weapon is not None
 
     def _on_death(self, seat: str) -> None:
         """The side rules ``on_death: hero``: their outcomes happen for the hero who just died (a
@@ -695,4 +749,5 @@ OUTCOME_VERBS = frozenset({
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "fetch_room", "room_cost", "rise_as", "mark_monster",
-    "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer"})
+    "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer",
+    "move_monster"})

@@ -263,6 +263,9 @@ class SetupSteps(Monsters):
                                            "minimum": int(spec.get("minimum", 0))}
                 shown = ", ".join(f"{t} {v}" for t, v in values.items())
                 self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on")
+        elif verb == "fetch_card" and spec.get("when") == "now" and spec.get("first_found"):
+            for seat in who(spec.get("by", "traitor")):
+                yield from self._fetch_first(seat, spec)
         elif verb == "fetch_card" and spec.get("when") == "now":
             for seat in who(spec.get("by", "traitor")):
                 for card in spec["card"] if isinstance(spec["card"], list) else [spec["card"]]:
@@ -539,6 +542,26 @@ class SetupSteps(Monsters):
                 yield from effects.gain_card(self, seat, card)
                 return
         yield from self._outcome({"fetch_card": {"card": card, "stack": spec.get("stack", "item")}}, seat, None)
+
+    def _fetch_first(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """``fetch_card`` with ``first_found``: the stack is gone through from the top and the
+        first of the listed cards met is taken, then the stack is shuffled (Comes the Hero: the
+        first weapon). The stack is a set drawn by chance, so the card met first is a known top
+        card if one is listed, else a chance pick among the listed cards still in it."""
+        kind = str(spec.get("stack", "item"))
+        cards = [str(c) for c in spec["card"]]
+        known = [c for c in self.deck_tops[kind] if c in cards and c in self.decks[kind]]
+        hidden = sorted(c for c in set(self.decks[kind]) if c in cards and c not in self.deck_tops[kind])
+        if not known and not hidden:
+            self.emit("haunt.setup-right-now", f"none of {', '.join(cards)} is in the {kind} stack: nothing is found")
+            return
+        card = known[0] if known else (yield from self.draw_from(hidden, "card", f"the first of them in the {kind} stack"))
+        self.decks[kind].remove(card)
+        self.deck_tops[kind] = []  # the stack is shuffled: no card's place in it is known any more
+        self.ex[seat].cards.append(card)
+        self.emit("haunt.setup-right-now", f"{self.name(seat)} goes through the {kind} stack and takes the "
+                  f"{self.card_name(card)}, the first of them met; the stack is shuffled")
+        yield from effects.gain_card(self, seat, card)
 
     def _fetch_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
         """``fetch_rooms``: the listed rooms missing from the house are searched from the stack

@@ -254,6 +254,7 @@ class Tasks(SetupSteps):
             else:
                 dice_total = total
                 total += self.roll_modifiers(seat, roll)
+                self.task_total = total  # the amount ``of: task-roll`` in the outcomes
                 ok = total >= self._amount(roll.get("target", 0))
                 if "modifiers" in roll:
                     self.emit("haunt.rules-override", f"the result is {total} against {self._amount(roll.get('target', 0))}+")

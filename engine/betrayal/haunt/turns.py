@@ -443,7 +443,10 @@ class Turns(Collapse):
         yield from effects.gain_card(self, seat, card)
 
     def _slowing(self, seat: str) -> int:
-        """Extra spaces to leave the explorer's room: one per opponent there (``move.opponent-slows``)."""
+        """Extra spaces to leave the explorer's room: one per opponent there (``move.opponent-slows``),
+        none for an explorer whose status blocks ``be-slowed`` (Comes the Hero's immortal traitor)."""
+        if self._blocks(seat, "be-slowed"):
+            return 0
         room = self.ex[seat].room
         n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
         if self.side.get(seat) == HERO:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
+from hauntcheck.engine.betrayal.hauntspec import SideDef
 
 
 def goal_rooms(st: HauntState, side: str) -> list[str]:
@@ -46,14 +47,24 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
     out: set[str] = set()
     if st.hs is None or (own := st.hs.sides().get(side)) is None:
         return out
+    either = _either_cards(own)
     for rule in [*own.attack_rules, *own.tasks, *own.actions]:
         _collect_holding(rule.get("requires", {}), out)
         _collect_holding(_modifier_conditions(rule), out)
         held = rule.get("holding")
+        if rule.get("exclusive_group") in either:
+            continue  # one card of the group will do (below)
         if isinstance(held, str):
             out.add(held)
         elif isinstance(held, list):
             out.update(str(h) for h in held)
+    for rules in either.values():
+        cards = {str(r["holding"]) for r in rules}
+        seats = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side]
+        if not any("requires" not in r or st.pred(r["requires"], s) for r in rules for s in seats):
+            continue  # the step is done (or cannot be taken): its cards are wanted no more
+        mine = {c for c in cards if any(st.holds(s, c) for s in seats)}
+        out |= mine or cards
     for win in own.wins:
         _collect_held_for_win(win.when, side, out)
     for group in _alternatives(own.attack_rules):
@@ -98,6 +109,17 @@ def _collect_tokens(p: Any, out: set[str]) -> None:
     elif isinstance(p, list):
         for x in p:
             _collect_tokens(x, out)
+
+
+def _either_cards(own: SideDef) -> dict[str, list[Mapping[str, Any]]]:
+    """Actions of one ``exclusive_group`` that each need a different card held (``holding``):
+    any one of the cards will do for the group's step (Comes the Hero: the Holy Symbol, Axe,
+    Crystal Ball or Book put in the Statue's hand)."""
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for rule in [*own.tasks, *own.actions]:
+        if "exclusive_group" in rule and isinstance(rule.get("holding"), str):
+            groups.setdefault(str(rule["exclusive_group"]), []).append(rule)
+    return {g: rules for g, rules in groups.items() if len({r["holding"] for r in rules}) > 1}
 
 
 def _alternatives(rules: Iterable[Mapping[str, Any]]) -> list[set[str]]:

@@ -103,6 +103,9 @@ def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[s
 
 
 def _monster_targets(st: HauntState, m: Monster) -> list[str]:
+    if st.mdef(m).controlled_by == HERO:
+        # the heroes' ally (moved by their rolls) goes where the heroes' foes are
+        return [st.ex[s].room for s in st.seat_ids if st.in_play(s) and st.side.get(s) != HERO]
     exits = st.exit_rooms(m)
     if exits:
         return exits  # a monster that wins by leaving the house heads for a way out

@@ -108,7 +108,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < here]
         if steps:
             return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
-        frontier = here == 0 and st.ex[seat].room in _frontier(st) and goals == _frontier(st)
+        frontier = here == 0 and st.ex[seat].room in _frontier(st) and (goals == _frontier(st) or (
+            side != HERO and bool(_carried_task_unfound(st, seat))))  # exploring for its task's room
         if frontier and "explore" in by_kind:
             return by_kind["explore"][rng.below(len(by_kind["explore"]))]
         if (frontier or here > 0) and "cross" in by_kind:
@@ -261,6 +262,8 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         rooms = [r for r, cards in st.piles.items() if lacking & set(cards)]
         rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
+        if lacking & _body_tokens(st, side):
+            rooms += [st.ex[s].room for s in st.opponents_of(seat)]  # a body is made by a kill: hunt
         finds = _task_rooms(st, seat, side, lacking)
         rooms += finds
         spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
@@ -306,6 +309,13 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
             return _frontier(st)  # every known place is used up: open the house for more rooms and cards
         return goals
+    ready = _task_rooms(st, seat, side, None, holding_only=True)
+    if ready:
+        return ready  # take the carried token (a body) to where its task is done
+    floors = _carried_task_unfound(st, seat)
+    if floors:
+        # its rooms are still in the stack: open up the floors they may lie on
+        return [r for r in _frontier(st) if st.house.floor_of(r) in floors] or _frontier(st)
     rituals = _win_token_rooms(st, seat, side)
     if rituals:
         return rituals  # the side's own goal is a count of tokens its tasks earn: go and earn them
@@ -360,6 +370,20 @@ def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
         if isinstance(room, str) and room not in st.house.spots and room in st.t.rooms:
             return True
     return False
+
+
+def _carried_task_unfound(st: HauntState, seat: str) -> set[str]:
+    """The floors to explore when the explorer carries a haunt token a task needs held
+    (``holding``) whose rooms (``where.rooms``) are all still in the room stack: the floors those
+    rooms may be placed on (none otherwise)."""
+    out: set[str] = set()
+    for task in st.tasks_for(seat):
+        held = task.get("holding")
+        rooms = task.get("where", {}).get("rooms")
+        if isinstance(held, str) and st._carried(held) and st.holds(seat, held) and rooms \
+                and not any(r in st.house.spots for r in rooms):
+            out |= {f for r in rooms if r in st.t.rooms for f in st.t.rooms[r].floors}
+    return out
 
 
 def _left_to_take(st: HauntState, token: str) -> bool:
@@ -472,6 +496,11 @@ def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
 
 def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
     best: tuple[int, Action] | None = None
+    fixed = _fixed(st, seat)
+    if _kill_with_weapon(st, seat):
+        armed = [a for a in attacks if a.get("weapon") or a["target"] not in st.ex]
+        if any(a.get("weapon") for a in armed):
+            attacks = armed  # only a kill made with a weapon leaves what the side needs (a body)
     for a in attacks:
         target = str(a["target"])
         trait = str(a["trait"])
@@ -499,9 +528,36 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
         elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):
             continue  # a rival holding what we lack is worth a steal, not a brawl
-        if edge >= 0 and (best is None or edge > best[0]):
-            best = (edge, a)
+        if (edge >= 0 or fixed) and (best is None or edge > best[0]):
+            best = (edge, a)  # an attacker whose traits nothing lowers risks nothing by a fight
     return best[1] if best else None
+
+
+def _fixed(st: HauntState, seat: str) -> bool:
+    """Whether the explorer's traits cannot be lowered (``traits_fixed``): a lost fight costs it nothing."""
+    return st.hs is not None and any(st.hs.statuses.get(x, {}).get("traits_fixed") for x in st.hstatus.get(seat, []))
+
+
+def _body_tokens(st: HauntState, side: str) -> set[str]:
+    """Tokens the side's tasks need held that only a death leaves (``left_on_death``): a body."""
+    if st.hs is None:
+        return set()
+    held = {str(t.get("holding")) for t in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))}
+    return {k for k in held if k in st.hs.tokens and st.hs.tokens[k].left_on_death}
+
+
+def _kill_with_weapon(st: HauntState, seat: str) -> bool:
+    """Whether the explorer's side still needs a body that only a kill with a weapon leaves."""
+    if st.hs is None:
+        return False
+    side = st.side.get(seat, HERO)
+    allies = st.allies_of(seat)
+    for k in _body_tokens(st, side):
+        left = st.hs.tokens[k].left_on_death
+        if isinstance(left, Mapping) and left.get("with_weapon") and not st.htokens.get(k) \
+                and not any(st.holds(s, k) for s in allies):
+            return True
+    return False
 
 
 def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
