@@ -247,6 +247,22 @@ class HauntBase(BetrayalState):
                   + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
         return m
 
+    def speed(self, seat: str) -> int:
+        """The spaces the explorer moves a turn: its Speed, or the ``moves_at`` of a status
+        (haunt 35's pilot flies the Toy Airplane at its Speed of 5)."""
+        fixed = self.status_value(seat, "moves_at")
+        return int(fixed) if fixed is not None else super().speed(seat)
+
+    def status_value(self, seat: str, key: str) -> Any:
+        """The value of ``key`` in the first of the explorer's statuses that sets it (None if none does)."""
+        if self.hs is None:
+            return None
+        for s in self.hstatus.get(seat, ()):
+            value = self.hs.statuses.get(s, {}).get(key)
+            if value is not None:
+                return value
+        return None
+
     def movement_left(self, seat: str) -> int:
         mods = self.turn_mods.get(seat, set())
         if "no-move" in mods:

@@ -10,6 +10,13 @@ count as defeated). A held explorer fights only its holder (``Combat._may_attack
 is stunned, killed or removed lets go (``Outcomes._release_gone``). ``retreat: paired-part`` sends
 a beaten monster back to its paired part's room.
 
+A cat-and-mouse hold (haunt 35's Cats) reuses the piece: ``keeps_items`` (the held explorer drops
+nothing), ``devour_at: turn-start`` (an explorer still held when the holder's turn starts dies once
+it has had a turn of its own to escape - the holder stays in play, and until then it stays with
+its catch instead of moving and attacking) and ``escape: contest`` (at the start of the held explorer's turn it
+names a trait and both roll it; a higher total frees it and its turn goes on, otherwise its turn
+is over: :func:`escape`).
+
 The functions take the whole game, like hooks, so the interpreter's modules call them where the
 rule applies (``Outcomes._outcome``, ``Monsters._monster_turn``).
 """
@@ -21,12 +28,17 @@ from typing import TYPE_CHECKING, Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.pieces import Monster
+from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
+from hauntcheck.engine.core import Action
 
 if TYPE_CHECKING:
     from hauntcheck.engine.betrayal.haunt.state import HauntState
 
 RULE = "haunt.rules-override"
+#: ``hook_state`` key: the explorers held by a ``devour_at: turn-start`` monster who have had their
+#: turn to escape (and failed), so the holder's next turn swallows them.
+HELD_A_TURN = "grabs-held-a-turn"
 
 
 def spec_of(st: HauntState, m: Monster) -> Mapping[str, Any]:
@@ -53,6 +65,10 @@ def grab(st: HauntState, seat: str, m: Monster) -> Gen[None]:
     if status not in st.hstatus.get(seat, []):
         return  # immune to the status: nothing holds it
     st.grips[m.uid] = (seat, status)
+    st.hook_state.get(HELD_A_TURN, {}).pop(seat, None)  # a new hold: its escape turn is still to come
+    if spec.get("keeps_items"):
+        st.emit(RULE, f"{st.mname(m)} holds {st.name(seat)}")
+        return
     e = st.ex[seat]
     drop = [c for c in e.cards if st.t.cards[c].item]  # the Bite and companions are no items
     e.cards = [c for c in e.cards if c not in drop]
@@ -73,6 +89,14 @@ def devour(st: HauntState, m: Monster) -> Gen[None]:
     """``grabs.devour_at: paired-part``, at the start of the monster's turn: an explorer it holds
     in the room of its paired part dies, and the monster and its parts are removed."""
     victim = holding(st, m)
+    if spec_of(st, m).get("devour_at") == "turn-start" and victim is not None:
+        if victim not in st.hook_state.get(HELD_A_TURN, {}):
+            return  # caught on its own turn: it gets its turn to escape first
+        st.hook_state[HELD_A_TURN].pop(victim, None)
+        st.emit(RULE, f"{st.name(victim)} is still held when {st.mname(m)}'s turn starts")
+        yield from st._outcome({"kill": True}, victim, m)
+        st._release_gone()
+        return
     parts = st.partners(m)
     if spec_of(st, m).get("devour_at") != "paired-part" or victim is None or not parts \
             or st.ex[victim].room != parts[0].room:
@@ -85,10 +109,43 @@ def devour(st: HauntState, m: Monster) -> Gen[None]:
     st._release_gone()
 
 
+def escape(st: HauntState, seat: str) -> Gen[bool]:
+    """``grabs.escape: contest``, at the start of a held explorer's turn: it names a trait, it and
+    its holder roll that trait, and a higher total than the holder's frees it (its turn goes on);
+    otherwise it is still held and its turn is over. True when the turn goes on."""
+    uid = next((u for u, (held, _) in sorted(st.grips.items()) if held == seat), None)
+    if uid is None:
+        return True
+    m = st.monster(uid)
+    if spec_of(st, m).get("escape") != "contest":
+        return True
+    traits = [t for t in TRAITS if st.mstat(m, t) > 0 or t in m.stats]
+    a = yield from st.ask(seat, [Action.of("contest-trait", trait=t, monster=uid) for t in traits],
+                          f"escape {st.mname(m)}: choose a trait for the contest")
+    trait = str(a["trait"])
+    mine = yield from effects.own_roll(st, seat, st.value(seat, trait), "trait", f"a {trait} roll to escape",
+                                       effects.Ctx(seat, "haunt"))
+    theirs = sum((yield from st.roll(st._dice(None, m, trait), f"{st.mname(m)}'s {trait} roll")))
+    if mine > theirs:
+        del st.grips[uid]
+        status = spec_of(st, m)["status"]
+        if status in st.hstatus.get(seat, []):
+            st.hstatus[seat].remove(status)
+        st.emit(RULE, f"{st.name(seat)} rolls {mine} against {theirs} for {st.mname(m)} ({trait}) and escapes")
+        return True
+    st.emit(RULE, f"{st.name(seat)} rolls {mine} against {theirs} for {st.mname(m)} ({trait}): still held, the turn "
+            "is over")
+    st.hook_state.setdefault(HELD_A_TURN, {})[seat] = True
+    return False
+
+
 def drag(st: HauntState, m: Monster) -> Gen[bool]:
     """``grabs.drag``: a monster that starts its move holding an explorer moves ``spaces`` toward
     its paired part by a shortest way (the first room by name among equally short steps), taking
     the explorer along, instead of its normal move and attack. True when it did."""
+    if spec_of(st, m).get("devour_at") == "turn-start" and holding(st, m) is not None:
+        st.emit(RULE, f"{st.mname(m)} stays with {st.name(str(holding(st, m)))}")
+        return True
     spec = spec_of(st, m).get("drag")
     seat = holding(st, m)
     parts = st.partners(m)

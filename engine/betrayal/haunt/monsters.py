@@ -357,7 +357,7 @@ class Monsters(Combat):
             passage = next((how for r, _, how in self.vertical_passages(src) if r == to), None)
             m.room = to
             self._leave_trail(m, src)
-            moved += cost + slow + self.carrying_cost(m.uid) - 1
+            moved += cost + slow + self.carrying_cost(m.uid) - 1 + self._doorway_spaces(m)
             self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
                       f"({min(moved, budget)} of {budget})")
             if passage is not None:
@@ -379,6 +379,11 @@ class Monsters(Combat):
             yield from self._monster_checks(m, "enter")
             if m.gone:
                 return
+
+    def _doorway_spaces(self, m: Monster) -> int:
+        """Extra spaces each room costs the monster (``movement.room_cost`` beyond the first):
+        haunt 35's Cats count each doorway as a space, as the shrunken explorers do."""
+        return int(self.mdef(m).movement.get("room_cost", 1)) - 1
 
     def _leave_trail(self, m: Monster, room: str) -> None:
         """A monster's ``trail``: the room it just left gets one of the set-aside trail monsters,
@@ -503,7 +508,8 @@ class Monsters(Combat):
         raw = self._monster_raw(mdef)
         raw_forbidden = set(raw.get("may_not_use", ()))
         no_tokens = set(raw.get("may_not_use_tokens", ()))  # passages those tokens make are closed to it
-        slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room) + self.carrying_cost(m.uid) - 1
+        slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room) + self.carrying_cost(m.uid) - 1 \
+            + self._doorway_spaces(m)
         out = []
         steps = [(room, cost) for room, cost, how in self._room_exits(m.room) if how not in no_tokens]
         if mdef.movement.get("through_walls"):

@@ -307,6 +307,14 @@ class Outcomes(Wins):
             way = "up" if "up" in spec else "down"
             by = self._amount(spec[way])
             self.move_track(by if way == "up" else -by, str(eff.get("says", f"the track moves {way} {by}")))
+        elif verb == "ride_with" and seat is not None:
+            # the explorer in question is carried by the one in its room with that status (a passenger and its pilot)
+            here = self.ex[seat].room
+            carrier = next((s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == here
+                            and str(spec) in self.hstatus.get(s, [])), None)
+            if carrier is not None and self.status_value(seat, "carried_like_item"):
+                self.carried[seat] = carrier
+                self.emit(rule, f"{self.name(seat)} rides with {self.name(carrier)}")
         elif verb == "exit_house" and seat is not None:
             self.exited.add(seat)
             self.emit(rule, f"{self.name(seat)} leaves the house")
@@ -748,6 +756,6 @@ OUTCOME_VERBS = frozenset({
     "set_flag", "clear_flag", "earn", "take_token", "fetch_card", "steal", "exit_house", "place", "control", "branch",
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
-    "contest", "weaken_monster", "grab", "retreat", "fetch_room", "room_cost", "rise_as", "mark_monster",
+    "contest", "weaken_monster", "grab", "retreat", "ride_with", "fetch_room", "room_cost", "rise_as", "mark_monster",
     "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer",
     "move_monster"})

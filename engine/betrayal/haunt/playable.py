@@ -53,7 +53,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "grabs", "trail", "may_not_use_tokens", "appears"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
-        "teleport", "modes_by_roll", "custom", "exit"}),
+        "teleport", "modes_by_roll", "custom", "exit", "room_cost"}),
     # tasks.py and turns.py
     "action": frozenset({
         "by", "where", "where_any", "holding", "requires", "after", "timing", "target", "cost", "limit",
@@ -70,7 +70,8 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
         "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero", "hurt_by_holders", "may_not_enter",
-        "less_damage", "move_fewer", "traits_fixed"}),
+        "less_damage", "move_fewer", "traits_fixed", "room_cost", "stairs_roll", "symbol_rooms_end_turn", "moves_at",
+        "carries_token", "carried_only_by"}),
     # amounts.py and setup_steps.py (``on_card_of`` is not carried out yet)
     "location": frozenset({
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",

@@ -85,6 +85,11 @@ class Predicates(Amounts):
         rooms = {self.ex[s].room for s in self.living_heroes()}
         return len(rooms) == 1 and rooms <= set(self._rooms_for(p["heroes_together_in"]))
 
+    def _pred_all_heroes(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """Every living hero in the house meets the predicate (each in turn the explorer in
+        question): haunt 35's Toy Airplane leaves only with every living hero aboard."""
+        return all(self.pred(p["all_heroes"], s) for s in self.living_heroes())
+
     def _pred_heroes_exited(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return sum(1 for s in self.heroes() if s in self.exited) >= self._amount(p["heroes_exited"].get("at_least", 1))
 
@@ -294,7 +299,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
                                            bool]], ...] = tuple(
     (key, getattr(Predicates, f"_pred_{key}")) for key in (
         "all", "any", "not", "opponent", "heroes_dead", "heroes_gone", "heroes_alive", "heroes_exited", "heroes_together_in", "exited",
-        "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
+        "all_heroes", "monsters_defeated", "none_alive_with_status", "has_status", "flag", "carried", "custom", "condition",
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",

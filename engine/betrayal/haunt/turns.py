@@ -11,6 +11,7 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.collapse import Collapse
+from hauntcheck.engine.betrayal.haunt.grabs import escape
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen
@@ -136,6 +137,9 @@ class Turns(Collapse):
         status forbids drawing)."""
         if self.hs is not None and self._blocks(seat, "draw-cards"):
             self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards")
+            if ctx_room is not None and seat == self.current and self.status_value(seat, "symbol_rooms_end_turn"):
+                self.turn.end_now = True
+                self.emit("haunt.rules-override", f"discovering a room with a symbol ends {self.name(seat)}'s turn")
             return None
         appearing = self.appearing(ctx_room) if self.hs is not None and ctx_room is not None else None
         if appearing is not None and ctx_room is not None:
@@ -264,11 +268,18 @@ class Turns(Collapse):
         if self.hs is None:
             yield from super()._play_turn(seat)
             return
+        if seat in self.carried and not (self._carriable(seat) and self._may_carry(self.carried[seat], seat)):
+            self._sync_carried()  # a carrier who lost what let it carry (a downed pilot) has let go
         if seat in self.carried:
             self.emit("haunt.rules-override", f"{self.name(seat)} is carried by {self.name(self.carried[seat])} and does "
                       "nothing this turn")
             yield from self._end_haunt_turn(seat)
             return
+        if any(held == seat for held, _ in self.grips.values()):
+            free = yield from escape(self.as_haunt_state(), seat)
+            if not free:
+                yield from self._end_haunt_turn(seat)
+                return
         yield from self._flag_timers(seat, "start")
         yield from self._turn_rules(seat, "start-of-turn")
         yield from self._turn_rules(seat, "during-turn")
@@ -348,10 +359,16 @@ class Turns(Collapse):
         room = self.ex[seat].room
         if "carry" not in self.turn.keys:
             out += [Action.of("carry", who=s) for s in self.seat_ids if s != seat and s not in self.carried
-                    and self.in_play(s) and self.ex[s].room == room and self._carriable(s)]
+                    and self.in_play(s) and self.ex[s].room == room and self._carriable(s) and self._may_carry(seat, s)]
         if "put-down" not in self.turn.keys:
             out += [Action.of("put-down", who=s) for s, c in sorted(self.carried.items()) if c == seat]
         return out
+
+    def _may_carry(self, carrier: str, who: str) -> bool:
+        """A status with ``carried_only_by`` lets only an explorer with that status carry (or keep
+        carrying) the explorer who has it: the Toy Airplane's passengers ride with its pilot."""
+        only = self.status_value(who, "carried_only_by")
+        return only is None or str(only) in self.hstatus.get(carrier, [])
 
     def _carry(self, seat: str, a: Action) -> None:
         who = str(a["who"])
@@ -369,7 +386,7 @@ class Turns(Collapse):
         or can no longer carry, or when it loses the status that made it carriable."""
         for who, carrier in sorted(self.carried.items()):
             if not (self.in_play(who) and self.in_play(carrier) and self._carriable(who)) \
-                    or self._blocks(carrier, "carry-items"):
+                    or self._blocks(carrier, "carry-items") or not self._may_carry(carrier, who):
                 del self.carried[who]
                 continue
             self.ex[who].room = self.ex[carrier].room
@@ -501,7 +518,33 @@ class Turns(Collapse):
         left = self.movement_left(seat)
         return [a for a in actions if int(a.get("cost", 1) or 0) + extra <= left]  # type: ignore[arg-type]
 
+    def _stairs_refused(self, seat: str, to: str) -> Gen[bool]:
+        """A status's ``stairs_roll`` (haunt 35's shrunken explorers): going up or down stairs
+        (the ways its ``ways`` name) takes a roll of the trait against the target first, unless the
+        explorer meets its ``unless``; a failure ends the turn where the explorer stands (it may try
+        again next turn). True when the move does not happen."""
+        spec = self.status_value(seat, "stairs_roll")
+        if spec is None or ("unless" in spec and self.pred(spec["unless"], seat)):
+            return False
+        how = next((h for r, _, h in self.exits(seat) if r == to), "door")
+        if how not in spec.get("ways", ("stairs", "secret-stairs")):
+            return False
+        trait = str(spec["trait"])
+        total = yield from effects.own_roll(self, seat, self.value(seat, trait), "trait", f"a {trait} roll to use the stairs",
+                                            effects.Ctx(seat, "haunt"))
+        target = self._amount(spec["target"])
+        if total >= target:
+            self.emit("haunt.rules-override", f"{self.name(seat)} rolls {total} against {target}+ and may use the stairs")
+            return False
+        self.emit("haunt.rules-override", f"{self.name(seat)} rolls {total} against {target}+ and cannot use the stairs: "
+                  "the turn is over")
+        self.turn.end_now = True
+        return True
+
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
+        if self.hs is not None and (yield from self._stairs_refused(seat, to)):
+            return
+        src_room = self.ex[seat].room
         extra = self._slowing(seat) if self.hs is not None else 0
         self._pay_carrying(seat)
         self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
@@ -520,8 +563,20 @@ class Turns(Collapse):
         if self.carried:
             self._sync_carried()
         if self.hs is not None:
+            self._bring_token(seat, src_room)
             yield from self._take_custody(seat)
             yield from self.entry_actions(seat)
+
+    def _bring_token(self, seat: str, src: str) -> None:
+        """A status's ``carries_token``: one token of that kind lying in the room the explorer left
+        goes along with it (the Toy Airplane under its pilot)."""
+        token = self.status_value(seat, "carries_token")
+        rooms = self.htokens.get(str(token), []) if token is not None else []
+        here = self.ex[seat].room
+        if src in rooms and here != src:
+            rooms.remove(src)
+            rooms.append(here)
+            self.emit("haunt.rules-override", f"the {token} token goes with {self.name(seat)} to {self.room_name(here)}")
 
     def _take_custody(self, seat: str) -> Gen[None]:
         """``death.companion-custody``: the next explorer to enter takes a companion left in a room."""
@@ -550,6 +605,9 @@ class Turns(Collapse):
     def _room_cost_extra(self, seat: str) -> int:
         """Extra spaces each room costs this turn beyond the first (the outcome ``room_cost``)."""
         costs = [int(k.split(":", 1)[1]) for k in self.turn_mods.get(seat, ()) if k.startswith("room-cost:")]
+        standing = self.status_value(seat, "room_cost") if self.hs is not None else None
+        if standing is not None:
+            costs.append(int(standing))  # a status's lasting room cost (doorways counted as spaces)
         return max(costs) - 1 if costs else 0
 
     def _pay_carrying(self, seat: str) -> None:

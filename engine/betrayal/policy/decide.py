@@ -100,6 +100,11 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
         return next(a for a in actions if a.kind == "rescue")
     if "fetch" in kinds:
         return next(a for a in actions if a.kind == "fetch")
+    if "contest-trait" in kinds:  # escape a hold with the trait where the explorer outrolls its holder most
+        seat = st.to_move() or ""
+        m = st.monster(str(actions[0]["monster"]))
+        return max(actions, key=lambda a: (st.value(seat, str(a["trait"])) - st._dice(None, m, str(a["trait"])),
+                                           -actions.index(a)))
     if "steal-token" in kinds and "damage-them" in kinds:
         return _take_or_hurt(st, actions)
     if "steal" in kinds:

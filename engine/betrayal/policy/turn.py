@@ -281,6 +281,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
                 and any(st.holds(s, w) for w in want - mine)]
     if side == HERO:
+        ride = _ride_rooms(st, seat)
+        if ride is not None:
+            return ride
         better = sorted({r for t in st.tasks_for(seat) for r in _bonus_rooms(st, seat, str(t["id"]))})
         if better:
             return better  # carry the bonus to where it counts
@@ -325,6 +328,39 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
 
 
+def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
+    """Rides (a task whose outcome is ``ride_with: S`` - haunt 35's Toy Airplane): a hero who may
+    take one heads for the explorer with ``S``; the explorer with ``S`` waits where it is while an
+    ally may still get in, and then heads for the rooms of its other open tasks (the way out).
+    Before any ride is open, the rooms of the tasks open now, or new rooms while those tasks'
+    rooms are all still to be found. None when the side has no rides."""
+    rides = [t for t in st.tasks_for(seat) if any("ride_with" in e for e in t.get("success", []) + t.get("do", []))]
+    if not rides:
+        return None
+    statuses = {str(e["ride_with"]) for t in rides for e in t.get("success", []) + t.get("do", []) if "ride_with" in e}
+    if statuses & set(st.hstatus.get(seat, [])):
+        waiting = [s for s in st.living_heroes() if s != seat and s not in st.carried
+                   and any("requires" not in t or st.pred(t["requires"], s) for t in rides)]
+        if waiting:
+            return [st.ex[seat].room]
+        out = [r for t in st.tasks_for(seat) if t not in rides and "where" in t
+               and ("requires" not in t or st.pred(t["requires"], seat)) for r in st._rooms_for(t["where"])
+               if r in st.house.spots]
+        return out or None
+    boarding = next(([r for r in st._rooms_for(t["where"]) if r in st.house.spots] for t in rides
+                     if "where" in t and ("requires" not in t or st.pred(t["requires"], seat))), None)
+    if boarding:
+        return boarding
+    # Till a ride is open, the side works at the tasks whose requirement holds now (finding and
+    # starting the vehicle), not at every task's rooms: the way out waits for the ride.
+    open_now = [r for t in st.tasks_for(seat) if t not in rides and "where" in t and not _yields(t)
+                and ("requires" not in t or st.pred(t["requires"], seat)) for r in st._rooms_for(t["where"])
+                if r in st.house.spots]
+    if open_now:
+        return open_now
+    return _frontier(st) if _task_rooms_unfound(st, seat, HERO) else None
+
+
 def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, holding_only: bool = False) -> list[str]:
     """Rooms where the side's tasks can be done (only those yielding ``things`` if given; with
     ``holding_only`` only those of tasks that use a haunt token the explorer carries)."""
@@ -362,13 +398,17 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
 
 
 def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
-    """Whether a task the explorer could take on now is tied to a room not yet in the house."""
+    """Whether a task the explorer could take on now is tied to a room not yet in the house (or
+    to rooms none of which is)."""
     for task in st.tasks_for(seat):
         if "requires" in task and not st.pred(task["requires"], seat):
             continue
         room = task.get("where", {}).get("room")
         if isinstance(room, str) and room not in st.house.spots and room in st.t.rooms:
             return True
+        rooms = task.get("where", {}).get("rooms")
+        if isinstance(rooms, list) and rooms and not any(r in st.house.spots for r in rooms):
+            return True  # none of its rooms is found yet (haunt 35's search for the Toy Airplane)
     return False
 
 
