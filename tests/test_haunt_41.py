@@ -177,9 +177,13 @@ def test_following_the_traitor_by_its_exit() -> None:
     way = sorted(st._graph()[start])[0]
     concealment.moved(st, traitor, start, way)
     st.ex[traitor].room = way
+    concealment.spread(st, traitor)  # the traitor's turn ends before the hero rolls to follow it
+    assert start in concealment.candidates(st, traitor)
+    st._events.clear()
     concealment.learn(st, traitor, "exit", "Fighting Blind 3-4")
     rooms = concealment.candidates(st, traitor)
     assert way in rooms and start not in rooms
+    assert any(f"it left {st.room_name(start)} for {st.room_name(way)}" in str(e) for e in st._events)
 
 
 def test_fighting_blind_at_the_end_of_the_traitors_turn() -> None:

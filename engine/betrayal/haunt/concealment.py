@@ -115,7 +115,6 @@ def spread(st: HauntBase, seat: str) -> None:
     dist = st._dist_to(st.concealed[seat]["rooms"])
     reach = st.speed(seat)
     _set(st, seat, {r for r in st.house.spots if dist.get(r, 10_000) <= reach})
-    st.concealed[seat]["seen"], st.concealed[seat]["exit"] = "", ""
 
 
 def believed_room(st: HauntBase, seat: str, viewer: str) -> str | None:
@@ -139,7 +138,8 @@ def seat_view(st: S, viewer: str | None) -> S:
     view = copy.copy(st)
     view.ex = dict(st.ex)
     view.removed = set(st.removed)
-    view.concealed = {s: dict(v) for s, v in st.concealed.items()}
+    # only the candidate rooms are public: where it was last seen and the exit it truly took are not
+    view.concealed = {s: {"rooms": list(v["rooms"])} for s, v in st.concealed.items()}
     for seat in unseen:
         assert viewer is not None
         belief = believed_room(st, seat, viewer)
