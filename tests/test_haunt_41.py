@@ -95,7 +95,9 @@ def test_the_traitors_unarmed_attack_is_a_sneak_attack_without_defence() -> None
     st.ex[traitor].room = st.ex[hero].room
     st.ex[traitor].cards = [c for c in st.ex[traitor].cards if c not in st.weapons]
     st.ex[hero].cards = []
+    st.ex[hero].idx["might"] = st.ex[hero].idx["speed"] = 6  # the hero survives 3 damage
     _, reqs = rolled(st._attack(traitor, Action.of("attack", target=hero, trait="might")), [[2, 1]])
+    assert not st.ex[hero].dead
     rolls = [r for r in reqs if r.actor == "chance"]
     assert len(rolls) == 1 and len(next(iter(rolls[0].choices))["faces"]) == 2  # ceil(3 heroes / 2) dice
     splits = [r for r in reqs if r.actor == hero and isinstance(r.choices, ActionList) and r.choices[0].kind == "damage"]
@@ -220,3 +222,22 @@ def test_a_hero_policy_never_reads_the_traitors_hidden_room() -> None:
         st.apply(table.for_actor(actor).choose(st, actor, legal))
     assert checked >= 10, checked
     assert st.outcome() is not None
+
+
+def test_the_revolver_fires_into_a_room_in_sight_and_hits_the_traitor_there() -> None:
+    st, traitor, hero = game()
+    here = next(r for r in sorted(st.house.spots) if st.line_of_sight(r))
+    there = sorted(st.line_of_sight(here))[0]
+    st.ex[hero].room = here
+    st.ex[hero].cards.append("revolver")
+    on_turn(st, hero)
+    st.ex[traitor].room = there
+    offered = st._attack_actions(hero)
+    shot = Action.of("attack-unseen", room=there, trait="speed", weapon="revolver")
+    assert shot in offered
+    st.ex[traitor].room = here  # the offer is the same wherever the traitor is
+    assert st._attack_actions(hero) == offered
+    st.ex[traitor].room = there
+    _, reqs = rolled(st._attack_unseen(hero, shot), [2, 0])
+    assert concealment.candidates(st, traitor) == [there]
+    assert sum(1 for r in reqs if r.actor == "chance") == 2  # an ordinary distance attack: the traitor defends
