@@ -241,3 +241,13 @@ def test_the_revolver_fires_into_a_room_in_sight_and_hits_the_traitor_there() ->
     _, reqs = rolled(st._attack_unseen(hero, shot), [2, 0])
     assert concealment.candidates(st, traitor) == [there]
     assert sum(1 for r in reqs if r.actor == "chance") == 2  # an ordinary distance attack: the traitor defends
+
+
+def test_the_traitor_writes_down_any_room_but_one_no_turn_may_end_in() -> None:
+    st, traitor, _ = game(5)
+    assert "coal-chute" in st.house.spots  # this game has one
+    st.ex[traitor].room = "entrance-hall"
+    _, reqs = drive(st._conceal([traitor]))
+    offered = {str(a["room"]) for a in reqs[0].choices}
+    assert offered == set(st.house.spots) - st.no_end_rooms
+    assert st.ex[traitor].room == min(offered)  # the first room offered (drive answers with it), no movement

@@ -24,11 +24,12 @@ class SetupSteps(Monsters):
     def _conceal(self, seats: list[str]) -> Gen[None]:
         """``conceal``: each explorer secretly writes down a room of the house as where it is (its own
         choice; writing is no movement, so the room's text does not happen) and takes its figure off
-        the board (``concealment``)."""
+        the board (``concealment``). A room no turn may end in (the Coal Chute, whose slide happens
+        on entering) is no place to be written down."""
         for seat in seats:
             if not self.in_play(seat):
                 continue
-            rooms = sorted(self.house.spots)
+            rooms = sorted(r for r in self.house.spots if r not in self.no_end_rooms)
             a = yield from self.ask(seat, [Action.of("hide-in", room=r) for r in rooms], "write down the room you are in")
             concealment.conceal(self, seat, str(a["room"]))
             self.emit("haunt.concealed-explorer", f"{self.name(seat)} writes down a room (secretly, "
