@@ -304,6 +304,10 @@ GAME = GameDef(
         _haunt_case("40-buried-alive", "traitor", 4, 184),
         _haunt_case("40-buried-alive", "heroes", 5, 265),
         _haunt_case("40-buried-alive", "traitor", 6, 28),
+        _haunt_case("41-invisible-traitor", "heroes", 3, 294),
+        _haunt_case("41-invisible-traitor", "traitor", 4, 88),
+        _haunt_case("41-invisible-traitor", "heroes", 5, 43),
+        _haunt_case("41-invisible-traitor", "traitor", 6, 164),
         # Airborne's "nobody" (every hero dead in the house, nobody jumped) needs the last hero
         # alive to die to the house itself; the policy never did so in over 600 haunt-31 games,
         # so that ending is shown by seeded random players (after the reveal too).

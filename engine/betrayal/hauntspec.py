@@ -131,6 +131,7 @@ class SideDef:
     ends_without_winner: tuple[WinDef, ...] = ()
     rivals: bool = False  # the side's explorers are one another's opponents (move.haunt-rivals)
     bound_cards: tuple[str, ...] = ()  # cards its explorers may not trade, give away or drop
+    lost_powers: tuple[tuple[str, str], ...] = ()  # (card, effect): a card's power that no longer works for the side
     collapse: Mapping[str, Any] | None = None  # the house falling room by room (haunt/collapse.py)
 
 
@@ -293,6 +294,7 @@ def _side(data: Mapping[str, Any]) -> SideDef:
         ends_without_winner=tuple(_win(w) for w in data.get("ends_without_winner", ())),
         rivals="rivals" in data,
         bound_cards=tuple(str(c) for c in data.get("bound_cards", ())),
+        lost_powers=tuple((str(p["card"]), str(p["power"])) for p in data.get("lost_powers", ())),
         collapse=data.get("collapse"),
     )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hauntcheck.engine.betrayal.haunt import concealment
 from hauntcheck.engine.betrayal.haunt.base import HauntBase
 from hauntcheck.engine.betrayal.haunt.pieces import HERO
 from hauntcheck.engine.betrayal.house import step
@@ -36,6 +37,8 @@ class Amounts(HauntBase):
         for s in self.seat_ids:
             if (s == seat and not target.get("include_self")) or not self.in_play(s) or self.ex[s].room not in rooms:
                 continue
+            if concealment.concealed_from(self, s, seat):
+                continue  # a concealed explorer is no target its opponents can pick out
             if kind in ("hero", "hero-with-status") and self.side.get(s) != HERO:
                 continue
             if kind == "hero-with-status" and target.get("status") not in self.hstatus.get(s, []):

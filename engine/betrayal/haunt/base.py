@@ -95,6 +95,8 @@ class HauntBase(BetrayalState):
         self.result: Outcome | None = None
         self.dealt: dict[str, dict[str, int]] = {}  # numbered tokens dealt one per player: token -> seat -> number
         self.hidden: str | None = None  # the hidden traitor's seat (known to the engine, not to the table)
+        # seat -> what the other side knows of a concealed explorer's room (``concealment``)
+        self.concealed: dict[str, dict[str, Any]] = {}
         self.unmasked = False  # the hidden traitor has turned token 1 face up
         self.hidden_token = ""  # the token id dealt to pick the hidden traitor
         self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)

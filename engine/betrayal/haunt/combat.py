@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
+from hauntcheck.engine.betrayal.haunt import concealment
 from hauntcheck.engine.betrayal.haunt.outcomes import Outcomes
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.model import PHYSICAL
@@ -21,9 +22,12 @@ class Combat(Outcomes):
 
     def _attack_traits(self, seat: str) -> list[str]:
         traits = ["might"]
-        for _, _, ability in effects.held_abilities(self, seat):
+        lost = self._lost_powers(seat)
+        for source, _, ability in effects.held_abilities(self, seat):
             if ability.get("trigger") != "ongoing":
                 continue
+            if (source.removeprefix("card:"), "attack_option") in lost:
+                continue  # the haunt took this power away from the card (the Ring's Sanity attack, haunt 41)
             for eff in ability.get("do", []):
                 opt = eff.get("attack_option")
                 if opt and opt.get("trait") not in traits:
@@ -41,16 +45,17 @@ class Combat(Outcomes):
         near += self._foe_monsters(seat, e.room)
         if self.side.get(seat) == HERO:
             near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
+        near = [t for t in near if not concealment.concealed_from(self, t, seat)]  # attacked by room: attack-unseen
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
         # A weapon that already took its one action this turn (picked up, say) cannot attack too.
         weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted]
         ranged = [w for w in weapons if w.ranged]
         if ranged:
             seen = self.line_of_sight(e.room)
-            far = [s for s in self.opponents_of(seat) if self.ex[s].room in seen]
+            far = [s for s in self.opponents_of(seat) if self.ex[s].room in seen and not concealment.concealed_from(self, s, seat)]
             far += [uid for uid in self._foe_monsters(seat) if self.monster(uid).room in seen]
             targets += [(t, True) for t in far if self._may_attack(seat, t)]
-        out: list[Action] = self._reach_actions(seat)
+        out: list[Action] = self._reach_actions(seat) + self._unseen_attack_actions(seat)
         for target, distant in targets:
             rules = self.fight_rules(seat, target)
             if not distant:
@@ -76,6 +81,43 @@ class Combat(Outcomes):
                     if self._target_has(target, w.trait):
                         out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
         return out
+
+    def _lost_powers(self, seat: str) -> set[tuple[str, str]]:
+        """(card, effect) powers the explorer's side may no longer use (``lost_powers``)."""
+        side = self.hs.sides().get(self.side.get(seat, HERO)) if self.hs is not None else None
+        return set(side.lost_powers) if side is not None else set()
+
+    def _unseen_attack_actions(self, seat: str) -> list[Action]:
+        """``attack-unseen``: against a concealed opponent an explorer attacks a room, not a
+        figure - its own (with any trait or weapon it could attack with) or, with a ranged weapon, a
+        room in line of sight. Offered whatever the room holds: the offer tells nothing."""
+        if not concealment.hidden_from(self, seat):
+            return []
+        e = self.ex[seat]
+        weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted]
+        out = [Action.of("attack-unseen", room=e.room, trait=t) for t in self._attack_traits(seat)]
+        out += [Action.of("attack-unseen", room=e.room, trait=w.trait, weapon=w.card) for w in weapons]
+        out += [Action.of("attack-unseen", room=r, trait=w.trait, weapon=w.card)
+                for w in weapons if w.ranged for r in sorted(self.line_of_sight(e.room))]
+        return out
+
+    def _attack_unseen(self, seat: str, a: Action) -> Gen[None]:
+        """An attack on a room where a concealed opponent may be: if it is there, the attack is an
+        ordinary one on it (and it is seen there); if not, the attack is spent for the turn and the
+        attacker's side knows the room is empty."""
+        room = str(a["room"])
+        there = [s for s in concealment.hidden_from(self, seat) if self.ex[s].room == room]
+        if not there:
+            self.turn.keys.add("attack")
+            self.emit("haunt.concealed-explorer", f"{self.name(seat)} attacks into {self.room_name(room)}: nobody is "
+                      "there, and the attack of this turn is spent")
+            for s in concealment.hidden_from(self, seat):
+                concealment.missed(self, s, room)
+            return
+        target = there[0]
+        concealment.learn(self, target, "room", f"{self.name(seat)} finds {self.name(target)}")
+        args = {"target": target, "trait": a["trait"]} | ({"weapon": a["weapon"]} if a.get("weapon") else {})
+        yield from self._attack(seat, Action.of("attack", **args))
 
     def _reach_actions(self, seat: str) -> list[Action]:
         """Attacks by an ``optional`` rule with ``reach: adjacent`` on a foe in a room joined to the
@@ -164,6 +206,8 @@ class Combat(Outcomes):
                     continue
                 if "with_weapon" in r and used != r["with_weapon"]:
                     continue  # the rule needs the attack made with that weapon, not only held
+                if r.get("unarmed") and used is not None:
+                    continue  # the rule governs attacks made without a weapon only
                 out.append(r)
         return out
 
@@ -236,10 +280,19 @@ class Combat(Outcomes):
         if effects.dice_for(self, seat, plain, effects.Ctx(seat, "attack")) != plain:
             self.emit("roll.attack-not-trait-roll", f"{self.name(seat)}'s attack roll is no trait roll: what changes "
                       f"trait rolls does not change it ({plain} dice of {trait})")
-        att = yield from self.roll(self._dice(seat, None, trait, (w.bonus if w else 0) + plus, w.cap if w else 8),
-                                   f"{self.name(seat)}'s {trait} attack")
-        dfn = yield from self.roll(self._dice(target if m is None else None, m, defend, minus),
-                                   f"{self._who_name(target)} defends")
+        if not ranged and concealment.concealed_from(self, seat, target):
+            concealment.learn(self, seat, "room", f"{self.name(target)} is attacked by the unseen {self.name(seat)}")
+        sneak = next((r for r in self.fight_rules(seat, target, chosen=chosen) if "undefended" in r), None)
+        if sneak is not None:
+            dice = self._amount(sneak["undefended"]["dice"])
+            self.emit("haunt.rules-override", f"{sneak.get('says', sneak['id'])} ({dice} dice, no defence roll)")
+            att = yield from self.roll(min(8, dice), f"{self.name(seat)}'s sneak attack")
+            dfn: tuple[int, ...] = ()
+        else:
+            att = yield from self.roll(self._dice(seat, None, trait, (w.bonus if w else 0) + plus, w.cap if w else 8),
+                                       f"{self.name(seat)}'s {trait} attack")
+            dfn = yield from self.roll(self._dice(target if m is None else None, m, defend, minus),
+                                       f"{self._who_name(target)} defends")
         yield from self._resolve_fight(seat, target, trait, sum(att), sum(dfn), ranged=ranged, chosen=chosen)
         self._weapon = None
         if ends_turn:
@@ -358,7 +411,8 @@ class Combat(Outcomes):
                         break
                 return
         if lose in self.ex:
-            if win == attacker and win in self.ex and kind == "physical" and points >= 2 and not ranged:
+            undefended = any("undefended" in r for r in rules)  # a sneak attack deals its damage, no steal
+            if win == attacker and win in self.ex and kind == "physical" and points >= 2 and not ranged and not undefended:
                 stealable = [c for c in self.ex[lose].cards if self.t.cards[c].can_steal and f"{win}/{c}" not in self.no_pickup]
                 tokens = sorted({k for k in self.held.get(lose, []) if self.hs is not None and k in self.hs.tokens
                                  and self.hs.tokens[k].carried_as_item})

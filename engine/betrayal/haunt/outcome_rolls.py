@@ -102,12 +102,21 @@ def roll_dice(st: Outcomes, spec: Mapping[str, Any], seat: str | None, m: Monste
         for sub in spec.get("success" if ok else "failure", []):
             yield from st._outcome(sub, seat, m, target)
         return
-    dice = st._amount(spec["dice"])
-    faces = yield from st.roll(dice, f"a roll of {dice} dice")
-    total = sum(faces)
+    if "trait" in spec:
+        if seat is None:
+            return
+        # a lookup trait roll of the explorer in question (haunt 41's Knowledge roll to follow the traitor)
+        trait = str(spec["trait"])
+        total = yield from effects.own_roll(st, seat, st.value(seat, trait), "trait", f"a {trait} roll ({says})",
+                                            effects.Ctx(seat, "haunt"))
+        what = f"{st.name(seat)} rolls {trait}"
+    else:
+        dice = st._amount(spec["dice"])
+        faces = yield from st.roll(dice, f"a roll of {dice} dice")
+        total, what = sum(faces), f"{dice} dice roll"
     band = next((b for b in spec["bands"] if int(b.get("min", 0)) <= total <= int(b.get("max", 99))), None)
-    st.emit("haunt.rules-override", f"{dice} dice roll {total}" + (f": {band.get('says', '')}" if band else
-                                                                    ": no band applies"))
+    st.emit("haunt.rules-override", f"{what} {total}" + (f": {band.get('says', '')}" if band else
+                                                         ": no band applies"))
     for eff in band.get("then", []) if band else []:
         yield from st._outcome(eff, seat, m, target)
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt import outcome_rolls, registry
+from hauntcheck.engine.betrayal.haunt import concealment, outcome_rolls, registry
 from hauntcheck.engine.betrayal.haunt.grabs import grab, retreat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
@@ -291,6 +291,11 @@ class Outcomes(Wins):
             self.held[target].remove(token)
             self.held.setdefault(seat, []).append(token)
             self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
+        elif verb == "steal" and spec in ("item", "any-card") and seat is not None and target in self.ex:
+            yield from self._take_from_explorer(seat, target, omens=spec == "any-card")
+        elif verb == "learn_position":
+            for s in [s for s in self.concealed if self.in_play(s)]:
+                concealment.learn(self, s, str(spec), str(eff.get("says", "the table learns where it is")))
         elif verb == "steal" and spec in ("item", "any-card") and seat is not None and target is not None \
                 and target not in self.ex:
             yield from self._take_from_monster(seat, self.monster(target), omens=spec == "any-card")
@@ -744,6 +749,23 @@ class Outcomes(Wins):
 
 
 
+    def _take_from_explorer(self, seat: str, victim: str, *, omens: bool) -> Gen[None]:
+        """``steal: item`` aimed at an explorer: the actor takes one of the victim's items (with
+        ``any-card`` an omen too) that can be stolen, its own choice."""
+        types = ("item", "omen") if omens else ("item",)
+        loot = [c for c in self.ex[victim].cards if self.t.cards[c].can_steal and self.t.cards[c].type in types]
+        if not loot:
+            self.emit("attack.steal", f"{self.name(victim)} has nothing {self.name(seat)} can take")
+            return
+        a = yield from self.ask(seat, [Action.of("steal", card=c) for c in loot], f"take which item from {self.name(victim)}")
+        card = str(a["card"])
+        self.ex[victim].cards.remove(card)
+        self.ex[seat].cards.append(card)
+        self.emit("attack.steal", f"{self.name(seat)} takes {self.card_name(card)} from {self.name(victim)}")
+        yield from effects.card_stolen(self, victim, card)
+        yield from effects.gain_card(self, seat, card)
+
+
 #: Part-1 effects (``effects.schema.json``) an outcome hands to the part-1 engine as they are.
 PART1_EFFECTS = frozenset({"stop_moving", "end_turn", "draw", "gain", "damage", "set_trait", "move"})
 #: Part-1 effect verbs an outcome may use: those handed on, two :meth:`Outcomes._outcome` does
@@ -758,4 +780,4 @@ OUTCOME_VERBS = frozenset({
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "ride_with", "fetch_room", "room_cost", "rise_as", "mark_monster",
     "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer",
-    "move_monster"})
+    "move_monster", "learn_position"})

@@ -65,7 +65,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "attacker", "defender", "requires", "optional", "forbidden", "by_ability", "attack_with", "damage_to",
         "steal_margin", "reroll_blanks", "no_skull", "on_attacker_wins", "on_defender_wins", "extra", "ends_turn",
         "may_target_stunned", "with_weapon", "result_bonus", "steal_tokens", "reach", "despite_immunity", "dice_bonus",
-        "steal_only", "damage_type"}),
+        "steal_only", "damage_type", "unarmed", "undefended"}),
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
@@ -83,7 +83,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "win": frozenset({"when", "winners", "also_wins"}),
     "side": frozenset({
         "knows", "rivals", "setup", "wins", "ends_without_winner", "tasks", "actions", "timers", "turn_rules",
-        "attack_rules", "rules", "collapse", "bound_cards"}),
+        "attack_rules", "rules", "collapse", "bound_cards", "lost_powers"}),
     # collapse.py
     "collapse": frozenset({
         "first_room", "by", "rate", "chosen_by", "floors", "new_floor", "engulfed", "pause", "stops_when"}),

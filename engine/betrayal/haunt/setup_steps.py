@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt import concealment, registry
 from hauntcheck.engine.betrayal.haunt.monsters import Monsters
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.house import step
@@ -20,6 +20,20 @@ from hauntcheck.engine.core import CHANCE, Action, Shuffle
 
 class SetupSteps(Monsters):
     """The "Right Now" setup steps of a haunt file."""
+
+    def _conceal(self, seats: list[str]) -> Gen[None]:
+        """``conceal``: each explorer secretly writes down a room of the house as where it is (its own
+        choice; writing is no movement, so the room's text does not happen) and takes its figure off
+        the board (``concealment``). A room no turn may end in (the Coal Chute, whose slide happens
+        on entering) is no place to be written down."""
+        for seat in seats:
+            if not self.in_play(seat):
+                continue
+            rooms = sorted(r for r in self.house.spots if r not in self.no_end_rooms)
+            a = yield from self.ask(seat, [Action.of("hide-in", room=r) for r in rooms], "write down the room you are in")
+            concealment.conceal(self, seat, str(a["room"]))
+            self.emit("haunt.concealed-explorer", f"{self.name(seat)} writes down a room (secretly, "
+                      f"{self.room_name(str(a['room']))}) and takes the figure off the board")
 
     def _hidden_deal_step(self) -> Mapping[str, Any] | None:
         """The haunt's setup step that deals the hidden-traitor tokens (``deal`` with
@@ -296,6 +310,8 @@ class SetupSteps(Monsters):
                       "others back, whenever they draw one")
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
+        elif verb == "conceal":
+            yield from self._conceal(who(spec.get("who", "traitor")))
         elif verb == "extra_turn":
             seats = self._who(spec.get("who", "traitor"))
             self.extra_turns.extend(seats)
@@ -760,4 +776,4 @@ class SetupSteps(Monsters):
 SETUP_VERBS = frozenset({
     "remove_explorer", "drop_items", "place", "assign", "discard_card", "become", "set_aside_card", "do",
     "spend_trait_points", "fetch_card", "fetch_room", "traitor_in_play", "extra_turn", "start_track", "set_aside", "deal",
-    "first_player", "custom", "scatter", "trait_values"}) | frozenset({"fetch_rooms", "draw_choice"})
+    "first_player", "custom", "scatter", "trait_values"}) | frozenset({"fetch_rooms", "draw_choice", "conceal"})

@@ -95,6 +95,8 @@ class HauntState(Turns):
             ],
             "result": self.result.to_data() if self.result else None,
         }
+        if self.concealed:
+            data["haunt_phase"]["concealed"] = {k: dict(sorted(v.items())) for k, v in sorted(self.concealed.items())}
         if self.trait_values:
             data["haunt_phase"]["trait_values"] = {k: dict(sorted(v.items())) for k, v in sorted(self.trait_values.items())}
         if self.collapse_by:

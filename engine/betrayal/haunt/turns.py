@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt import concealment, registry
 from hauntcheck.engine.betrayal.haunt.collapse import Collapse
 from hauntcheck.engine.betrayal.haunt.grabs import escape
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
@@ -245,6 +245,10 @@ class Turns(Collapse):
         out.extend(self._task_actions(seat))
         if self.masked(seat):
             out.append(Action.of("reveal-traitor"))  # hidden-traitor.self-reveal
+        unseen = concealment.hidden_from(self, seat)
+        if unseen:
+            # nothing offered may name an explorer the seat cannot see (a trade would give it away)
+            out = [a for a in out if not any(str(v) in unseen for _, v in a.args)]
         return out
 
     def _token_pickups(self, seat: str) -> list[Action]:
@@ -292,6 +296,8 @@ class Turns(Collapse):
         """What closes a seat's turn in the haunt phase: end-of-turn rules, timers, the house
         collapsing, pulls toward a room running out, then the standing rules."""
         assert self.hs is not None, "only the haunt phase ends turns this way"
+        if seat in self.concealed and self.in_play(seat):
+            concealment.spread(self, seat)  # it may have gone as far as its Speed since it was last known
         if self.in_play(seat) and not self._check_wins():
             yield from self._turn_rules(seat, "end-of-turn")
             for task in self.tasks_for(seat):
@@ -319,6 +325,8 @@ class Turns(Collapse):
             self.emit("turn.haunt-action-and-attack", f"{self.name(seat)} takes both a haunt action and an attack this turn")
         if a.kind == "attack":
             yield from self._attack(seat, a)
+        elif a.kind == "attack-unseen":
+            yield from self._attack_unseen(seat, a)
         elif a.kind == "reveal-traitor":
             self.reveal_traitor("self")
         elif a.kind == "haunt-action":
@@ -465,7 +473,9 @@ class Turns(Collapse):
         if self._blocks(seat, "be-slowed"):
             return 0
         room = self.ex[seat].room
-        n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room)
+        if seat in self.concealed:
+            return 0  # an unseen explorer slips past its opponents
+        n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room and not concealment.concealed_from(self, s, seat))
         if self.side.get(seat) == HERO:
             n += sum(1 for m in self.active_monsters(room) if not m.stunned and self.mdef(m).slows_explorers)
         return n
@@ -551,7 +561,10 @@ class Turns(Collapse):
             m.stunned for m in self.active_monsters(self.ex[seat].room))
         allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == self.ex[seat].room]
                   if self.hs is not None and not extra else [])
+        src = self.ex[seat].room
         yield from super()._move(seat, to, cost)
+        if seat in self.concealed:
+            concealment.moved(self, seat, src, self.ex[seat].room)
         self._pay_slowing(seat, extra)
         dear = self._room_cost_extra(seat) if self.hs is not None else 0
         if dear:
@@ -596,7 +609,11 @@ class Turns(Collapse):
     def _explore(self, seat: str, side: int) -> Gen[None]:
         extra = self._slowing(seat) if self.hs is not None else 0
         self._pay_carrying(seat)
+        src = self.ex[seat].room
         yield from super()._explore(seat, side)
+        if seat in self.concealed and self.ex[seat].room != src:
+            concealment.moved(self, seat, src, self.ex[seat].room)
+            concealment.learn(self, seat, "room", f"{self.name(seat)} places a new room")
         self._pay_slowing(seat, extra)
         if self.hs is not None and self.ex[seat].room == "collapsed-room":
             # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)

@@ -11,6 +11,7 @@ is a function of the seed.
 from __future__ import annotations
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
+from hauntcheck.engine.betrayal.haunt.concealment import seat_view
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
 from hauntcheck.engine.betrayal.policy.monsters import (
     _monster_ability,
@@ -32,7 +33,8 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     kinds = {a.kind for a in actions}
     if not isinstance(state, HauntState):
         return actions[rng.below(len(actions))]
-    st = state
+    # the seat's own view: what is concealed from it (an invisible traitor's room) it cannot read
+    st = seat_view(state, state.to_move())
     if "damage" in kinds:
         return _best_split(st, actions)
     if "discard-to-reduce" in kinds:

@@ -49,6 +49,9 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         return reveal[0]  # hidden-traitor.self-reveal: traitor powers end lasting event hindrances
     if "attack" in by_kind:
         by_kind["attack"] = [a for a in by_kind["attack"] if _foe(st, seat, str(a["target"]))]
+    probe = _probe(st, seat, by_kind.get("attack-unseen", []))
+    if probe is not None:
+        return probe
     if side == TRAITOR and st.hidden == seat and st.unmasked:
         strike = _best_attack(st, seat, by_kind.get("attack", []))
         if strike is not None:
@@ -520,6 +523,9 @@ def _worth_aiming(st: HauntState, seat: str, task_id: str, target: str) -> bool:
     gives = _gives(task.get("success", []) + task.get("do", []))
     if gives & set(st.hstatus.get(target, [])):
         return False
+    if any("steal" in eff for eff in task.get("success", [])) and target in st.ex \
+            and not any(st.t.cards[c].can_steal and st.t.cards[c].type == "item" for c in st.ex[target].cards):
+        return False  # nothing to take
     return st.side.get(target) != st.side.get(seat) or task.get("target", {}).get("kind") == "hero-with-status"
 
 
@@ -532,6 +538,22 @@ def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
         "monsters_defeated" in w.when and w.when["monsters_defeated"].get("how") == "killed"
         and w.when["monsters_defeated"].get("monster") in (None, m.kind)
         for w in st.hs.heroes_side.wins)
+
+
+def _probe(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
+    """An attack on a room where an unseen foe may be (``attack-unseen``): the explorer's own room,
+    or one in sight of its ranged weapon, among the rooms its side knows the foe may be in - with
+    the most dice. Read from the public candidate sets only, never the foe's true room."""
+    maybe = {r for s, known in st.concealed.items() if st.side.get(s) != st.side.get(seat) for r in known["rooms"]}
+    best: tuple[tuple[bool, int], Action] | None = None
+    for a in attacks:
+        if str(a["room"]) not in maybe:
+            continue
+        weapon = st.weapons.get(str(a["weapon"])) if a.get("weapon") else None
+        score = (str(a["room"]) == st.ex[seat].room, st._dice(seat, None, str(a["trait"]), weapon.bonus if weapon else 0))
+        if best is None or score > best[0]:
+            best = (score, a)
+    return best[1] if best else None
 
 
 def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
@@ -564,7 +586,10 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
         if chosen is not None and not _win_changes_anything(st, rules, target):
             continue  # a fight by the haunt's rule whose win would change nothing now only risks a loss
-        if any("on_attacker_wins" in r for r in rules):
+        sneak = next((r["undefended"] for r in rules if "undefended" in r), None)
+        if sneak is not None:
+            edge = st._amount(sneak["dice"])  # a sneak attack: its dice hurt, nothing is risked
+        elif any("on_attacker_wins" in r for r in rules):
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
         elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):
             continue  # a rival holding what we lack is worth a steal, not a brawl
