@@ -304,6 +304,10 @@ GAME = GameDef(
         _haunt_case("40-buried-alive", "traitor", 4, 184),
         _haunt_case("40-buried-alive", "heroes", 5, 265),
         _haunt_case("40-buried-alive", "traitor", 6, 28),
+        _haunt_case("46-the-feast", "heroes", 3, 74),
+        _haunt_case("46-the-feast", "traitor", 4, 172),
+        _haunt_case("46-the-feast", "heroes", 5, 12),
+        _haunt_case("46-the-feast", "traitor", 6, 70),
         # Airborne's "nobody" (every hero dead in the house, nobody jumped) needs the last hero
         # alive to die to the house itself; the policy never did so in over 600 haunt-31 games,
         # so that ending is shown by seeded random players (after the reveal too).
@@ -364,7 +368,7 @@ GAME = GameDef(
         _haunt_case("22-the-abyss-gazes-back", "traitor", 4, 13),
         _haunt_case("22-the-abyss-gazes-back", "heroes", 5, 22),
         _haunt_case("22-the-abyss-gazes-back", "traitor", 6, 35),
-        _haunt_case("36-better-with-friends", "heroes", 3, 99),
+        _haunt_case("36-better-with-friends", "heroes", 3, 323),
         _haunt_case("36-better-with-friends", "traitor", 4, 0),
         _haunt_case("36-better-with-friends", "traitor", 5, 37),
         _haunt_case("36-better-with-friends", "traitor", 6, 6),

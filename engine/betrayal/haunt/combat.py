@@ -39,8 +39,10 @@ class Combat(Outcomes):
             # hidden-traitor.anyone-attacks: any explorer may attack any other explorer
             near = [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == e.room]
         if self.side.get(seat) == HERO:
-            near += [m.uid for m in self.active_monsters(e.room)]
+            near += [m.uid for m in self.active_monsters(e.room) if not self.allied(m)]
             near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
+        elif self.side.get(seat) == TRAITOR and not self.masked(seat):
+            near += [m.uid for m in self.active_monsters(e.room) if self.allied(m)]  # the heroes' monsters (Victims)
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
         # A weapon that already took its one action this turn (picked up, say) cannot attack too.
         weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted]
@@ -49,7 +51,7 @@ class Combat(Outcomes):
             seen = self.line_of_sight(e.room)
             far = [s for s in self.opponents_of(seat) if self.ex[s].room in seen]
             if self.side.get(seat) == HERO:
-                far += [m.uid for m in self.active_monsters() if m.room in seen]
+                far += [m.uid for m in self.active_monsters() if m.room in seen and not self.allied(m)]
             targets += [(t, True) for t in far if self._may_attack(seat, t)]
         out: list[Action] = self._reach_actions(seat)
         for target, distant in targets:
@@ -89,7 +91,7 @@ class Combat(Outcomes):
         for other in sorted(self.door_adjacent(room)):
             foes = [s for s in self.opponents_of(seat) if self.ex[s].room == other]
             if self.side.get(seat) == HERO:
-                foes += [m.uid for m in self.active_monsters(other)]
+                foes += [m.uid for m in self.active_monsters(other) if not self.allied(m)]
             for target in foes:
                 if not self._may_attack(seat, target):
                     continue
@@ -449,6 +451,7 @@ class Combat(Outcomes):
             m.gone = "killed"
             m.stunned = False
             self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight and is killed")
+            self.leave_remains(m)
             if m.cards:
                 self.piles.setdefault(m.room, []).extend(m.cards)
                 m.cards = []

@@ -83,6 +83,10 @@ class Tasks(SetupSteps):
             return False  # roll.task-once-per-turn, unless the action may be repeated (limit: unlimited)
         if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
             return False
+        if task.get("timing") == "start-of-turn" and (self.turn.moved or self.turn.left_room or self.turn.picked
+                                                      or self.turn.traded or self.turn.dropped
+                                                      or any(k == "attack" or k.startswith("task:") for k in keys)):
+            return False  # only before the explorer has moved or done anything this turn
         if task.get("limit") == "once-per-turn" and f"task:{task['id']}" in keys:
             return False
         if "exclusive_group" in task and f"group:{task['exclusive_group']}" in keys:
