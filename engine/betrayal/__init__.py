@@ -308,6 +308,10 @@ GAME = GameDef(
         _haunt_case("41-invisible-traitor", "traitor", 4, 88),
         _haunt_case("41-invisible-traitor", "heroes", 5, 43),
         _haunt_case("41-invisible-traitor", "traitor", 6, 164),
+        _haunt_case("46-the-feast", "heroes", 3, 74),
+        _haunt_case("46-the-feast", "traitor", 4, 172),
+        _haunt_case("46-the-feast", "heroes", 5, 12),
+        _haunt_case("46-the-feast", "traitor", 6, 70),
         # Airborne's "nobody" (every hero dead in the house, nobody jumped) needs the last hero
         # alive to die to the house itself; the policy never did so in over 600 haunt-31 games,
         # so that ending is shown by seeded random players (after the reveal too).
@@ -380,7 +384,7 @@ GAME = GameDef(
         _haunt_case("35-small-change", "traitor", 4, 274),
         _haunt_case("35-small-change", "heroes", 5, 52),
         _haunt_case("35-small-change", "traitor", 6, 193),
-        _haunt_case("36-better-with-friends", "heroes", 3, 99),
+        _haunt_case("36-better-with-friends", "heroes", 3, 323),
         _haunt_case("36-better-with-friends", "traitor", 4, 0),
         _haunt_case("36-better-with-friends", "traitor", 5, 37),
         _haunt_case("36-better-with-friends", "traitor", 6, 6),

@@ -22,7 +22,7 @@ from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.pieces import DEFAULT_ROUNDS, HERO, Monster, Weapon, whole_option
 from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, HauntSpec, MonsterDef
 from hauntcheck.engine.betrayal.house import step
-from hauntcheck.engine.betrayal.model import TRAITS
+from hauntcheck.engine.betrayal.model import SIDES, TRAITS
 from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Setup
 from hauntcheck.engine.core import Outcome
 
@@ -244,6 +244,9 @@ class HauntBase(BetrayalState):
         else:
             stats = self.printed_stats(mdef)
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
+        walk = mdef.movement.get("straight_ahead")
+        if walk:
+            m.facing = SIDES.index(str(walk["facing"]))  # every such monster starts facing the same way
         self.mon.append(m)
         self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
                   + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
@@ -264,6 +267,18 @@ class HauntBase(BetrayalState):
             if value is not None:
                 return value
         return None
+
+    def allied(self, m: Monster) -> bool:
+        """``controlled_by: heroes``: a monster on the heroes' side (Comes the Hero's Statue, the
+        Feast's Victims) - the traitor may attack it, the heroes do not, and it takes no monster turn."""
+        return self.mdef(m).controlled_by == HERO
+
+    def leave_remains(self, m: Monster) -> None:
+        """``remains``: a killed monster of the kind leaves that haunt token in its room (a Corpse)."""
+        token = self._monster_raw(self.mdef(m)).get("remains")
+        if token and m.gone == "killed":
+            self.htokens.setdefault(str(token), []).append(m.room)
+            self.emit("haunt.rules-override", f"{self.mname(m)} leaves a {token} token in {self.room_name(m.room)}")
 
     def movement_left(self, seat: str) -> int:
         mods = self.turn_mods.get(seat, set())

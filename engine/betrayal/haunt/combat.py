@@ -145,7 +145,7 @@ class Combat(Outcomes):
         traitor's side, the traitor (or a hero's rival) those on the heroes' side
         (``controlled_by: heroes``: Comes the Hero's Statue)."""
         hero = self.side.get(seat) == HERO
-        return [m.uid for m in self.active_monsters(room) if (self.mdef(m).controlled_by == HERO) != hero]
+        return [m.uid for m in self.active_monsters(room) if self.allied(m) != hero]
 
     def _ally_fight(self, seat: str, ally: str) -> bool:
         """A hero may attack another hero only where an attack rule naming hero against hero
@@ -513,6 +513,7 @@ class Combat(Outcomes):
             m.gone = "killed"
             m.stunned = False
             self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight and is killed")
+            self.leave_remains(m)
             if m.cards:
                 self.piles.setdefault(m.room, []).extend(m.cards)
                 m.cards = []

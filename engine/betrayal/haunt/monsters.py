@@ -37,7 +37,7 @@ class Monsters(Combat):
         yield from self._appear_when_explored()
         for kind, mdef in self.hs.monsters.items():
             group = [m for m in self.mon if m.kind == kind and not m.gone]
-            if not group or self.control.get(kind, TRAITOR) == HERO or mdef.controlled_by == HERO:
+            if not group or self.control.get(kind, TRAITOR) == HERO or self.allied(group[0]):
                 continue  # judgement: a monster the heroes control stays where it is (their ally moves by their rules)
             shared: int | None = None
             grouped = self._group_move(mdef)
@@ -53,10 +53,22 @@ class Monsters(Combat):
                     continue
                 yield from self._monster_checks(m, "start")
                 for rule in mdef.must:
-                    if rule.get("when") == "start-of-turn":
+                    if rule.get("when") == "start-of-turn" and "turn-over" not in self.turn_mods.get(m.uid, ()):
                         for eff in rule.get("do", []):
                             yield from self._outcome(eff, None, m)
+                if "turn-over" in self.turn_mods.pop(m.uid, set()):
+                    self.emit("monster.rules-overridable", f"{self.mname(m)} spends its whole turn so")
+                    if self._check_wins():
+                        return
+                    continue
                 if m.gone:
+                    continue
+                if mdef.movement.get("straight_ahead"):
+                    if self._walks_at(mdef) == "monster-turn":
+                        yield from self.walk_straight(m)
+                    yield from self._monster_attack(m)
+                    if self._check_wins():
+                        return
                     continue
                 if mdef.grabs:
                     yield from devour(self.as_haunt_state(), m)
@@ -114,6 +126,75 @@ class Monsters(Combat):
             yield from self._after_monsters_move(mdef)
             if self._check_wins():
                 return
+
+    @staticmethod
+    def _walks_at(mdef: MonsterDef) -> str:
+        return str(mdef.movement["straight_ahead"].get("moves_at", "monster-turn"))
+
+    def floor_walks(self, m: Monster, room: str) -> dict[int, str]:
+        """The rooms a monster may walk into from ``room`` on its floor, by world side: through
+        joined doors, or a fixed link to the next cell (the starting strip); never a room it
+        ``may_not_use``, and never an unexplored doorway (only placed rooms are reached)."""
+        forbidden = set(self._monster_raw(self.mdef(m)).get("may_not_use", ()))
+        out: dict[int, str] = {}
+        spot = self.house.spots[room]
+        for other, _, _ in self._room_exits(room):
+            there = self.house.spots[other]
+            if other in forbidden or there.floor != spot.floor:
+                continue
+            side = next((d for d in range(4) if step(spot.cell, d) == there.cell), None)
+            if side is not None and side not in out:
+                out[side] = other
+        return out
+
+    def walk_straight(self, m: Monster) -> Gen[None]:
+        """``movement.straight_ahead``: the monster walks its ``spaces`` rooms straight on; where it
+        cannot, it turns to the next exit on its left (left, then back, then right: turning left
+        until an exit shows) and takes it - the only way its facing changes. With ``stops_with:
+        heroes`` it does not set out from a room with a living hero and stops on entering one."""
+        spec = self.mdef(m).movement["straight_ahead"]
+        with_heroes = spec.get("stops_with") == "heroes"
+        if with_heroes and any(self.ex[s].room == m.room for s in self.living_heroes()):
+            self.emit("monster.rules-overridable", f"{self.mname(m)} stays with the hero in {self.room_name(m.room)}")
+            return
+        facing = m.facing or 0
+        for _ in range(int(spec["spaces"])):
+            walks = self.floor_walks(m, m.room)
+            side = next(((facing + turn) % 4 for turn in (0, 3, 2, 1) if (facing + turn) % 4 in walks), None)
+            if side is None:
+                self.emit("monster.rules-overridable", f"{self.mname(m)} has no way out of {self.room_name(m.room)}")
+                break
+            src, m.room, m.facing = m.room, walks[side], side
+            how = "straight on" if side == facing else "turning left" if side == (facing + 3) % 4 else \
+                "turning back" if side == (facing + 2) % 4 else "turning right"
+            facing = side
+            self.emit("monster.rules-overridable", f"{self.mname(m)} walks {how} from {self.room_name(src)} to "
+                      f"{self.room_name(m.room)} (facing {SIDES[side]})")
+            self._monster_room_text(m, ("enter", "cross"))
+            yield from self._monster_checks(m, "enter")
+            if m.gone or (with_heroes and any(self.ex[s].room == m.room for s in self.living_heroes())):
+                break
+
+    def walkers_seat(self) -> str | None:
+        """Who moves the monsters that walk at the start of a hero's turn: the living hero
+        nearest the traitor's left."""
+        traitor = self.traitor()
+        if traitor is None:
+            return None
+        return next((s for s in (self.left_of(traitor, k) for k in range(1, self.n))
+                     if self.in_play(s) and self.side.get(s) == HERO), None)
+
+    def walk_at_turn_start(self, seat: str) -> Gen[None]:
+        """The monsters whose ``straight_ahead`` moves ``at start-of-turn-left-of-traitor`` walk at
+        the start of that hero's turn, in token order."""
+        if self.hs is None or seat != self.walkers_seat():
+            return
+        for m in self.active_monsters():
+            walk = self.mdef(m).movement.get("straight_ahead")
+            if walk and self._walks_at(self.mdef(m)) == "start-of-turn-left-of-traitor" and not m.gone:
+                yield from self.walk_straight(m)
+                if self._check_wins():
+                    return
 
     def _after_movement_roll(self, m: Monster, roll: int) -> Gen[None]:
         """A monster's ``must`` rules ``when: after-movement-roll``: once per movement roll (a

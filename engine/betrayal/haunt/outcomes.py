@@ -94,6 +94,7 @@ class Outcomes(Wins):
                 victim.gone = "killed" if verb == "kill_monster" else "trapped"
                 where = f" in {self.room_name(victim.room)} for good" if verb == "trap_monster" else ""
                 self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}")
+                self.leave_remains(victim)
                 for partner in self.partners(victim):
                     partner.gone = victim.gone
                     self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it")
@@ -146,6 +147,12 @@ class Outcomes(Wins):
                 self.emit(rule, f"{self.mname(back)} comes back in {self.room_name(back.room)}"
                           + (f", each trait {gain} higher: " + ", ".join(f"{k} {v}" for k, v in sorted(back.stats.items()))
                              if gain else ""))
+        elif verb == "monster_gain":
+            fed = self.monster(target) if target is not None and target not in self.ex else m
+            if fed is not None and not fed.gone:
+                for trait in fed.stats:
+                    fed.stats[trait] += int(spec["each_trait"])
+                self.emit(rule, f"{self.mname(fed)} grows stronger: " + ", ".join(f"{k} {v}" for k, v in sorted(fed.stats.items())))
         elif verb == "return_token" and seat is not None:
             if str(spec) in self.held.get(seat, []):
                 self.held[seat].remove(str(spec))
@@ -325,6 +332,8 @@ class Outcomes(Wins):
             self.emit(rule, f"{self.name(seat)} leaves the house")
             if seat == self.current:
                 self.turn.end_now = True
+        elif verb == "end_turn" and seat is None and m is not None:
+            self.turn_mods.setdefault(m.uid, set()).add("turn-over")  # the monster's turn ends here (a feast)
         elif verb in PART1_EFFECTS:
             if seat is not None:
                 yield from effects.run(self, [eff], effects.Ctx(seat, "token:haunt"))
@@ -419,6 +428,11 @@ class Outcomes(Wins):
                 self.hs is not None and self.hs.tokens[str(spec)].carried_as_item:
             self.held[seat].remove(str(spec))  # a token carried like an item is spent from the hand
             self.emit(rule, f"{self.name(seat)} spends a {spec} token")
+        elif verb == "discard_token" and seat is None and m is not None:
+            rooms = self.htokens.get(str(spec), [])
+            if m.room in rooms:
+                rooms.remove(m.room)  # the token lying in the monster's room (a Corpse a Freak eats)
+                self.emit(rule, f"the {spec} token in {self.room_name(m.room)} is discarded")
         elif verb == "discard_token" and seat is not None:
             rooms = self.htokens.get(str(spec), [])
             if self.ex[seat].room in rooms:
@@ -780,4 +794,4 @@ OUTCOME_VERBS = frozenset({
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "ride_with", "fetch_room", "room_cost", "rise_as", "mark_monster",
     "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer",
-    "move_monster", "learn_position"})
+    "move_monster", "learn_position", "monster_gain"})

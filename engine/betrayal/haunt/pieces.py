@@ -27,6 +27,7 @@ class Monster:
     counterpart: str = ""  # the seat whose double this is (Evil Twins)
     cards: list[str] = field(default_factory=list)  # items and companions it carries
     part: int = 0  # side of a barrier room it stopped on (chosen by its controller)
+    facing: int | None = None  # world side it faces (0 = north), for ``movement.straight_ahead`` only
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,10 +50,10 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "name", "token", "count", "controlled_by", "acts", "stats", "stats_by_track", "stats_from", "group_move",
         "movement", "immune_to", "attackable", "on_defeat", "damage_capacity", "carries", "slows_explorers",
         "paired_with", "unaffected_by_cards", "may_not_use", "discovers_rooms", "must", "abilities", "attacks_together",
-        "grabs", "trail", "may_not_use_tokens", "appears"}),
+        "grabs", "trail", "may_not_use_tokens", "appears", "escort", "remains"}),
     "movement": frozenset({
         "roll", "toward", "chase_when_seen", "through_walls", "through_collapsed", "stays_in_room", "may_not_use",
-        "teleport", "modes_by_roll", "custom", "exit", "room_cost"}),
+        "teleport", "modes_by_roll", "custom", "exit", "room_cost", "straight_ahead"}),
     # tasks.py and turns.py
     "action": frozenset({
         "by", "where", "where_any", "holding", "requires", "after", "timing", "target", "cost", "limit",

@@ -19,6 +19,7 @@ from hauntcheck.engine.betrayal.haunt import playable
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Weapon, load_haunts, load_weapons
 from hauntcheck.engine.betrayal.haunt.turns import Turns
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec, custom_hooks_used, load_haunt
+from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.betrayal.state import Gen, Setup
 from hauntcheck.engine.core import Action, Event, GameState, Outcome, RuleBook
 from hauntcheck.engine.games import rulebook
@@ -90,7 +91,7 @@ class HauntState(Turns):
             "monsters": [
                 {"id": m.uid, "room": m.room, "stunned": m.stunned, "gone": m.gone, "damage": m.damage,
                  "counterpart": m.counterpart, "stats": dict(sorted(m.stats.items())), "cards": list(m.cards),
-                 "part": m.part}
+                 "part": m.part, **({"facing": SIDES[m.facing]} if m.facing is not None else {})}
                 for m in self.mon
             ],
             "result": self.result.to_data() if self.result else None,

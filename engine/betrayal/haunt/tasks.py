@@ -83,8 +83,8 @@ class Tasks(SetupSteps):
             return False  # roll.task-once-per-turn, unless the action may be repeated (limit: unlimited)
         if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
             return False
-        if task.get("timing") == "full-turn" and not self._turn_untouched():
-            return False  # a full turn's action: nothing else may have been done this turn
+        if task.get("timing") in ("full-turn", "start-of-turn") and not self._turn_untouched():
+            return False  # a full turn's action, or one at the start of the turn: nothing else done this turn yet
         if task.get("limit") == "once-per-turn" and f"task:{task['id']}" in keys:
             return False
         if "exclusive_group" in task and f"group:{task['exclusive_group']}" in keys:
@@ -115,9 +115,10 @@ class Tasks(SetupSteps):
         return not (cost and self.movement_left(seat) < cost)
 
     def _turn_untouched(self) -> bool:
-        """Nothing done yet this turn: no space moved, no attack, roll, task, item picked up or traded."""
+        """Nothing done yet this turn: no space moved or room left, no attack, roll, task, item picked
+        up, traded or dropped (``timing: full-turn`` and ``timing: start-of-turn``)."""
         t = self.turn
-        return t.moved == 0 and not t.picked and not t.traded and not any(
+        return t.moved == 0 and not t.left_room and not t.picked and not t.traded and not t.dropped and not any(
             k in ("attack", "task-roll", "rolled") or k.startswith(("task:", "action:")) for k in t.keys)
 
     def _task_roll_of(self, seat: str, trait: str, task: Mapping[str, Any]) -> Gen[int | None]:

@@ -241,6 +241,7 @@ class Turns(Collapse):
             # and escaping one's own hindrance (Webs, Debris), which only serves the pull
             return [a for a in out if a.kind in ("move", "end") or (a.kind == "free" and a.get("who") == seat)]
         out.extend(self._attack_actions(seat))
+        out.extend(self._escort_actions(seat))
         out.extend(self._side_actions(seat))
         out.extend(self._task_actions(seat))
         if self.masked(seat):
@@ -285,6 +286,7 @@ class Turns(Collapse):
                 yield from self._end_haunt_turn(seat)
                 return
         yield from self._flag_timers(seat, "start")
+        yield from self.walk_at_turn_start(seat)
         yield from self._turn_rules(seat, "start-of-turn")
         yield from self._turn_rules(seat, "during-turn")
         yield from self._death_rules()
@@ -336,6 +338,8 @@ class Turns(Collapse):
             yield from self._turn_rules(seat, "during-turn")
         elif a.kind in ("carry", "put-down"):
             self._carry(seat, a)
+        elif a.kind == "escort":
+            self._escort(seat, a)
         elif a.kind == "pickup-token":
             token = str(a["token"])
             self.turn.picked = True
@@ -388,6 +392,36 @@ class Turns(Collapse):
             del self.carried[who]
             self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down in "
                       f"{self.room_name(self.ex[seat].room)}")
+
+    def _escort_actions(self, seat: str) -> list[Action]:
+        """A hero who has not moved yet this turn may take along one monster of its room that
+        allows an ``escort`` (a Victim), once a turn."""
+        if self.side.get(seat) != HERO or self.turn.moved or self.turn.left_room or "escort" in self.turn.keys:
+            return []
+        return [Action.of("escort", monster=m.uid) for m in self.active_monsters(self.ex[seat].room)
+                if self._monster_raw(self.mdef(m)).get("escort")]
+
+    def _escort(self, seat: str, a: Action) -> None:
+        m = self.monster(str(a["monster"]))
+        spaces = int(self._monster_raw(self.mdef(m))["escort"]["spaces"])
+        self.turn.keys.add("escort")
+        self.turn_mods.setdefault(seat, set()).add(f"escort:{m.uid}:{spaces}")
+        self.emit("haunt.rules-override", f"{self.name(seat)} takes {self.mname(m)} along for up to {spaces} spaces")
+
+    def _escort_follows(self, seat: str, src: str) -> None:
+        """The monster a hero escorts moves with it while escort spaces are left and it was in
+        the room the hero just left."""
+        for mod in sorted(k for k in self.turn_mods.get(seat, set()) if k.startswith("escort:")):
+            _, uid, left = mod.split(":")
+            m = self.monster(uid)
+            self.turn_mods[seat].discard(mod)
+            if m.gone or m.room != src or int(left) <= 0 or self.ex[seat].room == src:
+                continue
+            m.room = self.ex[seat].room
+            self.emit("haunt.rules-override", f"{self.mname(m)} comes along with {self.name(seat)} to "
+                      f"{self.room_name(m.room)}")
+            if int(left) > 1:
+                self.turn_mods[seat].add(f"escort:{uid}:{int(left) - 1}")
 
     def _sync_carried(self) -> None:
         """A carried explorer is where its carrier is; it is dropped when the carrier leaves play
@@ -556,6 +590,7 @@ class Turns(Collapse):
             return
         src_room = self.ex[seat].room
         extra = self._slowing(seat) if self.hs is not None else 0
+        src = self.ex[seat].room
         self._pay_carrying(seat)
         self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
             m.stunned for m in self.active_monsters(self.ex[seat].room))
@@ -575,6 +610,8 @@ class Turns(Collapse):
                       "behind at no extra cost: allies never slow each other")
         if self.carried:
             self._sync_carried()
+        if self.hs is not None and seat in self.turn_mods:
+            self._escort_follows(seat, src)
         if self.hs is not None:
             self._bring_token(seat, src_room)
             yield from self._take_custody(seat)
@@ -608,6 +645,7 @@ class Turns(Collapse):
 
     def _explore(self, seat: str, side: int) -> Gen[None]:
         extra = self._slowing(seat) if self.hs is not None else 0
+        src = self.ex[seat].room
         self._pay_carrying(seat)
         src = self.ex[seat].room
         yield from super()._explore(seat, side)
@@ -615,6 +653,8 @@ class Turns(Collapse):
             concealment.moved(self, seat, src, self.ex[seat].room)
             concealment.learn(self, seat, "room", f"{self.name(seat)} places a new room")
         self._pay_slowing(seat, extra)
+        if self.hs is not None and seat in self.turn_mods:
+            self._escort_follows(seat, src)
         if self.hs is not None and self.ex[seat].room == "collapsed-room":
             # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)
             self.turn.keys.add("passed:collapsed-room")

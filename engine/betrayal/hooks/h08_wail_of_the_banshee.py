@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from hauntcheck.engine.betrayal.haunt.pieces import Monster
 from hauntcheck.engine.betrayal.haunt.registry import hook
-from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen, Req
 from hauntcheck.engine.core import CHANCE, Action, Draw
 
@@ -27,18 +26,9 @@ BANSHEE_TURNS = {"hug-left": (3, 0, 1), "hug-right": (1, 0, 3)}
 
 def banshee_walks(st: HauntState, m: Monster, room: str) -> dict[int, str]:
     """The rooms the Banshee may walk into from ``room``, by world side: through joined doors, or
-    a fixed link to the next cell of the same floor (the starting strip)."""
-    forbidden = set(st._monster_raw(st.mdef(m)).get("may_not_use", ()))
-    out: dict[int, str] = {}
-    spot = st.house.spots[room]
-    for other, _, _ in st._room_exits(room):
-        there = st.house.spots[other]
-        if other in forbidden or there.floor != spot.floor:
-            continue
-        side = next((d for d in range(4) if step(spot.cell, d) == there.cell), None)
-        if side is not None and side not in out:
-            out[side] = other
-    return out
+    a fixed link to the next cell of the same floor (the starting strip) - the interpreter's
+    ``floor_walks``, shared with the ``straight_ahead`` movement."""
+    return st.floor_walks(m, room)
 
 
 def banshee_hops(st: HauntState, m: Monster, room: str) -> list[str]:

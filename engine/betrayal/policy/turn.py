@@ -41,6 +41,9 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         post = _guard_post(st, seat, by_kind)
         if post is not None:
             return post
+        led = _escort_plan(st, seat, by_kind)
+        if led is not None:
+            return led
     if side == HERO and "carry" in by_kind:
         return by_kind["carry"][0]  # a carried ally is safe from what hunts it
     reveal = by_kind.pop("reveal-traitor", [])
@@ -115,8 +118,8 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             side != HERO and bool(_carried_task_unfound(st, seat))))  # exploring for its task's room
         if frontier and "explore" in by_kind:
             return by_kind["explore"][rng.below(len(by_kind["explore"]))]
-        if (frontier or here > 0) and "cross" in by_kind:
-            return by_kind["cross"][0]  # the way on is across a barrier
+        if (frontier or here > 0 or _foe_across(st, seat)) and "cross" in by_kind:
+            return by_kind["cross"][0]  # the way on (or the foe sought here) is across a barrier
         if here == 0 and "end" in by_kind:
             return by_kind["end"][0]
     if "explore" in by_kind:
@@ -124,6 +127,13 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if "end" in by_kind:
         return by_kind["end"][0]
     return actions[rng.below(len(actions))]
+
+
+def _foe_across(st: HauntState, seat: str) -> bool:
+    """An opponent shares the explorer's room only across its barrier (none on its own side)."""
+    room = st.ex[seat].room
+    foes = [o for o in st.opponents_of(seat) if st.ex[o].room == room]
+    return bool(foes) and not any(st.together(seat, o) for o in foes)
 
 
 def _personal(st: HauntState, want: set[str]) -> set[str]:
@@ -328,7 +338,8 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     ritual = _ritual_rooms(st, seat)
     if ritual:
         return ritual  # a task roll to repeat until it is done is the side's work: hunting waits
-    return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)]
+    return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)] \
+        + [m.room for m in st.active_monsters() if st.allied(m)]  # the heroes' monsters are prey too (Victims)
 
 
 def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
@@ -820,3 +831,84 @@ def _ritual_rooms(st: HauntState, seat: str) -> list[str]:
         with contextlib.suppress(NotImplementedError):
             out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
     return out
+
+
+def _escort_places(st: HauntState) -> dict[str, list[str]]:
+    """Monster kinds the heroes may take along (``escort``) that one of their actions is aimed at,
+    with the rooms where that action is taken (the Victims and the Entrance Hall they leave by)."""
+    if st.hs is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    for act in [*st.hs.heroes_side.tasks, *st.hs.heroes_side.actions]:
+        kind = act.get("target", {}).get("monster")
+        mdef = st.hs.monsters.get(str(kind)) if kind is not None else None
+        if mdef is None or not st._monster_raw(mdef).get("escort") or "where" not in act:
+            continue
+        with contextlib.suppress(NotImplementedError):
+            out.setdefault(str(kind), []).extend(r for r in st._rooms_for(act["where"]) if r in st.house.spots)
+    return out
+
+
+def _escort_plan(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
+    """Heroes bring the monsters they may escort to where their action is taken: each hero has
+    its own one (by seat and token order), walks to it and ends its turn there (it does not
+    wander off with a hero), then takes it along each turn by the shortest way, fights what it
+    can beat on the way, opens what the action needs (a task there) and ends the turn beside it.
+    Once one of them is killed the escape is lost and the plan stops."""
+    places = _escort_places(st)
+    kinds = {k for k, rooms in places.items() if rooms}
+    if not kinds or any(m.kind in kinds and m.gone == "killed" for m in st.mon):
+        return None
+    for a in by_kind.get("task", []):
+        target = a.get("target")
+        if target is not None and target not in st.ex and st.monster(str(target)).kind in kinds:
+            return a  # the action it was brought for (leading a Victim out)
+    here = st.ex[seat].room
+    mine = _escorted(st, seat, kinds)
+    if mine is None:
+        if any(m.kind in kinds and not m.gone for m in st.mon):
+            return None
+        # every one is out: the heroes follow them by the same way (leaving the house)
+        goal = sorted({r for k in kinds for r in places[k]})
+        if here in goal:
+            return next(iter(by_kind.get("task", [])), None)
+        return _step_toward(st, here, goal, by_kind)
+    goal = [r for r in places[mine.kind]]
+    escorting = any(k.startswith(f"escort:{mine.uid}:") for k in st.turn_mods.get(seat, ()))
+    if mine.room == here and not escorting and here not in goal:
+        for a in by_kind.get("escort", []):
+            if a["monster"] == mine.uid:
+                return a
+    if escorting and here not in goal:
+        step = _step_toward(st, here, goal, by_kind)
+        if step is not None:
+            return step
+    if mine.room == here:
+        strike = _best_attack(st, seat, [a for a in by_kind.get("attack", []) if _foe(st, seat, str(a["target"]))])
+        if strike is not None:
+            return strike
+        for a in by_kind.get("task", []):
+            if _useful(st, HERO, str(a["id"])) and not _yields(next(t for t in st.tasks_for(seat) if t["id"] == a["id"])):
+                return a  # a task where the escort waits (opening the door)
+        return by_kind["end"][0] if "end" in by_kind else None
+    return _step_toward(st, here, [mine.room], by_kind)
+
+
+def _step_toward(st: HauntState, here: str, goal: list[str], by_kind: dict[str, list[Action]]) -> Action | None:
+    """One move by the shortest way to the goal rooms; across the room's barrier when no step
+    brings the goal nearer (the far side is the way on)."""
+    dist = st._dist_to(goal)
+    steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < dist.get(here, 10_000)]
+    if steps:
+        return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
+    return by_kind["cross"][0] if "cross" in by_kind and here not in goal else None
+
+
+def _escorted(st: HauntState, seat: str, kinds: set[str]) -> Monster | None:
+    """The escortable monster this hero looks after: the living heroes share those in play in
+    seat and token order, round again when heroes outnumber them."""
+    flock = [m for m in st.active_monsters() if m.kind in kinds]
+    heroes = st.living_heroes()
+    if not flock or seat not in heroes:
+        return None
+    return flock[heroes.index(seat) % len(flock)]

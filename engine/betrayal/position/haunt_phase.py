@@ -250,9 +250,15 @@ class _HauntBuilder(_PartsBuilder):
             part = self.monster_part(item, path, str(room))
             if part is None:
                 continue
+            walk = mdef.movement.get("straight_ahead")
+            facing = item.get("facing", walk["facing"] if walk else None)
+            if facing is not None and facing not in SIDES:
+                self.bad((*path, "facing"), f"facing is one of {', '.join(SIDES)}")
+                continue
             out.append(Monster(str(uid), str(kind), str(room), dict(sorted(stats.items())), stunned=bool(item.get("stunned", False)),
                                gone=str(item.get("gone", "")), damage=damage, counterpart=counterpart,
-                               cards=[str(c) for c in cards], part=part))
+                               cards=[str(c) for c in cards], part=part,
+                               facing=SIDES.index(str(facing)) if facing is not None else None))
         st.mon = out
 
     def monster_part(self, item: Mapping[str, Any], path: Path, room: str) -> int | None:

@@ -80,7 +80,8 @@ HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses", "hidden_trait
 HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", "deal", *HAUNT_FIELDS, *HAUNT_EXTRA)
 
 
-MONSTER_KEYS = ("id", "kind", "room", "side", "part", "stunned", "stats", "gone", "damage", "counterpart", "cards")
+MONSTER_KEYS = ("id", "kind", "room", "side", "part", "stunned", "stats", "gone", "damage", "counterpart", "cards",
+                "facing")
 
 
 def _walk(node: Any) -> list[Mapping[str, Any]]:
