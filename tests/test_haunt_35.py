@@ -108,18 +108,25 @@ def test_a_stunned_cat_drops_its_hero() -> None:
 def test_the_airplane_is_boarded_and_flies_out_with_every_living_hero() -> None:
     st, pilot, _ = started()
     other = next(s for s in st.living_heroes() if s != pilot)
-    st.ex[pilot].room = st.ex[other].room = "dining-room"  # a room with a window
+    st.ex[pilot].room = st.ex[other].room = "grand-staircase"  # a room with a window, always in the house
     st.hflags.add("airplane-found")
-    st.htokens["toy-airplane"] = ["dining-room"]
+    st.htokens["toy-airplane"] = ["grand-staircase"]
     rolled(st._task(pilot, Action.of("task", id="start-the-airplane")), [2])
     assert "pilot" in st.hstatus[pilot] and "airplane-started" in st.hflags
+    assert st.turn.stopped, "the started Airplane stays on the ground this turn"
     st.current = st.turn.seat = other
     st.turn.keys.clear()
-    rolled(st._task(other, Action.of("task", id="board-the-airplane")), [2])
+    _, reqs = drive(st._task(other, Action.of("task", id="board-on-the-ground")))
+    assert not reqs, "climbing into the grounded Airplane takes no roll"
     assert "passenger" in st.hstatus[other] and st.carried.get(other) == pilot
     st.current = st.turn.seat = pilot
     st.turn.keys.clear()
     st.turn.moved = 0
+    st.turn.stopped = False
+    assert not any(a.get("id") == "fly-out" for a in st._task_actions(pilot)), "not before it takes off"
+    drive(st._turn_rules(pilot, "start-of-turn"))
+    assert "airplane-flying" in st.hflags
+    assert not st._attack_actions(pilot), "a flying hero makes no attack"
     assert any(a.get("id") == "fly-out" for a in st._task_actions(pilot))
     drive(st._task(pilot, Action.of("task", id="fly-out")))
     assert st.exited & {pilot, other}, "the Airplane leaves with its heroes (the win is told as soon as enough are out)"
@@ -129,12 +136,12 @@ def test_the_airplane_is_boarded_and_flies_out_with_every_living_hero() -> None:
 def test_a_crash_while_boarding_grounds_the_airplane() -> None:
     st, pilot, _ = started()
     other = next(s for s in st.living_heroes() if s != pilot)
-    st.ex[pilot].room = st.ex[other].room = "dining-room"
-    st.hflags.update({"airplane-found", "airplane-started"})
-    st.htokens["toy-airplane"] = ["dining-room"]
+    st.ex[pilot].room = st.ex[other].room = "grand-staircase"
+    st.hflags.update({"airplane-found", "airplane-started", "airplane-flying"})
+    st.htokens["toy-airplane"] = ["grand-staircase"]
     st.hstatus[pilot].append("pilot")
     st.current = st.turn.seat = other
     st.turn.keys.clear()
     rolled(st._task(other, Action.of("task", id="board-the-airplane")), [0])  # dice show 0: a crash
-    assert "airplane-started" not in st.hflags and "pilot" not in st.hstatus[pilot]
+    assert not {"airplane-started", "airplane-flying"} & st.hflags and "pilot" not in st.hstatus[pilot]
     assert "passenger" not in st.hstatus.get(other, [])
