@@ -145,3 +145,23 @@ def test_a_crash_while_boarding_grounds_the_airplane() -> None:
     rolled(st._task(other, Action.of("task", id="board-the-airplane")), [0])  # dice show 0: a crash
     assert not {"airplane-started", "airplane-flying"} & st.hflags and "pilot" not in st.hstatus[pilot]
     assert "passenger" not in st.hstatus.get(other, [])
+
+
+def test_a_cat_catches_a_hero_in_the_grounded_airplane_but_not_in_the_flying_one() -> None:
+    st, pilot, _ = started()
+    other = next(s for s in st.living_heroes() if s != pilot)
+    m = st.monster(cat(st))
+    room = m.room
+    st.ex[pilot].room = st.ex[other].room = room
+    st.hflags.update({"airplane-found", "airplane-started", "airplane-flying"})
+    st.hstatus[pilot].append("pilot")
+    st.hstatus[other].append("passenger")
+    st.carried[other] = pilot
+    _, reqs = rolled(st._monster_attack(m), [2, 0])
+    assert not reqs, "nobody to attack in the air: no target offered, no dice rolled"
+    assert not any("captured" in st.hstatus.get(s, []) for s in (pilot, other))
+    st.hflags.discard("airplane-flying")  # on the ground, its heroes may be attacked
+    rolled(st._monster_attack(m), [2, 0], answer=pick("monster-attack", target=other))
+    assert "captured" in st.hstatus[other] and "passenger" not in st.hstatus[other]
+    st._sync_carried()
+    assert other not in st.carried, "a caught hero is out of the Airplane"
