@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from betrayal_support import drive, forced, pick, rolled
 
+from hauntcheck.engine.betrayal.effects.triggers import run_triggered
 from hauntcheck.engine.betrayal.haunt import HauntState, grabs
 from hauntcheck.engine.core import Action
 
@@ -165,3 +166,15 @@ def test_a_cat_catches_a_hero_in_the_grounded_airplane_but_not_in_the_flying_one
     assert "captured" in st.hstatus[other] and "passenger" not in st.hstatus[other]
     st._sync_carried()
     assert other not in st.carried, "a caught hero is out of the Airplane"
+
+
+def test_the_gymnasium_gallery_and_vault_do_nothing_for_the_small() -> None:
+    st, hero, _ = started()
+    assert st.spares_room(hero, "gallery") and st.spares_room(hero, "vault") and not st.spares_room(hero, "chapel")
+    st.ex[hero].room = "gymnasium"
+    before = st.ex[hero].idx["speed"]
+    drive(run_triggered(st, hero, "end-of-turn", "gymnasium"))
+    assert st.ex[hero].idx["speed"] == before, "no Speed from the Gymnasium for the small"
+    st.hstatus[hero].remove("small")
+    drive(run_triggered(st, hero, "end-of-turn", "gymnasium"))
+    assert st.ex[hero].idx["speed"] == before + 1
