@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from betrayal_support import drive, forced, pick, rolled
 
+from hauntcheck.engine.betrayal.effects.triggers import run_triggered
 from hauntcheck.engine.betrayal.haunt import HauntState, grabs
 from hauntcheck.engine.core import Action
 
@@ -108,18 +109,25 @@ def test_a_stunned_cat_drops_its_hero() -> None:
 def test_the_airplane_is_boarded_and_flies_out_with_every_living_hero() -> None:
     st, pilot, _ = started()
     other = next(s for s in st.living_heroes() if s != pilot)
-    st.ex[pilot].room = st.ex[other].room = "dining-room"  # a room with a window
+    st.ex[pilot].room = st.ex[other].room = "grand-staircase"  # a room with a window, always in the house
     st.hflags.add("airplane-found")
-    st.htokens["toy-airplane"] = ["dining-room"]
+    st.htokens["toy-airplane"] = ["grand-staircase"]
     rolled(st._task(pilot, Action.of("task", id="start-the-airplane")), [2])
     assert "pilot" in st.hstatus[pilot] and "airplane-started" in st.hflags
+    assert st.turn.stopped, "the started Airplane stays on the ground this turn"
     st.current = st.turn.seat = other
     st.turn.keys.clear()
-    rolled(st._task(other, Action.of("task", id="board-the-airplane")), [2])
+    _, reqs = drive(st._task(other, Action.of("task", id="board-on-the-ground")))
+    assert not reqs, "climbing into the grounded Airplane takes no roll"
     assert "passenger" in st.hstatus[other] and st.carried.get(other) == pilot
     st.current = st.turn.seat = pilot
     st.turn.keys.clear()
     st.turn.moved = 0
+    st.turn.stopped = False
+    assert not any(a.get("id") == "fly-out" for a in st._task_actions(pilot)), "not before it takes off"
+    drive(st._turn_rules(pilot, "start-of-turn"))
+    assert "airplane-flying" in st.hflags
+    assert not st._attack_actions(pilot), "a flying hero makes no attack"
     assert any(a.get("id") == "fly-out" for a in st._task_actions(pilot))
     drive(st._task(pilot, Action.of("task", id="fly-out")))
     assert st.exited & {pilot, other}, "the Airplane leaves with its heroes (the win is told as soon as enough are out)"
@@ -129,12 +137,44 @@ def test_the_airplane_is_boarded_and_flies_out_with_every_living_hero() -> None:
 def test_a_crash_while_boarding_grounds_the_airplane() -> None:
     st, pilot, _ = started()
     other = next(s for s in st.living_heroes() if s != pilot)
-    st.ex[pilot].room = st.ex[other].room = "dining-room"
-    st.hflags.update({"airplane-found", "airplane-started"})
-    st.htokens["toy-airplane"] = ["dining-room"]
+    st.ex[pilot].room = st.ex[other].room = "grand-staircase"
+    st.hflags.update({"airplane-found", "airplane-started", "airplane-flying"})
+    st.htokens["toy-airplane"] = ["grand-staircase"]
     st.hstatus[pilot].append("pilot")
     st.current = st.turn.seat = other
     st.turn.keys.clear()
     rolled(st._task(other, Action.of("task", id="board-the-airplane")), [0])  # dice show 0: a crash
-    assert "airplane-started" not in st.hflags and "pilot" not in st.hstatus[pilot]
+    assert not {"airplane-started", "airplane-flying"} & st.hflags and "pilot" not in st.hstatus[pilot]
     assert "passenger" not in st.hstatus.get(other, [])
+
+
+def test_a_cat_catches_a_hero_in_the_grounded_airplane_but_not_in_the_flying_one() -> None:
+    st, pilot, _ = started()
+    other = next(s for s in st.living_heroes() if s != pilot)
+    m = st.monster(cat(st))
+    room = m.room
+    st.ex[pilot].room = st.ex[other].room = room
+    st.hflags.update({"airplane-found", "airplane-started", "airplane-flying"})
+    st.hstatus[pilot].append("pilot")
+    st.hstatus[other].append("passenger")
+    st.carried[other] = pilot
+    _, reqs = rolled(st._monster_attack(m), [2, 0])
+    assert not reqs, "nobody to attack in the air: no target offered, no dice rolled"
+    assert not any("captured" in st.hstatus.get(s, []) for s in (pilot, other))
+    st.hflags.discard("airplane-flying")  # on the ground, its heroes may be attacked
+    rolled(st._monster_attack(m), [2, 0], answer=pick("monster-attack", target=other))
+    assert "captured" in st.hstatus[other] and "passenger" not in st.hstatus[other]
+    st._sync_carried()
+    assert other not in st.carried, "a caught hero is out of the Airplane"
+
+
+def test_the_gymnasium_gallery_and_vault_do_nothing_for_the_small() -> None:
+    st, hero, _ = started()
+    assert st.spares_room(hero, "gallery") and st.spares_room(hero, "vault") and not st.spares_room(hero, "chapel")
+    st.ex[hero].room = "gymnasium"
+    before = st.ex[hero].idx["speed"]
+    drive(run_triggered(st, hero, "end-of-turn", "gymnasium"))
+    assert st.ex[hero].idx["speed"] == before, "no Speed from the Gymnasium for the small"
+    st.hstatus[hero].remove("small")
+    drive(run_triggered(st, hero, "end-of-turn", "gymnasium"))
+    assert st.ex[hero].idx["speed"] == before + 1

@@ -565,6 +565,11 @@ class HauntBase(BetrayalState):
             verbs |= {"damage", "lose"}
         return bool(verbs) and _mentions(ability.get("do", []), verbs)
 
+    def spares_room(self, seat: str, room: str) -> bool:
+        """A status's ``unaffected_by_rooms``: those rooms' own text does nothing for the explorer
+        (haunt 35's shrunken explorers and the Gallery, Gymnasium and Vault)."""
+        return room in (self.status_value(seat, "unaffected_by_rooms") or ())
+
     def room_jammed(self, room: str) -> bool:
         """A haunt hook stops the room's own text from working (the Mystic Elevator with a Tip in it)."""
         rooms = registry.hook.room

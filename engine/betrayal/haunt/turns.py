@@ -230,6 +230,11 @@ class Turns(Collapse):
             out = [a for a in out if not (a.kind == "pickup" and f"{seat}/{a['card']}" in self.no_pickup)]
         if self._blocks(seat, "move") and not any(a.kind == "end" for a in out):
             out.append(Action.of("end"))  # held where a turn may not end (the Coal Chute): it still ends
+        spared = self.status_value(seat, "unaffected_by_rooms")
+        if spared:
+            # the room's own text does nothing for it: its use (the Gallery's drop, the Vault) is not offered
+            out = [a for a in out if not (a.kind == "use" and str(a.get("ability", "")).split("#")[0] in
+                                          {f"room:{r}" for r in spared})]
         if self._blocks(seat, "use-items"):
             out = [a for a in out if a.kind not in ("use", "drop", "pickup", "trade")]
         else:

@@ -252,6 +252,10 @@ class StateBase(GameState):
         """Whether the room's own text does not work now (haunt hooks; never before the haunt)."""
         return False
 
+    def spares_room(self, seat: str, room: str) -> bool:
+        """Whether the room's own text does nothing for the explorer (haunt statuses; never before the haunt)."""
+        return False
+
     def speed(self, seat: str) -> int:
         return self.value(seat, "speed")
 
