@@ -62,6 +62,8 @@ class TokenDef:
     move_cost: int = 1  # spaces to enter a room while carrying one
     left_on_death: bool = False  # an explorer dying in the haunt leaves one in its room
     on_take: tuple[Mapping[str, Any], ...] = ()  # outcomes for whoever takes it from a room (a trap)
+    hidden_from: str | None = None  # the side kept from knowing where these tokens lie
+    on_enter: Mapping[str, Any] | None = None  # an ambush sprung when an explorer moves into its room
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,8 @@ def _token(data: Mapping[str, Any]) -> TokenDef:
         move_cost=int(data.get("move_cost", 1)),
         left_on_death=bool(data.get("left_on_death", False)),
         on_take=tuple(data.get("on_take", ())),
+        hidden_from=data.get("hidden_from"),
+        on_enter=data.get("on_enter"),
     )
 
 

@@ -546,6 +546,10 @@ class HauntBase(BetrayalState):
         """The room a placement names (:class:`~hauntcheck.engine.betrayal.haunt.setup_steps.SetupSteps`)."""
         raise NotImplementedError
 
+    def _place_tokens(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """A ``place`` of haunt tokens (:class:`~hauntcheck.engine.betrayal.haunt.setup_steps.SetupSteps`)."""
+        raise NotImplementedError
+
 
 def _mentions(node: Any, verbs: set[str]) -> bool:
     """Whether an effect list uses any of ``verbs``, at any depth."""

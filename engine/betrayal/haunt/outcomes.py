@@ -335,6 +335,8 @@ class Outcomes(Wins):
                 self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
             else:
                 self._add_monster(mdef, room)
+        elif verb == "place" and isinstance(spec, Mapping) and "token" in spec:
+            yield from self._place_tokens(spec)  # tokens placed in play (The Heir's later Assassins)
         elif verb == "release" and self.hs is not None and (seat is not None or m is not None):
             room = m.room if seat is None and m is not None else self.ex[str(seat)].room
             rooms = self.htokens.get(str(spec["token"]), [])

@@ -268,6 +268,11 @@ class Predicates(Amounts):
         traitor = self.traitor()
         return (traitor is not None and self.in_play(traitor)) == bool(p["traitor_alive"])
 
+    def _pred_some_hero(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """Some living hero meets the predicate, judged about that hero (The Heir: the heir in
+        the throne room holding the Spear and the Ring)."""
+        return any(self.pred(p["some_hero"], s, m, opponent) for s in self.living_heroes())
+
     def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
         asks whether the monster shares a room with a living hero."""
@@ -288,7 +293,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "holds", "monster_in_room", "item_destroyed", "item_in_room", "track_reaches", "tokens_collected", "alive",
         "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
-        "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex", "heroes_killed"))
+        "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex", "heroes_killed", "some_hero"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 
