@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from functools import partial
 
 from betrayal_support import drive, pick, rolled
 from betrayal_support import started as start_haunt
@@ -113,15 +114,34 @@ def _another_heir(st: HauntState) -> Callable[[], None]:
     return undo
 
 
+def _another_hidden_traitor(st: HauntState, actor: str) -> Callable[[], None]:
+    """Make another hero than ``actor`` the unrevealed hidden traitor (what no other seat may
+    know); returns the undo."""
+    hidden = st.hidden
+    assert hidden is not None
+    others = [s for s in st.living_heroes() if s != actor]
+    if not others:
+        return lambda: None
+    other = others[0]
+    st.side[hidden], st.side[other] = st.side[other], st.side[hidden]
+    st.hidden = other
+
+    def undo() -> None:
+        st.side[hidden], st.side[other] = st.side[other], st.side[hidden]
+        st.hidden = hidden
+    return undo
+
+
 Decide = Callable[[GameState, Choices, Rng], Action]
 
 
-def _blind_decisions(players: int, seed: int, decide: Decide, max_steps: int = 5000) -> tuple[int, int]:
+def _blind_decisions(players: int, seed: int, decide: Decide, max_steps: int = 5000, haunt: int = 39) -> tuple[int, int]:
     """Play the golden game with ``decide``; at every decision of a seat in the haunt, change
     what that seat may not know (the Assassins' rooms for a hero, who the heir is for the
-    traitor) and ask again with the same random numbers. Returns (decisions checked, decisions
+    traitor, who the unrevealed hidden traitor is for any other seat) and ask again with the
+    same random numbers. Returns (decisions checked, decisions
     that changed), over at most ``max_steps`` steps of the haunt (a peeking policy may never end a game)."""
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": 39})
+    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": haunt})
     table = seeded_table(seed, _Controller(decide, seed))
     checked = changed = steps = 0
     while (actor := st.to_move()) is not None and steps < max_steps:
@@ -131,7 +151,10 @@ def _blind_decisions(players: int, seed: int, decide: Decide, max_steps: int = 5
             rng = table.for_actor(actor)
             assert isinstance(rng, _Controller)
             hidden = kept_from(st, actor)
-            scramble = _hide_elsewhere if hidden.tokens else _another_heir if hidden.statuses else None
+            scramble: Callable[[HauntState], Callable[[], None]] | None = \
+                _hide_elsewhere if hidden.tokens else _another_heir if hidden.statuses else None
+            if st.hidden not in (None, actor) and not st.unmasked:
+                scramble = partial(_another_hidden_traitor, actor=actor)
             if scramble is not None:
                 plain = decide(st, legal, copy.copy(rng.rng))
                 undo = scramble(st)
@@ -162,6 +185,13 @@ def test_the_policy_decides_from_its_seats_view_only() -> None:
     for players, seed in (TRAITOR_GAME, HEROES_GAME):
         checked, changed = _blind_decisions(players, seed, policy)
         assert checked >= 9 and changed == 0, (players, seed, checked, changed)
+
+
+def test_no_seat_reads_who_the_hidden_traitor_is() -> None:
+    """Guillotines' golden traitor game: no decision of a seat other than the unrevealed hidden
+    traitor changes when another hero is made the hidden traitor."""
+    checked, changed = _blind_decisions(4, 107, policy, haunt=34)
+    assert checked >= 9 and changed == 0, (checked, changed)
 
 
 def _peeks(state: GameState, legal: Choices, rng: Rng) -> Action:

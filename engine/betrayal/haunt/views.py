@@ -51,9 +51,24 @@ def kept_from(st: HauntState, seat: str) -> Kept:
 @contextmanager
 def seat_view(st: HauntState, seat: str) -> Iterator[Kept]:
     """Within the block the state shows only what ``seat`` may know: the hidden tokens are out of
-    the token table and the hidden statuses off their (living, or never told) holders. Everything
-    is put back on leaving, however the block ends."""
+    the token table, the hidden statuses off their (living, or never told) holders, and an
+    unrevealed hidden traitor (``hidden-traitor.token-one``) is a hero to every other seat.
+    Everything is put back on leaving, however the block ends."""
     kept = kept_from(st, seat)
+    hidden = st.hidden if st.hidden is not None and st.hidden != seat and not st.unmasked else None
+    if hidden is not None:
+        side = st.side.get(hidden)
+        st.hidden, st.side[hidden] = None, HERO
+        try:
+            with seat_view(st, seat) as inner:
+                yield inner
+        finally:
+            st.hidden = hidden
+            if side is None:
+                st.side.pop(hidden, None)
+            else:
+                st.side[hidden] = side
+        return
     if not kept:
         yield kept
         return
