@@ -659,6 +659,7 @@ class Outcomes(Wins):
 
     def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
         self.side[seat] = TRAITOR
+        self.converts.append(seat)
         self.emit("death.hero-may-turn", f"{self.name(seat)} joins the traitor's side")
         if run_setup and self.hs is not None and self.hs.traitor_side is not None:
             for step_ in self.hs.traitor_side.setup:

@@ -164,6 +164,11 @@ class _HauntBuilder(_PartsBuilder):
                     st.hero_kills = {str(k): int(n) for k, n in value.items()}
                 elif key == "collapse_by":
                     st.collapse_by = str(value)
+                elif key == "converts":
+                    converts = [str(v) for v in value]
+                    if any(s not in st.seat_ids for s in converts):
+                        raise ValueError(converts)
+                    st.converts = converts
                 else:
                     st.pending_losses = [str(v) for v in value]
             except (TypeError, ValueError, KeyError, AttributeError):
@@ -171,7 +176,7 @@ class _HauntBuilder(_PartsBuilder):
                     "fetches": "[[side, card, stack], ...]", "next_omen": "[[side, [cards]], ...]",
                     "rolled": "a trait", "pending_losses": "a list", "hidden_traitor": "{seat, revealed}",
                     "hidden_token": "a token id", "trait_values": "{seat: {values, per_hero_killed, minimum}}",
-                    "hero_kills": "{seat: count}", "collapse_by": "a hook id"}[key])
+                    "hero_kills": "{seat: count}", "collapse_by": "a hook id", "converts": "[seat, ...]"}[key])
         gone = [c for c in st.destroyed if c in st.t.cards and c in st.decks[st.t.cards[c].type]]
         for card in gone:
             self.take(card, ("haunt", "destroyed"))  # a card the haunt destroyed is out of its stack

@@ -71,9 +71,10 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
 #: A hidden traitor (``hidden_traitor``: ``{seat, revealed}`` as in snapshot(), with the id of the
 #: token dealt to pick it in ``hidden_token``).
 #: Stated only where a haunt uses them (as snapshot() gives them): traits held as numbers
-#: (``trait_values``), heroes killed by seat (``hero_kills``), a collapse stepped by a hook (``collapse_by``).
+#: (``trait_values``), heroes killed by seat (``hero_kills``), the traitor side's converts in order
+#: (``converts``), a collapse stepped by a hook (``collapse_by``).
 HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses", "hidden_traitor", "hidden_token",
-               "trait_values", "hero_kills", "collapse_by")
+               "trait_values", "hero_kills", "collapse_by", "converts")
 
 
 HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", "deal", *HAUNT_FIELDS, *HAUNT_EXTRA)
