@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from betrayal_support import drive
+from betrayal_support import drive, rolled
 from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal.haunt import TRAITOR, HauntState
 from hauntcheck.engine.betrayal.hauntspec import WinDef, load_haunt
+from hauntcheck.engine.betrayal.state import Req
+from hauntcheck.engine.core import CHANCE
 from hauntcheck.engine.spec import read_yaml
 
 DRAFT = Path(__file__).resolve().parents[1] / "docs" / "drafts" / "43-the-star-sickness.yaml"
@@ -62,3 +64,37 @@ def test_the_drafts_wins_read_with_the_new_leaves() -> None:
     assert not st.pred(when)  # no Serum yet
     st.hflags.add("serum-made")
     assert st.pred(when)
+
+
+def _dice_rolled(asked: list[Req]) -> list[int]:
+    """How many dice each chance roll among the requests rolled."""
+    out = []
+    for r in asked:
+        if r.actor == CHANCE:
+            faces = next(iter(r.choices))["faces"]
+            assert isinstance(faces, tuple)
+            out.append(len(faces))
+    return out
+
+
+def test_the_disease_attacks_every_explorer_but_the_inoculated_with_no_dice_limit() -> None:
+    st = _game()
+    spared = st.seat_ids[0]
+    st.hstatus.setdefault(spared, []).append("inoculated")
+    st.track = 10
+    spec = {"dice": {"of": "turn-track"}, "trait": "might", "unless": {"has_status": "inoculated"}, "no_dice_limit": True}
+    before = {s: (st.ex[s].idx["might"], st.ex[s].idx["speed"]) for s in st.seat_ids}
+    # the attack's 10 dice in two rolls (8 and 2) all show 2: 20; every resisting roll shows 0
+    _, asked = rolled(st._outcome({"roll_attack": spec}, None, None), [2, 2], face=0)
+    assert _dice_rolled(asked)[:2] == [8, 2]
+    for s in st.seat_ids:
+        lost = sum(before[s]) - st.ex[s].idx["might"] - st.ex[s].idx["speed"]
+        assert (lost == 0) == (s == spared) or st.ex[s].dead, s
+
+
+def test_the_disease_is_capped_at_eight_dice_without_no_dice_limit() -> None:
+    st = _game()
+    st.track = 10
+    _, asked = rolled(st._outcome({"roll_attack": {"dice": {"of": "turn-track"}, "trait": "might"}}, None, None),
+                      [2], face=2)
+    assert _dice_rolled(asked)[0] == 8

@@ -197,6 +197,8 @@ class Outcomes(Wins):
                     yield from self._outcome({"kill": True}, dying, None)
         elif verb == "trait_points" and seat is not None:
             yield from outcome_rolls.trait_points(self, seat, spec)
+        elif verb == "roll_attack":
+            yield from outcome_rolls.roll_attack(self, spec, m)
         elif verb == "become" and seat is not None:
             status = str(spec)
             immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
@@ -685,4 +687,4 @@ OUTCOME_VERBS = frozenset({
     "destroy_item", "discard_token", "custom", "no_damage", "damage_scaled", "monster_attack", "hit_monster",
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "fetch_room", "room_cost", "rise_as", "mark_monster",
-    "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer"})
+    "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer", "roll_attack"})
