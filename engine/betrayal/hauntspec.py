@@ -64,6 +64,8 @@ class TokenDef:
     # limits it to deaths by an attack won by that side (with a weapon)
     left_on_death: bool | Mapping[str, Any] = False
     on_take: tuple[Mapping[str, Any], ...] = ()  # outcomes for whoever takes it from a room (a trap)
+    hidden_from: str | None = None  # the side kept from knowing where these tokens lie
+    on_enter: Mapping[str, Any] | None = None  # an ambush sprung when an explorer moves into its room
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,8 @@ def _token(data: Mapping[str, Any]) -> TokenDef:
         left_on_death=dict(data["left_on_death"]) if isinstance(data.get("left_on_death"), Mapping)
         else bool(data.get("left_on_death", False)),
         on_take=tuple(data.get("on_take", ())),
+        hidden_from=data.get("hidden_from"),
+        on_enter=data.get("on_enter"),
     )
 
 

@@ -62,6 +62,7 @@ class HauntBase(BetrayalState):
         self._weapon: str | None = None  # the weapon card of the explorer's attack being settled
         self.hero_killers: set[str] = set()  # explorers who won an attack that killed a hero
         self.hero_kills: dict[str, int] = {}  # seat -> heroes killed by attacks it won (``heroes_killed``)
+        self.converts: list[str] = []  # seats that joined the traitor's side during the haunt, in order (``latest_convert``)
         # seat -> traits held as numbers (``trait_values``): {"values", "per_hero_killed", "minimum"}
         self.trait_values: dict[str, dict[str, Any]] = {}
         self.stunned_left = False
@@ -598,6 +599,10 @@ class HauntBase(BetrayalState):
 
     def _location(self, where: Mapping[str, Any], used: set[str], what: str) -> Gen[str]:
         """The room a placement names (:class:`~hauntcheck.engine.betrayal.haunt.setup_steps.SetupSteps`)."""
+        raise NotImplementedError
+
+    def _place_tokens(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """A ``place`` of haunt tokens (:class:`~hauntcheck.engine.betrayal.haunt.setup_steps.SetupSteps`)."""
         raise NotImplementedError
 
 

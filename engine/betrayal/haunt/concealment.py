@@ -13,8 +13,8 @@ from that set, never from the true room:
 * an attack that misses (``attack-unseen`` on an empty room) takes that room out of the set;
 * its opponents get no attack, trade or target on it; it neither slows them nor is slowed by them.
 
-:func:`seat_view` is what a seat's policy is given: for a seat the explorer is concealed from, a
-copy of the state whose record of that explorer stands in the candidate room nearest the viewer
+:func:`concealed_view` is what a seat's policy is given (inside :func:`views.seat_view`): for a
+seat the explorer is concealed from, a copy of the state whose record of that explorer stands in the candidate room nearest the viewer
 (or out of play while the set is every room: no lead at all), so a policy cannot read the
 true room (``tests/test_haunt_41.py`` proves it).
 """
@@ -128,7 +128,7 @@ def believed_room(st: HauntBase, seat: str, viewer: str) -> str | None:
     return min(rooms, key=lambda r: (dist.get(r, 10_000), r))
 
 
-def seat_view(st: S, viewer: str | None) -> S:
+def concealed_view(st: S, viewer: str | None) -> S:
     """The state as ``viewer`` may know it (see the module docstring): the state itself when
     nothing is concealed from the viewer, else a shallow copy in which each concealed explorer's
     record is a copy standing in its believed room (out of play without a lead)."""

@@ -208,6 +208,8 @@ class Outcomes(Wins):
                     yield from self._outcome({"kill": True}, dying, None)
         elif verb == "trait_points" and seat is not None:
             yield from outcome_rolls.trait_points(self, seat, spec)
+        elif verb == "roll_attack":
+            yield from outcome_rolls.roll_attack(self, spec, m)
         elif verb == "become" and seat is not None:
             status = str(spec)
             immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
@@ -361,6 +363,8 @@ class Outcomes(Wins):
                 self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
             else:
                 self._add_monster(mdef, room)
+        elif verb == "place" and isinstance(spec, Mapping) and "token" in spec:
+            yield from self._place_tokens(spec)  # tokens placed in play (The Heir's later Assassins)
         elif verb == "release" and self.hs is not None and (seat is not None or m is not None):
             room = m.room if seat is None and m is not None else self.ex[str(seat)].room
             rooms = self.htokens.get(str(spec["token"]), [])
@@ -751,6 +755,7 @@ class Outcomes(Wins):
 
     def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
         self.side[seat] = TRAITOR
+        self.converts.append(seat)
         self.emit("death.hero-may-turn", f"{self.name(seat)} joins the traitor's side")
         if run_setup and self.hs is not None and self.hs.traitor_side is not None:
             for step_ in self.hs.traitor_side.setup:
@@ -794,4 +799,4 @@ OUTCOME_VERBS = frozenset({
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "ride_with", "fetch_room", "room_cost", "rise_as", "mark_monster",
     "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer",
-    "move_monster", "learn_position", "monster_gain"})
+    "move_monster", "learn_position", "monster_gain", "roll_attack"})

@@ -273,6 +273,22 @@ class Predicates(Amounts):
         traitor = self.traitor()
         return (traitor is not None and self.in_play(traitor)) == bool(p["traitor_alive"])
 
+    def _pred_some_hero(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """Some living hero meets the predicate, judged about that hero (The Heir: the heir in
+        the throne room holding the Spear and the Ring)."""
+        return any(self.pred(p["some_hero"], s, m, opponent) for s in self.living_heroes())
+
+    def _pred_some_explorer(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                            opponent: str | None) -> bool:
+        """Some explorer in play, on either side, meets the predicate, judged about that explorer
+        (``{not: {some_explorer: {not: ...}}}``: every explorer in play does)."""
+        return any(self.pred(p["some_explorer"], s, m, opponent) for s in self.seat_ids if self.in_play(s))
+
+    def _pred_latest_convert(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                             opponent: str | None) -> bool:
+        """The explorer is the one who joined the traitor's side most recently (``turn_traitor``)."""
+        return seat is not None and bool(self.converts) and self.converts[-1] == seat
+
     def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
         asks whether the monster shares a room with a living hero."""
@@ -304,7 +320,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
         "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex", "heroes_killed",
-        "shares_room_with"))
+        "shares_room_with", "some_hero", "some_explorer", "latest_convert"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

@@ -188,26 +188,7 @@ class SetupSteps(Monsters):
                         continue
                     self._add_monster(mdef, room, index=i)
             else:
-                token = str(spec["token"])
-                count = self._amount(spec.get("count", 1))
-                where = spec["in"]
-                if where.get("one_of") and "rooms" in where:
-                    yield from self._place_in_one_of(token, where)
-                    return
-                if where.get("on_discovery") and where.get("extras") == "set-aside" and "rooms" in where:
-                    self._place_one_per_listed_room(token, count, where)
-                    return
-                if where.get("on_discovery"):
-                    self._place_on_discovery(token, count, where)
-                    return
-                if "any_room" in where or "symbols" in where:
-                    rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
-                else:
-                    rooms = self._rooms_for(where)
-                for i in range(count if rooms else 0):
-                    spot = rooms[i % len(rooms)]
-                    self.htokens.setdefault(token, []).append(spot)
-                    self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}")
+                yield from self._place_tokens(spec)
         elif verb == "discard_card":
             for seat in who(spec.get("from", "traitor")):
                 card = str(spec["card"])
@@ -340,6 +321,72 @@ class SetupSteps(Monsters):
         else:
             raise NotImplementedError(f"haunt setup verb {verb!r}")
 
+    def _place_tokens(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``place`` of haunt tokens (a setup step, or an outcome: The Heir's later Assassins)."""
+        rule = "haunt.setup-right-now"
+        token = str(spec["token"])
+        count = self._amount(spec.get("count", 1))
+        where = spec["in"]
+        if where.get("one_of") and "rooms" in where:
+            yield from self._place_in_one_of(token, where)
+            return
+        if where.get("on_discovery") and where.get("extras") == "set-aside" and "rooms" in where:
+            self._place_one_per_listed_room(token, count, where)
+            return
+        if where.get("on_discovery"):
+            self._place_on_discovery(token, count, where)
+            return
+        if where.get("one_per_room") and ("any_room" in where or "symbols" in where):
+            yield from self._place_tokens_apart(token, count, where)
+            return
+        if "any_room" in where or "symbols" in where:
+            rooms = [(yield from self._location(where, set(), f"place the {token} token"))]
+        else:
+            rooms = self._rooms_for(where)
+        for i in range(count if rooms else 0):
+            spot = rooms[i % len(rooms)]
+            self.htokens.setdefault(token, []).append(spot)
+            self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}")
+
+    def _place_tokens_apart(self, token: str, count: int, where: Mapping[str, Any]) -> Gen[None]:
+        """Tokens one to a room (``one_per_room`` with ``any_room``): each goes in a room that
+        fits and holds none of the kind yet, picked by ``chosen_by``; when no such room is left
+        the rest are not placed. ``secret`` keeps the rooms from the table (the transcript
+        records them)."""
+        used = set(self.htokens.get(token, []))
+        placed = 0
+        for i in range(count):
+            fits = self._fitting_rooms(where, used)
+            if not fits:
+                break
+            room = fits[0]
+            if len(fits) > 1 and "chosen_by" in where:
+                assert self.haunt is not None
+                chooser = self._who(where["chosen_by"]) or [str(self.haunt["revealer"])]
+                a = yield from self.ask(chooser[0], [Action.of("place-in", room=r) for r in fits],
+                                        f"place {token} {i + 1} of {count}")
+                room = str(a["room"])
+            used.add(room)
+            self.htokens.setdefault(token, []).append(room)
+            placed += 1
+            said = f"secretly, {self.room_name(room)}" if where.get("secret") else self.room_name(room)
+            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})")
+        if placed < count:
+            self.emit("haunt.setup-right-now", f"no room is left for {count - placed} {token} token(s)")
+
+    def _fitting_rooms(self, where: Mapping[str, Any], used: set[str]) -> list[str]:
+        """The rooms in the house a ``one_per_room`` placement may still use: of the floor or
+        symbols asked, unoccupied if asked, never a ``not_rooms`` room, none already holding one."""
+        rooms = sorted(self.house.spots) if "any_room" in where else \
+            [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
+        if "floor" in where:
+            rooms = [r for r in rooms if self.house.floor_of(r) == where["floor"]]
+        if where.get("unoccupied"):
+            taken = {self.ex[s].room for s in self.seat_ids if self.in_play(s)}
+            rooms = [r for r in rooms if r not in taken]
+        banned = set(where.get("not_rooms", ())) | set(self.collapsed)
+        return [r for r in rooms if r not in banned and r not in used]
+
     def _place_on_discovery(self, token: str, count: int, where: Mapping[str, Any]) -> None:
         """Tokens for named rooms: in the room now if it is in the house, else when it is
         discovered (``on_discovery``); a ``secret`` placement does not say which rooms wait."""
@@ -366,6 +413,17 @@ class SetupSteps(Monsters):
         chooser = (who(spec["chosen_by"]) or [str(self.haunt["revealer"])])[0]
         left = [str(x) for x in spec["statuses"]]
         seats = [self.left_of(str(self.haunt["revealer"]), k) for k in range(1, self.n + 1)]
+        if spec.get("pick") == "explorer":
+            # the chooser picks who gets each status (The Heir: one other hero is the heir)
+            for status in left:
+                pool = [s for s in seats if s in who(spec["to"]) and not (spec.get("except_chooser") and s == chooser)
+                        and status not in self.hstatus.get(s, [])]
+                if not pool:
+                    break
+                a = yield from self.ask(chooser, [Action.of("assign", who=s, status=status) for s in pool],
+                                        f"pick the explorer who is the {status}")
+                self._assigned(chooser, str(a["who"]), status, bool(spec.get("secret")))
+            return
         for seat in [s for s in seats if s in who(spec["to"])]:
             if not left:
                 break
@@ -373,9 +431,13 @@ class SetupSteps(Monsters):
                                     f"pick a status for {self.name(seat)}")
             status = str(a["status"])
             left.remove(status)
-            self.hstatus.setdefault(seat, []).append(status)
-            self.emit("haunt.setup-right-now", f"{self.name(chooser)} secretly gives {self.name(seat)} {status}"
-                      if spec.get("secret") else f"{self.name(seat)} is given {status}")
+            self._assigned(chooser, seat, status, bool(spec.get("secret")))
+
+    def _assigned(self, chooser: str, seat: str, status: str, secret: bool) -> None:
+        """One status of an ``assign`` given: the transcript names it; ``secret`` says it is kept from the table."""
+        self.hstatus.setdefault(seat, []).append(status)
+        self.emit("haunt.setup-right-now", f"{self.name(chooser)} secretly gives {self.name(seat)} {status}"
+                  if secret else f"{self.name(seat)} is given {status}")
 
     def _place_in_one_of(self, token: str, where: Mapping[str, Any]) -> Gen[None]:
         """A token in one of the listed rooms (``one_of``), picked by ``chosen_by``: a room in the

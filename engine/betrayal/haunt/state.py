@@ -104,6 +104,8 @@ class HauntState(Turns):
             data["haunt_phase"]["collapse_by"] = self.collapse_by
         if self.hero_kills:
             data["haunt_phase"]["hero_kills"] = dict(sorted(self.hero_kills.items()))
+        if self.converts:
+            data["haunt_phase"]["converts"] = list(self.converts)
         return data
 
     def restart_turns(self, seat: str) -> None:

@@ -186,6 +186,35 @@ class Tasks(SetupSteps):
             if task.get("timing") == "on-entry" and self._task_open(seat, task):
                 yield from self._task(seat, Action.of("task", id=task["id"]))
 
+    def ambushes(self, seat: str) -> Gen[None]:
+        """Tokens with ``on_enter`` in the room the explorer has just moved into: an explorer of
+        the token's ``by`` side sets each off, unless its ``chosen_by`` lets it pass; a sprung
+        token is turned up and removed, and its ``do`` outcomes run about the explorer, whoever's
+        turn it is (The Heir's Assassins: a sneak attack, then the Assassin is gone)."""
+        assert self.hs is not None
+        room = self.ex[seat].room
+        side = self.side.get(seat)
+        for tdef in self.hs.tokens.values():
+            spec = tdef.on_enter
+            if spec is None or room not in self.htokens.get(tdef.id, []) or not self.in_play(seat):
+                continue
+            if spec["by"] != "explorers" and side != {"heroes": HERO, "traitor": TRAITOR}[str(spec["by"])]:
+                continue
+            chooser = self._who(spec["chosen_by"]) if "chosen_by" in spec else []
+            if chooser:
+                a = yield from self.ask(chooser[0], [Action.of("spring", token=tdef.id, room=room, target=seat),
+                                                     Action.of("let-pass", token=tdef.id, room=room, target=seat)],
+                                        f"spring the {tdef.id} on {self.name(seat)}?")
+                if a.kind != "spring":
+                    continue
+            self.htokens[tdef.id].remove(room)
+            self.emit("haunt.rules-override", f"the hidden {tdef.id} in {self.room_name(room)} springs on {self.name(seat)}"
+                      " and is removed")
+            for eff in spec["do"]:
+                if self._check_wins() or not self.in_play(seat):
+                    return
+                yield from self._outcome(eff, seat, None)
+
     def _task(self, seat: str, a: Action) -> Gen[None]:
         """``haunt.specific-action``: a task roll (``roll.task-once-per-turn``) or a special action."""
         task = next(t for t in self.tasks_for(seat) if t["id"] == a["id"])

@@ -131,6 +131,15 @@ class Turns(Collapse):
                         if self._check_wins():
                             return
                         yield from self._outcome(eff, None, None)
+                    for at in timer.get("at", []):
+                        # the track just reached a value: its outcomes now, at the moment that advanced it
+                        if int(at["value"]) != self.track or at.get("moment") == "start-of-that-turn":
+                            continue
+                        self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                        for eff in at.get("do", []):
+                            if self._check_wins():
+                                return
+                            yield from self._outcome(eff, None, None)
 
     def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
         """A draw, unless the haunt lets the explorer's side take a named card instead (or a
@@ -621,6 +630,7 @@ class Turns(Collapse):
             self._bring_token(seat, src_room)
             yield from self._take_custody(seat)
             yield from self.entry_actions(seat)
+            yield from self.ambushes(seat)
 
     def _bring_token(self, seat: str, src: str) -> None:
         """A status's ``carries_token``: one token of that kind lying in the room the explorer left

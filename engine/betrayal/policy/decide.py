@@ -11,7 +11,8 @@ is a function of the seed.
 from __future__ import annotations
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
-from hauntcheck.engine.betrayal.haunt.concealment import seat_view
+from hauntcheck.engine.betrayal.haunt.concealment import concealed_view
+from hauntcheck.engine.betrayal.haunt.views import seat_view
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
 from hauntcheck.engine.betrayal.policy.monsters import (
     _monster_ability,
@@ -27,18 +28,29 @@ from hauntcheck.engine.core import Action, Choices, GameState, Rng
 
 
 def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
+    """One decision of the seat to move, made from that seat's view (:func:`seat_view`): what the
+    haunt keeps from its side - hidden tokens, secret statuses - is out of the state meanwhile."""
     actions = list(legal)
     if len(actions) == 1:
         return actions[0]
-    kinds = {a.kind for a in actions}
     if not isinstance(state, HauntState):
         return actions[rng.below(len(actions))]
-    # the seat's own view: what is concealed from it (an invisible traitor's room) it cannot read
-    st = seat_view(state, state.to_move())
+    seat = state.to_move()
+    if seat is None:
+        return _decide(state, actions, rng)
+    with seat_view(state, seat):
+        # and where an explorer concealed from the seat truly is (an invisible traitor) it cannot read either
+        return _decide(concealed_view(state, seat), actions, rng)
+
+
+def _decide(st: HauntState, actions: list[Action], rng: Rng) -> Action:
+    kinds = {a.kind for a in actions}
     if "damage" in kinds:
         return _best_split(st, actions)
     if "discard-to-reduce" in kinds:
         return _discard_or_take(st, actions)
+    if "spring" in kinds:  # an ambush is sprung on whoever walks in: the traitor cannot tell the heir apart
+        return next(a for a in actions if a.kind == "spring")
     if "accept" in kinds:
         return next(a for a in actions if a.kind == "accept")
     if "ignore-room" in kinds:  # traitor.room-text: the harmful text is never worth suffering

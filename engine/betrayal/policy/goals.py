@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
@@ -208,12 +209,45 @@ def _meeting_room(st: HauntState, wins: Iterable[Any]) -> list[str]:
     return [r for w in wins for r in visit(w.when)][:1]
 
 
+@dataclass(frozen=True)
+class Bearer:
+    """A win that one explorer of the side brings cards to a room (``some_hero`` with
+    ``has_status``, ``holding`` and ``in``): that explorer - as far as the deciding seat knows -,
+    the cards and the rooms in the house."""
+
+    seat: str | None
+    cards: frozenset[str]
+    rooms: tuple[str, ...]
+
+
+def win_bearer(st: HauntState, side: str) -> Bearer | None:
+    """The side's win that a named explorer carry cards to a room (The Heir's throne), if any;
+    the explorer is the one the seat's view shows with the status (None if it knows of none)."""
+    own = st.hs.sides().get(side) if st.hs is not None and side == HERO else None
+    for win in own.wins if own is not None else ():
+        who = win.when.get("some_hero") if isinstance(win.when, Mapping) else None
+        parts = who.get("all", ()) if isinstance(who, Mapping) else ()
+        status = next((str(x["has_status"]) for x in parts if "has_status" in x), None)
+        held = next((x["holding"] for x in parts if "holding" in x), None)
+        where = next((x["in"] for x in parts if "in" in x), None)
+        if status is None or held is None or where is None:
+            continue
+        cards = frozenset([held] if isinstance(held, str) else (str(c) for c in held))
+        rooms = tuple(r for r in st._rooms_for(where) if r in st.house.spots)
+        seat = next((s for s in st.living_heroes() if status in st.hstatus.get(s, [])), None)
+        return Bearer(seat, cards, rooms)
+    return None
+
+
 def _collect_held_for_win(p: Any, side: str, out: set[str]) -> None:
-    """The cards and tokens a win of the side wants the side itself to hold (``holds`` by it)."""
+    """The cards and tokens a win of the side wants the side itself to hold (``holds`` by it, or
+    ``holding`` by one of its heroes: ``some_hero``)."""
     if isinstance(p, Mapping):
         spec = p.get("holds")
         if isinstance(spec, Mapping) and spec.get("who") == side:
             out.update(str(c) for c in [*spec.get("all", ()), *spec.get("any", ())[:1]])
+        if side == HERO and "some_hero" in p:
+            _collect_holding(p["some_hero"], out)
         for key, value in p.items():
             if key != "not":
                 _collect_held_for_win(value, side, out)

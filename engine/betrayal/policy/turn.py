@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState, Monster
-from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards
+from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards, win_bearer
 from hauntcheck.engine.core import Action, Rng
 
 
@@ -95,6 +95,9 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         return attack
     # One carrier gathers what the goals need: the ally holding most of it (first seat on ties).
     carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
+    bearer = win_bearer(st, side)
+    if bearer is not None and bearer.seat in allies:
+        carrier = bearer.seat  # the explorer a win names carries it all (the heir, as far as this seat knows)
     if want and seat != carrier:
         for a in by_kind.get("trade", []) + by_kind.get("give-token", []):
             if a.get("to") == carrier and str(a.get("card") or a.get("token")) in want - personal:
@@ -267,6 +270,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     mine = {w for w in want if st.holds(seat, w)}
     if want and seat != carrier and mine - _personal(st, want):
         return [st.ex[carrier].room]  # bring it to the carrier
+    bearer = win_bearer(st, side)
+    if bearer is not None and bearer.seat == seat and bearer.cards <= mine and bearer.rooms:
+        return list(bearer.rooms)  # the named explorer with every card: to the room that wins
     places = item_places(st, side)
     bring = [r for w in sorted(mine) for r in places.get(w, []) if r in st.house.spots]
     if bring:

@@ -185,7 +185,8 @@ def _describe(st: BetrayalState) -> dict[str, Any]:
                                      "rolled": st.rolled, "pending_losses": list(st.pending_losses),
                                      "hidden_traitor": phase["hidden_traitor"], "hidden_token": st.hidden_token,
                                      "trait_values": phase.get("trait_values"), "hero_kills": phase.get("hero_kills"),
-                                     "collapse_by": st.collapse_by, "concealed": phase.get("concealed")}
+                                     "collapse_by": st.collapse_by, "concealed": phase.get("concealed"),
+                                     "converts": phase.get("converts")}
             out["haunt"].update({k: v for k, v in extra.items() if v})
     if st.first_seat != _birthday_first(st):
         out["first"] = st.first_seat

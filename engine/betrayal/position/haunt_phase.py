@@ -167,6 +167,11 @@ class _HauntBuilder(_PartsBuilder):
                 elif key == "concealed":
                     st.concealed = {str(k): {"rooms": sorted(str(r) for r in v["rooms"]), "seen": str(v.get("seen", "")),
                                              "exit": str(v.get("exit", ""))} for k, v in value.items()}
+                elif key == "converts":
+                    converts = [str(v) for v in value]
+                    if any(s not in st.seat_ids for s in converts):
+                        raise ValueError(converts)
+                    st.converts = converts
                 else:
                     st.pending_losses = [str(v) for v in value]
             except (TypeError, ValueError, KeyError, AttributeError):
@@ -175,7 +180,7 @@ class _HauntBuilder(_PartsBuilder):
                     "rolled": "a trait", "pending_losses": "a list", "hidden_traitor": "{seat, revealed}",
                     "hidden_token": "a token id", "trait_values": "{seat: {values, per_hero_killed, minimum}}",
                     "hero_kills": "{seat: count}", "collapse_by": "a hook id",
-                    "concealed": "{seat: {rooms, seen, exit}}"}[key])
+                    "concealed": "{seat: {rooms, seen, exit}}", "converts": "[seat, ...]"}[key])
         gone = [c for c in st.destroyed if c in st.t.cards and c in st.decks[st.t.cards[c].type]]
         for card in gone:
             self.take(card, ("haunt", "destroyed"))  # a card the haunt destroyed is out of its stack
