@@ -319,7 +319,8 @@ class HauntBase(BetrayalState):
         """The Turn/Damage track moves by ``by`` (never below 0)."""
         before, self.track = self.track, max(0, self.track + by)
         if self.track != before:
-            self.emit("haunt.rules-override", f"{why}: the Turn/Damage track goes from {before} to {self.track}")
+            self.emit("haunt.rules-override", f"{why}: the Turn/Damage track goes from {before} to {self.track}",
+                why=why, before=before, track=self.track)
 
     def monster_items_changed(self, m: Monster, delta: int) -> None:
         """``carries.on_track``: each item a monster gains puts the track up by 1 and each item it
@@ -365,7 +366,7 @@ class HauntBase(BetrayalState):
         rooms = [r for r in self.house.rooms_on(floor) if r != tile]
         if self.collapsed and rooms and all(r in self.collapsed for r in rooms):
             self.emit("haunt.rules-override", f"every room of the {floor} floor has collapsed: the "
-                      f"{self.room_name(tile)} cannot go there")
+                      f"{self.room_name(tile)} cannot go there", floor=floor, room=tile)
             return False
         return True
 

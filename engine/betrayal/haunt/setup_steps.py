@@ -48,7 +48,7 @@ class SetupSteps(Monsters):
         self.hidden = next(s for s, k in self.dealt[token].items() if k == number)
         for s in self.seat_ids:
             self.side[s] = TRAITOR if s == self.hidden else HERO
-        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who")
+        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who", number=number)
         self.emit("hidden-traitor.all-read-survival", "every player reads the haunt, the traitor's goals included")
 
     def _deal_tokens(self, token: str, count: int, face_down: bool = True) -> Gen[None]:
@@ -62,7 +62,7 @@ class SetupSteps(Monsters):
         self.dealt[token] = {s: int(k) for s, k in zip(seats, order, strict=False)}
         rule = "hidden-traitor.deal-tokens" if face_down else "haunt.setup-right-now"
         if face_down:
-            self.emit(rule, f"the {token} tokens are dealt face down, one to each player")
+            self.emit(rule, f"the {token} tokens are dealt face down, one to each player", token=token)
         else:
             self.emit(rule, f"the {token} tokens are dealt face up: "
                       + ", ".join(f"{self.name(s)} {self.dealt[token][s]}" for s in seats if s in self.dealt[token]))
@@ -95,7 +95,7 @@ class SetupSteps(Monsters):
         if verb == "remove_explorer":
             for seat in who(spec["who"]):
                 self.removed.add(seat)
-                self.emit(rule, f"{self.name(seat)} leaves play (the haunt removes the traitor's explorer)")
+                self.emit(rule, f"{self.name(seat)} leaves play (the haunt removes the traitor's explorer)", seat=seat)
                 e = self.ex[seat]
                 if e.cards and not spec.get("keeps_possessions"):
                     # judgement: an explorer taken out of play leaves its items behind as a pile
@@ -108,14 +108,14 @@ class SetupSteps(Monsters):
                         if not self.piles[e.room]:
                             del self.piles[e.room]
                         self.emit(rule, f"{', '.join(self.card_name(c) for c in companions)} "
-                                  f"{'is' if len(companions) == 1 else 'are'} devoured and discarded")
+                                  f"{'is' if len(companions) == 1 else 'are'} devoured and discarded", cards=list(companions))
                         companions = []
                     if items:
                         self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in items)} stay in "
-                                  f"{self.room_name(e.room)} as an item pile")
+                                  f"{self.room_name(e.room)} as an item pile", seat=seat, cards=list(items), room=e.room)
                     if companions:
                         self.emit("death.companion-stays", f"{', '.join(self.card_name(c) for c in companions)} stay in "
-                                  f"{self.room_name(e.room)} for the next explorer to take custody of")
+                                  f"{self.room_name(e.room)} for the next explorer to take custody of", cards=list(companions), room=e.room)
                 token = spec.get("replace_with")
                 for mdef in self.hs.monsters.values():
                     if mdef.token == token:
@@ -144,7 +144,8 @@ class SetupSteps(Monsters):
                 for token in tokens:  # item tokens are items too, unless the haunt says otherwise
                     self.held[seat].remove(token)
                     self.htokens.setdefault(token, []).append(e.room)
-                    self.emit("item.tokens-like-cards", f"{self.name(seat)} drops the {token} token in {self.room_name(e.room)}")
+                    self.emit("item.tokens-like-cards", f"{self.name(seat)} drops the {token} token in {self.room_name(e.room)}",
+                        seat=seat, token=token, room=e.room)
         elif verb == "place":
             if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
                 yield from self._place_in_listed_rooms(spec)
@@ -188,7 +189,7 @@ class SetupSteps(Monsters):
                 for i in range(count if rooms else 0):
                     spot = rooms[i % len(rooms)]
                     self.htokens.setdefault(token, []).append(spot)
-                    self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}")
+                    self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}", token=token, room=spot)
         elif verb == "discard_card":
             for seat in who(spec.get("from", "traitor")):
                 card = str(spec["card"])
@@ -196,7 +197,7 @@ class SetupSteps(Monsters):
                     # out of the house to its discard pile: nobody takes custody of it later
                     self.ex[seat].cards.remove(card)
                     self.discards[self.t.cards[card].type].append(card)
-                    self.emit(rule, f"{self.name(seat)} discards the {self.card_name(card)}")
+                    self.emit(rule, f"{self.name(seat)} discards the {self.card_name(card)}", seat=seat, card=card)
                     yield from effects.lose_card(self, seat, card)
         elif verb == "assign":
             yield from self._assign(spec, who)
@@ -210,7 +211,8 @@ class SetupSteps(Monsters):
                 if card in self.ex[seat].cards and spec.get("to") == "set-aside":
                     self.ex[seat].cards.remove(card)
                     self.token_cards.append(card)  # out of play, its token set aside with it
-                    self.emit("haunt.setup-right-now", f"{self.name(seat)} loses the {self.card_name(card)}: it is set aside")
+                    self.emit("haunt.setup-right-now", f"{self.name(seat)} loses the {self.card_name(card)}: it is set aside",
+                        seat=seat, card=card)
                     yield from effects.lose_card(self, seat, card)
                     continue
                 if card in self.ex[seat].cards:
@@ -225,11 +227,12 @@ class SetupSteps(Monsters):
                     if not self.piles[room]:
                         del self.piles[room]
                     self.token_cards.append(card)
-                    self.emit(rule, f"the {self.card_name(card)} is set aside; its {token} token stands for it")
+                    self.emit(rule, f"the {self.card_name(card)} is set aside; its {token} token stands for it", card=card, token=token)
                 elif card in self.piles.get(room, []):
                     # judgement: the token standing for the card is kept as the card itself in
                     # the room's item pile, where others may collect it.
-                    self.emit(rule, f"the {self.card_name(card)} stays in {self.room_name(room)} for others to collect")
+                    self.emit(rule, f"the {self.card_name(card)} stays in {self.room_name(room)} for others to collect",
+                        card=card, room=room)
         elif verb == "do":
             for seat in who(step_.get("who", "traitor")):
                 yield from effects.run(self, spec, effects.Ctx(seat, "token:haunt"))
@@ -257,7 +260,7 @@ class SetupSteps(Monsters):
                 self.trait_values[seat] = {"values": values, "per_hero_killed": dict(spec.get("per_hero_killed", {})),
                                            "minimum": int(spec.get("minimum", 0))}
                 shown = ", ".join(f"{t} {v}" for t, v in values.items())
-                self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on")
+                self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on", seat=seat, shown=shown)
         elif verb == "fetch_card" and spec.get("when") == "now":
             for seat in who(spec.get("by", "traitor")):
                 for card in spec["card"] if isinstance(spec["card"], list) else [spec["card"]]:
@@ -267,11 +270,11 @@ class SetupSteps(Monsters):
             in_play = [c for c in cards if any(self.holds(x, c) for x in self.seat_ids)
                        or any(c in pile for pile in self.piles.values())]
             if spec.get("only_if_absent") and in_play:
-                self.emit(rule, f"the {self.card_name(in_play[0])} is in play: no card is fetched")
+                self.emit(rule, f"the {self.card_name(in_play[0])} is in play: no card is fetched", in_play=in_play[0])
             else:
                 self.next_omen.append((side, tuple(cards)))
                 self.emit(rule, f"the {side}' next omen-room discovery takes "
-                          f"{' or '.join(self.card_name(c) for c in cards)} from the omen stack")
+                          f"{' or '.join(self.card_name(c) for c in cards)} from the omen stack", side=side, cards=list(cards))
         elif verb == "fetch_card" and spec.get("when") in ("instead-of-item-draw", "instead-of-draw"):
             self.fetches.append((side, str(spec["card"]), str(spec.get("stack", "item"))))
             if "floor" in spec:
@@ -285,24 +288,24 @@ class SetupSteps(Monsters):
             yield from self._fetch_rooms(spec)
         elif verb == "draw_choice":
             self.emit(rule, f"from now on the {side} draw {spec['draw']} {spec['stack']} cards, keep one and put the "
-                      "others back, whenever they draw one")
+                      "others back, whenever they draw one", side=side, draw=spec['draw'], stack=spec['stack'])
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "extra_turn":
             seats = self._who(spec.get("who", "traitor"))
             self.extra_turns.extend(seats)
             for seat in seats:
-                self.emit(rule, f"{self.name(seat)} takes an extra turn at once")
+                self.emit(rule, f"{self.name(seat)} takes an extra turn at once", seat=seat)
         elif verb == "start_track":
             self.track = self._amount(spec.get("at", 0))
-            self.emit(rule, f"the Turn/Damage track starts at {self.track}")
+            self.emit(rule, f"the Turn/Damage track starts at {self.track}", track=self.track)
         elif verb == "set_aside" and "monster" in spec:
             mdef = self.hs.monsters[str(spec["monster"])]
             self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside")
         elif verb == "set_aside":
             token = str(spec["token"])
             self.pool[token] = self.pool.get(token, 0) + self._amount(spec.get("count", 1))
-            self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
+            self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside", token=token)
         elif verb == "deal":
             if "traitor_number" in spec and str(spec["token"]) in self.dealt:
                 return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
@@ -325,14 +328,14 @@ class SetupSteps(Monsters):
             spot = rooms[i % len(rooms)]
             if spot in self.house.spots:
                 self.htokens.setdefault(token, []).append(spot)
-                self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(spot)}")
+                self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(spot)}", token=token, room=spot)
             else:
                 self.waiting_tokens.append((token, spot))
                 waiting += 1
         if waiting:
             where_ = "rooms not found yet" if where.get("secret") else \
                 ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
-            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
+            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}", waiting=waiting, token=token, where_=where_)
 
     def _assign(self, spec: Mapping[str, Any], who: Any) -> Gen[None]:
         """``assign``: each explorer of ``to`` (from the revealer's left) gets a different status of
@@ -369,10 +372,10 @@ class SetupSteps(Monsters):
         said = f"secretly, {self.room_name(room)}" if where.get("secret") else self.room_name(room)
         if room in self.house.spots:
             self.htokens.setdefault(token, []).append(room)
-            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})")
+            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})", token=token, said=said)
         else:
             self.waiting_tokens.append((token, room))
-            self.emit("haunt.setup-right-now", f"a {token} token waits for its room to be discovered ({said})")
+            self.emit("haunt.setup-right-now", f"a {token} token waits for its room to be discovered ({said})", token=token, said=said)
 
     def _place_one_per_listed_room(self, token: str, count: int, where: Mapping[str, Any]) -> None:
         """Tokens one to a room among listed rooms (``rooms`` with ``on_discovery`` and ``extras:
@@ -384,7 +387,7 @@ class SetupSteps(Monsters):
         here = sorted((r for r in listed if r in self.house.spots), key=lambda r: (-dist.get(r, 10_000), r))
         for room in here[:count]:
             self.htokens.setdefault(token, []).append(room)
-            self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(room)}")
+            self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(room)}", token=token, room=room)
         left = count - min(count, len(here))
         self.pool[token] = self.pool.get(token, 0) + left
         self.waiting_pool.extend((token, r) for r in listed if r not in self.house.spots)
@@ -436,7 +439,8 @@ class SetupSteps(Monsters):
         for token in order[len(rooms):]:
             self.pool[token] = self.pool.get(token, 0) + 1
         self.emit("haunt.setup-right-now", f"{min(len(rooms), len(order))} token(s) are put face down, one in each of "
-                  f"{', '.join(self.room_name(r) for r in rooms[:len(order)])}; {max(0, len(order) - len(rooms))} set aside")
+                  f"{', '.join(self.room_name(r) for r in rooms[:len(order)])}; {max(0, len(order) - len(rooms))} set aside",
+            rs=list(rooms[:len(order)]))
 
     def _scatter_on_discovery(self, room: str) -> None:
         """A room found later that fits a ``scatter`` with ``later: on-discovery`` gets the next
@@ -456,7 +460,7 @@ class SetupSteps(Monsters):
                 token = aside[0]
                 self.pool[token] -= 1
                 self.htokens.setdefault(token, []).append(room)
-                self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a token is put face down there")
+                self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a token is put face down there", room=room)
 
     def note_new_room(self, room: str) -> None:
         """A room found in the haunt phase receives the tokens and monsters waiting for it
@@ -467,14 +471,14 @@ class SetupSteps(Monsters):
         for token_entry in [x for x in self.waiting_tokens if x[1] == room]:
             self.waiting_tokens.remove(token_entry)
             self.htokens.setdefault(token_entry[0], []).append(room)
-            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there")
+            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there", room=room)
         for token_entry in [x for x in self.waiting_pool if x[1] == room]:
             self.waiting_pool.remove(token_entry)
             if self.pool.get(token_entry[0], 0) > 0:
                 self.pool[token_entry[0]] -= 1
                 self.htokens.setdefault(token_entry[0], []).append(room)
                 self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a set-aside "
-                          f"{token_entry[0]} token is placed there")
+                          f"{token_entry[0]} token is placed there", room=room)
         if self.hs is None or not self.waiting:
             return
         for entry in self.waiting:
@@ -492,7 +496,7 @@ class SetupSteps(Monsters):
         """``fetch_card`` at once: nothing if the explorer holds the card; with ``from_anyone``,
         taken from whoever holds it or from the pile it lies in; else searched for in its stack."""
         if self.holds(seat, card):
-            self.emit("haunt.setup-right-now", f"{self.name(seat)} already has the {self.card_name(card)}")
+            self.emit("haunt.setup-right-now", f"{self.name(seat)} already has the {self.card_name(card)}", seat=seat, card=card)
             return
         if spec.get("from_anyone"):
             holder = next((s for s in self.seat_ids if s != seat and card in self.ex[s].cards), None)
@@ -500,7 +504,8 @@ class SetupSteps(Monsters):
                 self.ex[holder].cards.remove(card)
                 yield from effects.lose_card(self, holder, card)
                 self.ex[seat].cards.append(card)
-                self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} from {self.name(holder)}")
+                self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} from {self.name(holder)}",
+                    seat=seat, card=card, holder=holder)
                 yield from effects.gain_card(self, seat, card)
                 return
             room = next((r for r, pile in sorted(self.piles.items()) if card in pile), None)
@@ -510,7 +515,7 @@ class SetupSteps(Monsters):
                     del self.piles[room]
                 self.ex[seat].cards.append(card)
                 self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} lying in "
-                          f"{self.room_name(room)}")
+                          f"{self.room_name(room)}", seat=seat, card=card, room=room)
                 yield from effects.gain_card(self, seat, card)
                 return
         yield from self._outcome({"fetch_card": {"card": card, "stack": spec.get("stack", "item")}}, seat, None)
@@ -533,7 +538,7 @@ class SetupSteps(Monsters):
                 yield from self._fetch_room({"room": room, "place": spec.get("place", {})})
         have = sum(1 for r in rooms if r in self.house.spots)
         self.emit("discover.placed-room-no-draw", f"{have} of the rooms {', '.join(self.room_name(r) for r in rooms)} "
-                  f"are in the house ({need} needed)")
+                  f"are in the house ({need} needed)", have=have, rs=list(rooms), need=need)
 
     def _fetch_rooms_chosen(self, spec: Mapping[str, Any]) -> Gen[None]:
         """``fetch_rooms`` with ``chosen_by``: one room at a time, the chooser's pick."""
@@ -561,21 +566,22 @@ class SetupSteps(Monsters):
         room = str(spec["room"])
         rule = "discover.placed-room-no-draw"
         if room in self.house.spots:
-            self.emit(rule, f"{self.room_name(room)} is already in the house")
+            self.emit(rule, f"{self.room_name(room)} is already in the house", room=room)
             return
         present = [r for r in spec.get("unless_in_house", []) if r in self.house.spots]
         if present:
-            self.emit(rule, f"{self.room_name(present[0])} is already in the house: {self.room_name(room)} is not fetched")
+            self.emit(rule, f"{self.room_name(present[0])} is already in the house: {self.room_name(room)} is not fetched",
+                present=present[0], room=room)
             return
         if room not in self.stack and room not in self.aside:
-            self.emit(rule, f"{self.room_name(room)} is not in the room stack")
+            self.emit(rule, f"{self.room_name(room)} is not in the room stack", room=room)
             return
         place = spec.get("place", {})
         rdef = self.t.rooms[room]
         floors = [f for f in ([place["floor"]] if "floor" in place else list(rdef.floors)) if f in rdef.floors]
         options = [(f, p) for f in floors for p in self.house.open_spots(room, f, keep_open=self.others_remain(f, room))]
         if not options:
-            self.emit(rule, f"{self.room_name(room)} has no open doorway to go to")
+            self.emit(rule, f"{self.room_name(room)} has no open doorway to go to", room=room)
             return
         far = place.get("as_far_as_possible_from") or place.get("min_tiles_from", {}).get("from")
         if far:
@@ -598,7 +604,7 @@ class SetupSteps(Monsters):
         a = yield from self.ask(chooser[0], acts, f"place {room}")
         floor, p = options[acts.index(a)]
         self.put_tile(room, floor, p.cell, p.rotation)
-        self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor")
+        self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor", room=room, floor=floor)
         self.note_new_room(room)
 
     def _room_from_stack(self, where: Mapping[str, Any], what: str) -> Gen[str | None]:
@@ -613,7 +619,7 @@ class SetupSteps(Monsters):
                 and (symbols is None or self.t.rooms[t].symbol in symbols)
                 and self.house.open_spots(t, floor, keep_open=self.others_remain(floor, t))]
         if not fits:
-            self.emit("haunt.setup-right-now", f"no tile in the room stack fits the {floor} floor for {what}")
+            self.emit("haunt.setup-right-now", f"no tile in the room stack fits the {floor} floor for {what}", floor=floor, what=what)
             return None
         tile = yield from self.draw_from(fits, "tile", f"turn up room tiles until one fits the {floor} floor")
         options = [(floor, p) for p in self.house.open_spots(tile, floor, keep_open=self.others_remain(floor, tile))]
@@ -623,7 +629,7 @@ class SetupSteps(Monsters):
         _, p = options[acts.index(a)]
         self.put_tile(tile, floor, p.cell, p.rotation)
         self.emit("discover.placed-room-no-draw", f"{self.room_name(tile)} is turned up from the room stack and placed "
-                  f"on the {floor} floor; the stack is shuffled")
+                  f"on the {floor} floor; the stack is shuffled", room=tile, floor=floor)
         self.note_new_room(tile)
         return tile
 

@@ -72,8 +72,8 @@ def age_heroes(st: HauntState, seat: str | None, target: str | None) -> Gen[None
         decades = sum(faces)
         if decades and st.holds(hero, MEDALLION):
             decades -= 1
-            st.emit("haunt.rules-override", f"{st.name(hero)} carries the Medallion: 1 decade fewer")
-        st.emit("haunt.rules-override", f"{st.name(hero)} ages {decades} decade(s)")
+            st.emit("haunt.rules-override", f"{st.name(hero)} carries the Medallion: 1 decade fewer", seat=hero)
+        st.emit("haunt.rules-override", f"{st.name(hero)} ages {decades} decade(s)", seat=hero, decades=decades)
         yield from age_decades(st, hero, decades)
 
 

@@ -287,7 +287,7 @@ class StateBase(GameState):
         if tops:
             card = tops.pop(0)
             self.decks[kind].remove(card)
-            self.emit("card.peek-known-top", f"the top {kind} card is the one looked at: {self.card_name(card)}")
+            self.emit("card.peek-known-top", f"the top {kind} card is the one looked at: {self.card_name(card)}", kind=kind, card=card)
             return card
         return (yield from self.draw_from(self.decks[kind], "card", f"the top {kind} card"))
 
