@@ -369,7 +369,7 @@ class SearchRules(HallsBase):
             return
         self._ev("death.participant", f"{p.name} dies in {self.where(p.pos)}; P{k + 1} becomes the MC and will lock two rooms",
             seat=p.seat, cell=list(self.cell(p.pos)))
-        self._ev("mc.role", f"P{k + 1} now holds the MC card")
+        self._ev("mc.role", f"P{k + 1} now holds the MC card", seat=f"P{k + 1}")
         self.turn.setdefault("locks", []).append([p.seat, 2])
 
     def _automatic(self, p: Participant, rd: RoomDef) -> None:

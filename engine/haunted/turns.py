@@ -106,7 +106,7 @@ class TurnRules(HauntedBase):
         self.pending = None
         self.finished_by = rule
         if rule != "end.escape":
-            events.append(self._ev(rule, f"the game ends: {why}"))
+            events.append(self._ev(rule, f"the game ends: {why}", turns=self.total_turns))
         scores = {i: p.score() for i, p in enumerate(self.players)}
         for i, p in enumerate(self.players):
             events.append(

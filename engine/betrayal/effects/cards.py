@@ -139,7 +139,7 @@ def _escape(st: BetrayalState, helper: str, seat: str, name: str) -> Gen[None]:
     if total >= int(rule["target"]):
         del st.ex[seat].status[name]
         st.emit("roll.target-at-least", f"{total} against {rule['target']}+: {st.name(seat)} is freed ({name})",
-            total=total, target=rule["target"], seat=seat, status=name)
+            total=total, need=rule["target"], seat=seat, status=name)
         _discard_status_card(st, seat, name)
         on_escape = st.status_rules[name].get("on_escape")
         if on_escape:
@@ -147,7 +147,7 @@ def _escape(st: BetrayalState, helper: str, seat: str, name: str) -> Gen[None]:
     else:
         st.ex[seat].status[name] += 1
         st.emit("roll.target-at-least", f"{total} against {rule['target']}+: {st.name(seat)} stays {name} "
-                f"({st.ex[seat].status[name]} failed)", total=total, target=rule["target"], seat=seat, status=name)
+                f"({st.ex[seat].status[name]} failed)", total=total, need=rule["target"], seat=seat, status=name)
         if helper != seat and rule.get("helper_fail_stops_helper"):
             st.turn.stopped = True
 

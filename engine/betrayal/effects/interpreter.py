@@ -115,7 +115,7 @@ def _one(st: BetrayalState, eff: Mapping[str, Any], ctx: Ctx) -> Gen[None]:
     handler = VERBS.get(verb)
     if handler is None:
         st.emit(source_rule(st, ctx), f"{_source_name(st, ctx.source)}: '{verb}' is not simulated before the haunt"
-                + (f" ({eff['says']})" if eff.get("says") else ""))
+                + (f" ({eff['says']})" if eff.get("says") else ""), source=ctx.source, verb=verb)
         return
     yield from handler(st, eff[verb], ctx, eff)
 

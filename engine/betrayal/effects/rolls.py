@@ -105,7 +105,7 @@ def _roll(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
         passed = total >= need
         ctx.passed = passed
         st.emit("roll.target-at-least", f"{total} against {need}+: {'success' if passed else 'failure'}",
-            total=total, target=need, passed=passed)
+            total=total, need=need, passed=passed)
         yield from run(st, spec.get("pass" if passed else "fail", []), ctx)
         if "bands" not in spec:
             return

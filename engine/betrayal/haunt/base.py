@@ -241,7 +241,8 @@ class HauntBase(BetrayalState):
         m = Monster(uid, mdef.id, room, stats, counterpart=counterpart)
         self.mon.append(m)
         self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
-                  + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
+                  + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")",
+                  monster=uid, kind=mdef.id, room=room, seat=counterpart or None, **stats)
         return m
 
     def movement_left(self, seat: str) -> int:
@@ -320,7 +321,7 @@ class HauntBase(BetrayalState):
         before, self.track = self.track, max(0, self.track + by)
         if self.track != before:
             self.emit("haunt.rules-override", f"{why}: the Turn/Damage track goes from {before} to {self.track}",
-                why=why, before=before, track=self.track)
+                old=before, track=self.track)
 
     def monster_items_changed(self, m: Monster, delta: int) -> None:
         """``carries.on_track``: each item a monster gains puts the track up by 1 and each item it

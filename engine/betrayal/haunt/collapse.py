@@ -88,11 +88,12 @@ class Collapse(Tasks):
                 ok = sum(faces) >= int(roll["target"])
                 self.emit("roll.trait-roll", f"{self.name(victim)} rolls {trait} {sum(faces)} against "
                           f"{roll['target']}+ to jump clear: {'success' if ok else 'failure'}",
-                    target=victim, trait=trait, dice=list(faces), total=sum(faces), ok=bool(ok))
+                    seat=victim, trait=trait, dice=list(faces), total=sum(faces), need=roll['target'], passed=ok)
                 if ok and safe:
                     a = yield from self.ask(victim, [Action.of("jump", room=r) for r in safe], "jump to a room still standing")
                     self._set_room(victim, str(a["room"]))
-                    self.emit(RULE, f"{self.name(victim)} jumps into {self.room_name(str(a['room']))}", target=victim)
+                    self.emit(RULE, f"{self.name(victim)} jumps into {self.room_name(str(a['room']))}", seat=victim,
+                              room=str(a['room']))
                     continue
                 if ok:
                     self.emit(RULE, f"no room with a connecting door still stands next to {self.room_name(room)}", room=room)
@@ -177,7 +178,7 @@ class Collapse(Tasks):
             faces = yield from self.roll(self._amount(rate["dice"]), f"rooms that collapse at the end of {seat}'s turn")
             count = sum(faces)
             self.emit(RULE, f"{self.name(seat) if self.in_play(seat) else seat} rolls {count}: {count} room"
-                      f"{'' if count == 1 else 's'} collapse", count=count)
+                      f"{'' if count == 1 else 's'} collapse", seat=seat, dice=list(faces), count=count)
         else:
             count = self._amount(rate.get("rooms", 1))
         # the traitor's player chooses even when its explorer is dead (the seat still plays)

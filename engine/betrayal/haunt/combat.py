@@ -222,7 +222,8 @@ class Combat(Outcomes):
             self.emit("hidden-traitor.anyone-attacks", f"{self.name(seat)} may attack {self.name(target)}: with a "
                       "hidden traitor any explorer may attack any other", seat=seat, target=target)
         if ranged:
-            self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight")
+            self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight",
+                      seat=seat, target=target, room=self._room_of(target))
         m = None if target in self.ex else self.monster(target)
         # the rules of this fight are those in force when it starts (a steal changes what is held)
         ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen=chosen))
@@ -230,7 +231,7 @@ class Combat(Outcomes):
         plain = self.value(seat, trait)
         if effects.dice_for(self, seat, plain, effects.Ctx(seat, "attack")) != plain:
             self.emit("roll.attack-not-trait-roll", f"{self.name(seat)}'s attack roll is no trait roll: what changes "
-                      f"trait rolls does not change it ({plain} dice of {trait})", seat=seat, plain=plain, trait=trait)
+                      f"trait rolls does not change it ({plain} dice of {trait})", seat=seat, count=plain, trait=trait)
         att = yield from self.roll(self._dice(seat, None, trait, (w.bonus if w else 0) + plus, w.cap if w else 8),
                                    f"{self.name(seat)}'s {trait} attack")
         dfn = yield from self.roll(self._dice(target if m is None else None, m, defend, minus),
@@ -247,7 +248,7 @@ class Combat(Outcomes):
         for r in rules:
             if r.get("dice_bonus"):
                 self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (dice {att:+d} attacking, {dfn:+d} defending)",
-                    att=att, dfn=dfn, clause=r['id'])
+                    clause=r['id'], attack=att, defend=dfn)
         return att, dfn
 
     def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
@@ -264,13 +265,14 @@ class Combat(Outcomes):
                 a_total += int(bonus.get("attacker", 0))
                 d_total += int(bonus.get("defender", 0))
                 self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (results now {a_total} and {d_total})",
-                    a_total=a_total, d_total=d_total, clause=r['id'])
+                    clause=r['id'], total=a_total, against=d_total)
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
-                  f"{a_total} against {d_total}", seat=attacker, defender=defender, trait=trait, a_total=a_total, d_total=d_total)
+                  f"{a_total} against {d_total}", seat=attacker, target=defender, trait=trait, total=a_total,
+                  against=d_total)
         if chosen is not None:
             self.emit("haunt.rules-override", f"{self._who_name(attacker)} fights by the haunt's rule {chosen}",
-                seat=attacker, chosen=chosen)
+                seat=attacker, clause=chosen)
         seat, m, _ = self._fight_ctx(attacker, defender)
         for r in rules:
             if r.get("extra"):
@@ -299,7 +301,7 @@ class Combat(Outcomes):
         changes = {k for eff in outs for k in eff} | {k for eff in outs for sub in eff.get("on_target", []) for k in sub}
         if outs:
             self.emit("attack.other-outcome", f"the haunt adds to {self._who_name(win)}'s win: "
-                      + ", ".join(sorted(changes - {"says"})))
+                      + ", ".join(sorted(changes - {"says"})), winner=win, changes=sorted(changes - {"says"}))
         if changes & {"kill_monster", "kill"}:
             pass  # judgement: a win that kills replaces the damage (or stun) it would deal
         elif "no_damage" in changes:
@@ -397,7 +399,7 @@ class Combat(Outcomes):
                 if win in self.trait_values:
                     shown = ", ".join(f"{t} {self.value(win, t)}" for t in self.trait_values[win]["values"])
                     self.emit("haunt.rules-override", f"{self.name(win)} has killed {self.hero_kills[win]} hero(es): {shown}",
-                        winner=win, shown=shown)
+                        winner=win, count=self.hero_kills[win], values=[self.value(win, t) for t in self.trait_values[win]["values"]])
             elif hero and self.ex[lose].dead and (owner := self.monster(win).counterpart) and self.ex[owner].dead:
                 self.hero_killers.add(owner)  # a dead explorer's player, whose risen monster killed
         else:

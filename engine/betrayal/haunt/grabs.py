@@ -64,7 +64,7 @@ def grab(st: HauntState, seat: str, m: Monster) -> Gen[None]:
     st.held[seat] = []
     st.emit(RULE, f"{st.mname(m)} holds {st.name(seat)}, who drops "
             + (", ".join([st.card_name(c) for c in drop] + [f"the {k} token" for k in tokens]) or "nothing")
-            + f" in {st.room_name(e.room)}")
+            + f" in {st.room_name(e.room)}", monster=m.uid, seat=seat, cards=drop, tokens=tokens, room=e.room)
     for card in drop:
         yield from effects.lose_card(st, seat, card)
 
@@ -78,11 +78,11 @@ def devour(st: HauntState, m: Monster) -> Gen[None]:
             or st.ex[victim].room != parts[0].room:
         return
     st.emit(RULE, f"{st.name(victim)} is held in the room of {st.mname(parts[0])} when {st.mname(m)}'s turn starts",
-        target=victim, parts=parts[0].uid, monster=m.uid)
+        target=victim, holder=parts[0].uid, monster=m.uid)
     yield from st._outcome({"kill": True}, victim, None)
     for part in [m, *parts]:
         part.gone = "removed"
-        st.emit(RULE, f"{st.mname(part)} is removed", part=part.uid)
+        st.emit(RULE, f"{st.mname(part)} is removed", monster=part.uid)
     st._release_gone()
 
 
@@ -106,7 +106,7 @@ def drag(st: HauntState, m: Monster) -> Gen[bool]:
         st._set_room(seat, m.room)
         st.emit("monster.rules-overridable", f"{st.mname(m)} drags {st.name(seat)} {st.room_name(src)} -> "
                 f"{st.room_name(m.room)}, toward {st.mname(parts[0])}",
-            monster=m.uid, seat=seat, origin=src, room=m.room, parts=parts[0].uid)
+            monster=m.uid, seat=seat, origin=src, room=m.room, holder=parts[0].uid)
     return True
     yield  # a generator: the drag asks nobody
 
@@ -139,4 +139,4 @@ def retreat(st: HauntState, m: Monster) -> None:
         return
     src, m.room = m.room, parts[0].room
     st.emit(RULE, f"{st.mname(m)} retreats {st.room_name(src)} -> {st.room_name(m.room)}, to {st.mname(parts[0])}",
-        monster=m.uid, origin=src, room=m.room, parts=parts[0].uid)
+        monster=m.uid, origin=src, room=m.room, holder=parts[0].uid)

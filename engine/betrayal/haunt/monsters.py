@@ -28,11 +28,11 @@ class Monsters(Combat):
         assert self.hs is not None
         t = self.traitor()
         if t is not None and self.ex[t].dead:
-            self.emit("turn.monster-turn-after-traitor-death", f"the traitor is dead; {t} still runs the monster turn", t=t)
+            self.emit("turn.monster-turn-after-traitor-death", f"the traitor is dead; {t} still runs the monster turn", seat=t)
         else:
             self.emit("traitor.runs-monsters" if t else "monster.one-at-a-time", "the monster turn")
             if t:
-                self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's", t=t)
+                self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's", seat=t)
         yield from self._basement_rescue()
         yield from self._appear_when_explored()
         for kind, mdef in self.hs.monsters.items():
@@ -80,9 +80,9 @@ class Monsters(Combat):
                     roll = sum(faces)
                     if grouped:
                         shared = roll
-                        self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement", roll=roll)
+                        self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement", total=roll)
                     else:
-                        self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement", monster=m.uid, roll=roll)
+                        self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement", monster=m.uid, total=roll)
                     yield from self._after_movement_roll(m, roll)
                     if self._check_wins():
                         return
@@ -126,7 +126,7 @@ class Monsters(Combat):
                 continue
             if "requires" in rule and not self.pred(rule["requires"], None, m):
                 continue
-            self.emit("monster.rules-overridable", f"{self.mdef(m).name} rolled {roll}: {rule.get('says', rule['id'])}", roll=roll,
+            self.emit("monster.rules-overridable", f"{self.mdef(m).name} rolled {roll}: {rule.get('says', rule['id'])}", total=roll,
                 clause=rule['id'])
             for eff in rule.get("do", []):
                 yield from self._outcome(eff, None, m)
@@ -299,7 +299,7 @@ class Monsters(Combat):
         m.gone = "escaped"
         self.used_places.add(f"exit:{m.kind}/{m.room}")
         self.emit("monster.rules-overridable", f"{self.mname(m)} leaves the house from {self.room_name(m.room)}"
-                  + (f": {spec['says']}" if spec.get("says") else ""))
+                  + (f": {spec['says']}" if spec.get("says") else ""), monster=m.uid, room=m.room)
         for eff in spec.get("do", []):
             yield from self._outcome(eff, None, m)
 
@@ -323,7 +323,7 @@ class Monsters(Combat):
             if a.kind == "monster-teleport":
                 src, m.room = m.room, str(a["to"])
                 self.emit("monster.rules-overridable", f"{self.mname(m)} rolled {roll} and moves {self.room_name(src)} -> "
-                          f"{self.room_name(m.room)} by a secret way", monster=m.uid, roll=roll, origin=src, room=m.room)
+                          f"{self.room_name(m.room)} by a secret way", monster=m.uid, total=roll, origin=src, room=m.room)
                 yield from self._monster_checks(m, "enter")
                 return
         while True:
@@ -363,7 +363,8 @@ class Monsters(Combat):
             self._leave_trail(m, src)
             moved += cost + slow + self.carrying_cost(m.uid) - 1
             self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
-                      f"({min(moved, budget)} of {budget})", monster=m.uid, origin=src, to=to, budget=budget)
+                      f"({min(moved, budget)} of {budget})", monster=m.uid, origin=src, to=to, moved=min(moved, budget),
+                      speed=budget)
             if passage is not None:
                 self._monster_passage(m, src, passage)
             if any({a, b} == {src, to} for a, b, _ in self.passages):
@@ -372,9 +373,10 @@ class Monsters(Combat):
             card_way = next((tok for a, b, _, tok in self.links if {a, b} == {src, to}), None)
             if card_way is not None:
                 self.emit("monster.card-movement", f"{self.mname(m)} uses the {card_way} a card made between the "
-                          f"{self.room_name(src)} and the {self.room_name(to)}", monster=m.uid, card_way=card_way, origin=src, to=to)
+                          f"{self.room_name(src)} and the {self.room_name(to)}", monster=m.uid, way=card_way, origin=src, to=to)
             if slow:
-                self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind", monster=m.uid, slow=slow)
+                self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind",
+                    monster=m.uid, amount=slow)
             if passage is None or not passage.endswith("-up"):
                 # climbing up a passage is no entry by the room's way in (the Coal Chute's slide)
                 self._monster_room_text(m, ("enter", "cross"))
@@ -397,7 +399,8 @@ class Monsters(Combat):
             return
         self._add_monster(mdef, room, rule="monster.rules-overridable")
         self.emit("monster.rules-overridable", f"{self.mname(m)} leaves {mdef.name} {len(placed) + 1} of "
-                  f"{self._amount(mdef.count or 0)} in {self.room_name(room)}", monster=m.uid, room=room)
+                  f"{self._amount(mdef.count or 0)} in {self.room_name(room)}", monster=m.uid, room=room,
+                  kind=mdef.id, count=len(placed) + 1)
 
     def _monster_explore_actions(self, m: Monster) -> list[Action]:
         """``discovers_rooms: true``: the doorways of the monster's room with no room beyond them
@@ -450,7 +453,7 @@ class Monsters(Combat):
                       f"{self.room_name(m.room)}", monster=m.uid, origin=src, room=m.room)
             return
         self.emit("monster.vertical-passages", f"{self.mname(m)} goes {way} from the {self.room_name(src)} to the "
-                  f"{self.room_name(m.room)} ({kind})", monster=m.uid, way=way, origin=src, room=m.room, kind=kind)
+                  f"{self.room_name(m.room)} ({kind})", monster=m.uid, way=how, origin=src, room=m.room)
         for c in self.t.rooms[src].connections:
             if kind == "fall" and c.kind == "fall" and c.to not in self.t.rooms \
                     and not any(c.to in ts for ts in self.tokens.values()):
@@ -466,15 +469,16 @@ class Monsters(Combat):
         Coal Chute's slide, ``monster.coal-chute``)."""
         rdef = self.t.rooms[m.room]
         if "cross" in triggers and len(rdef.barrier) >= 2:
-            self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} ignores the barrier of {rdef.name}", monster=m.uid)
+            self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} ignores the barrier of {rdef.name}", monster=m.uid, room=rdef.id)
         for ability in rdef.abilities:
             if ability.get("trigger") not in triggers or ability.get("trigger") == "cross":
                 continue
             exempt = ability.get("exemptions", {})
             if exempt.get("monsters_immune"):
-                self.emit("monster.ignore-harmful-room-text", f"{self.mname(m)} ignores the {rdef.name}'s text", monster=m.uid)
+                self.emit("monster.ignore-harmful-room-text", f"{self.mname(m)} ignores the {rdef.name}'s text",
+                    monster=m.uid, room=rdef.id)
             elif exempt.get("monsters_excluded"):
-                self.emit("monster.no-trait-gain-rooms", f"{self.mname(m)} gains nothing from the {rdef.name}", monster=m.uid)
+                self.emit("monster.no-trait-gain-rooms", f"{self.mname(m)} gains nothing from the {rdef.name}", monster=m.uid, room=rdef.id)
             elif exempt.get("monsters_affected"):
                 # Text that moves monsters too (the Coal Chute's slide, part of the same space).
                 for eff in ability.get("do", []):
@@ -482,7 +486,7 @@ class Monsters(Combat):
                     if to in self.house.spots:
                         m.room = str(to)
                         self.emit("room.coal-chute.affects-all", f"the {rdef.name}'s slide is no harmful text: it moves "
-                                  f"{self.mname(m)} too", monster=m.uid)
+                                  f"{self.mname(m)} too", monster=m.uid, room=rdef.id)
                         self.emit("monster.coal-chute", f"{self.mname(m)} slides from the {rdef.name} to the "
                                   f"{self.room_name(m.room)}", monster=m.uid, room=m.room)
 
@@ -498,7 +502,7 @@ class Monsters(Combat):
         opts = [Action.of("monster-side", monster=m.uid, side=SIDES[(s + rot) % 4]) for s in rdef.barrier]
         a = yield from self.ask(self.monster_controller(m), opts, f"choose the side of {rdef.name} {self.mname(m)} stands on")
         m.part = opts.index(a)
-        self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} stops on the {a['side']} side of {rdef.name}",
+        self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} stops on the {a['side']} side of {rdef.name}", room=rdef.id,
             monster=m.uid, side=a['side'])
 
     def _monster_steps(self, m: Monster, left: int, first: bool) -> list[tuple[str, int]]:
@@ -589,7 +593,7 @@ class Monsters(Combat):
             ok = total >= int(roll.get("target", 0))
             self.emit("haunt.specific-action", f"{self.mname(m)} {'enters' if moment == 'enter' else 'starts in'} "
                       f"{self.room_name(m.room)}: {trait} {total} against {roll.get('target')}+ "
-                      f"({'resists' if ok else 'fails'})", monster=m.uid, room=m.room, trait=trait, total=total, ok=bool(ok))
+                      f"({'resists' if ok else 'fails'})", monster=m.uid, room=m.room, trait=trait, total=total, passed=bool(ok))
             for eff in rule.get("success" if ok else "failure", []):
                 yield from self._outcome(eff, None, m)
                 if rule.get("reuse") == "once-per-place":
@@ -661,7 +665,7 @@ class Monsters(Combat):
         ab = next(x for x in abilities if x["id"] == a["id"])
         target = str(a["target"]) if a.get("target") else None
         self.emit("monster.rules-overridable", f"{self.mname(m)}: {ab.get('says', ab['id'])}"
-                  + (f" (on {self.name(target)})" if target else ""))
+                  + (f" (on {self.name(target)})" if target else ""), monster=m.uid, ability=ab["id"], target=target)
         roll = ab.get("roll")
         ok = True
         if roll:
@@ -675,7 +679,8 @@ class Monsters(Combat):
                 ok = sum(mine) >= int(roll.get("target", 0))
             self.emit("monster.rules-overridable", f"{self.mname(m)} rolls {trait} {sum(mine)}"
                       + (f" against {sum(theirs)}" if roll.get("opposed_by") else "")
-                      + (": it works" if ok else ": it fails"))
+                      + (": it works" if ok else ": it fails"),
+                      monster=m.uid, trait=trait, dice=list(mine), against=list(theirs) if theirs else None, passed=ok)
         for eff in (ab.get("success" if ok else "failure", []) if roll else ab.get("do", [])):
             yield from self._outcome(eff, None, m, target)
 
@@ -707,14 +712,14 @@ class Monsters(Combat):
         each rolled and settled on its own under the ability's attack rules."""
         name = str(ability["id"])
         self.emit("haunt.rules-override", f"{self.mname(m)} uses {name} instead of its attack: "
-                  f"{ability.get('says', name)}", monster=m.uid, name=name)
+                  f"{ability.get('says', name)}", monster=m.uid, ability=name)
         for target in targets:
             if not self.in_play(target) or m.gone or self.ex[target].room != m.room:
                 continue
             rules = self.fight_rules(m.uid, target, name)
             trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
             self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)} ({name})",
-                monster=m.uid, target=target, name=name)
+                monster=m.uid, target=target, ability=name)
             att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
             dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
             yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn), ability=name)
@@ -732,7 +737,8 @@ class Monsters(Combat):
             self.joined[x.uid] = self.hround
         dice = min(int(together.get("max_dice", 8)), self._dice(None, m, trait, plus + sum(self.mstat(x, trait) for x in swarm)))
         if swarm:
-            self.emit("haunt.rules-override", f"{len(swarm) + 1} {self.mdef(m).name}s attack together: {dice} dice", dice=dice)
+            self.emit("haunt.rules-override", f"{len(swarm) + 1} {self.mdef(m).name}s attack together: {dice} dice",
+                      monsters=[x.uid for x in (m, *swarm)], count=dice)
         return dice
 
     def _monster_attack(self, m: Monster) -> Gen[None]:

@@ -34,7 +34,7 @@ def trait_points(st: Outcomes, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
                                             effects.Ctx(seat, "haunt"))
         st.emit("haunt.rules-override", f"{st.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s) "
                   f"({dice} dice), spread over {', '.join(traits)}",
-            seat=seat, lose=bool(lose), total=total, dice=dice, traits=list(traits))
+            seat=seat, lose=bool(lose), total=total, count=dice, traits=list(traits))
     for i in range(total):
         e = st.ex[seat]
         if e.dead:
@@ -60,7 +60,7 @@ def trait_roll(st: Outcomes, seat: str | None, spec: Mapping[str, Any], m: Monst
         faces = yield from st.roll(min(dice, 8), f"{dice} dice against {target}+")
         ok = sum(faces) >= target
         st.emit("haunt.rules-override", f"{min(dice, 8)} dice roll {sum(faces)} against {target}+: "
-                  f"{'success' if ok else 'failure'}", dice=list(faces), total=sum(faces), target=target, ok=bool(ok))
+                  f"{'success' if ok else 'failure'}", dice=list(faces), total=sum(faces), need=target, passed=bool(ok))
         for eff in spec.get("success" if ok else "failure", []):
             yield from st._outcome(eff, seat, m)
         return
@@ -75,7 +75,7 @@ def trait_roll(st: Outcomes, seat: str | None, spec: Mapping[str, Any], m: Monst
                                         effects.Ctx(seat, "haunt"))
     ok = total >= target
     st.emit("roll.trait-roll", f"{st.name(seat)} rolls {trait} {total} against {target}+: "
-              f"{'success' if ok else 'failure'}", seat=seat, trait=trait, total=total, target=target, ok=bool(ok))
+              f"{'success' if ok else 'failure'}", seat=seat, trait=trait, total=total, need=target, passed=bool(ok))
     for eff in spec.get("success" if ok else "failure", []):
         if st.in_play(seat):
             yield from st._outcome(eff, seat, m)
@@ -100,7 +100,7 @@ def roll_dice(st: Outcomes, spec: Mapping[str, Any], seat: str | None, m: Monste
             total, what = sum(faces), f"{dice} dice roll"
         ok = total >= st._amount(spec["target"])
         st.emit(rule, f"{what} {total} against {st._amount(spec['target'])}+: {'success' if ok else 'failure'}",
-            what=what, total=total, ok=bool(ok))
+            seat=seat if "trait" in spec else None, total=total, need=st._amount(spec["target"]), passed=bool(ok))
         for sub in spec.get("success" if ok else "failure", []):
             yield from st._outcome(sub, seat, m, target)
         return
@@ -109,7 +109,7 @@ def roll_dice(st: Outcomes, spec: Mapping[str, Any], seat: str | None, m: Monste
     total = sum(faces)
     band = next((b for b in spec["bands"] if int(b.get("min", 0)) <= total <= int(b.get("max", 99))), None)
     st.emit("haunt.rules-override", f"{dice} dice roll {total}" + (f": {band.get('says', '')}" if band else
-                                                                    ": no band applies"))
+                                                                    ": no band applies"), dice=list(faces), total=total)
     for eff in band.get("then", []) if band else []:
         yield from st._outcome(eff, seat, m, target)
 
@@ -130,7 +130,7 @@ def contest(st: Outcomes, spec: Mapping[str, Any], m: Monster) -> Gen[None]:
     opponent = max(here, key=lambda s: (st.value(s, trait), -st.seat_ids.index(s)))
     bonus = sum(int(b.get("dice", 1)) for b in spec.get("opponent_bonus", []) if st.holds(opponent, str(b["holding"])))
     st.emit("monster.rules-overridable", f"{st.mname(m)} takes on {st.name(opponent)}: "
-              f"{spec.get('says', 'a ' + trait + ' contest')}", monster=m.uid, opponent=opponent)
+              f"{spec.get('says', 'a ' + trait + ' contest')}", monster=m.uid, target=opponent)
     mine = yield from st.roll(st._dice(None, m, trait), f"{st.mname(m)}'s {trait} roll")
     if spec.get("reroll_blanks") and 0 in mine:
         again = yield from st.roll(mine.count(0), f"{st.mname(m)} rerolls its blanks")
@@ -140,7 +140,8 @@ def contest(st: Outcomes, spec: Mapping[str, Any], m: Monster) -> Gen[None]:
     theirs = yield from st.roll(st._dice(opponent, None, trait, bonus), f"{st.name(opponent)}'s {trait} roll")
     lead = sum(mine) - sum(theirs)
     st.emit("monster.rules-overridable", f"{st.mname(m)} {sum(mine)} against {st.name(opponent)} {sum(theirs)}"
-              + (f" ({bonus} die from what they carry)" if bonus else ""))
+              + (f" ({bonus} die from what they carry)" if bonus else ""), monster=m.uid, target=opponent, total=sum(mine),
+            against=sum(theirs), bonus=bonus)
     if lead < 0:
         for eff in spec.get("opponent_wins", []):
             yield from st._outcome(eff, opponent, m)

@@ -28,7 +28,7 @@ class Outcomes(Wins):
             effects._discard_status_card(self, seat, name)
         e.status = {}
         if held:
-            self.emit("traitor.freed-from-events", f"{self.name(seat)} is freed from {', '.join(held)}", seat=seat, held=list(held))
+            self.emit("traitor.freed-from-events", f"{self.name(seat)} is freed from {', '.join(held)}", seat=seat, statuses=list(held))
 
     def reveal_traitor(self, how: str) -> None:
         """The hidden traitor's token is turned face up: by choice (``hidden-traitor.self-reveal``,
@@ -43,7 +43,7 @@ class Outcomes(Wins):
         rule = {"self": "hidden-traitor.self-reveal", "death": "hidden-traitor.reveal-on-death"}.get(how,
                                                                                                       "haunt.rules-override")
         why = {"self": "chooses to turn", "death": "dies and turns", "haunt": "must turn"}.get(how, "turns")
-        self.emit(rule, f"{self.name(seat)} {why} token 1 face up: {self.name(seat)} is the traitor", seat=seat, why=why)
+        self.emit(rule, f"{self.name(seat)} {why} token 1 face up: {self.name(seat)} is the traitor", seat=seat)
         if not self.ex[seat].dead:
             self._free_traitor(seat)
 
@@ -75,7 +75,7 @@ class Outcomes(Wins):
         if isinstance(eff.get("who"), Mapping) and "left_of_traitor" in eff["who"]:
             seat = self._left_of_traitor(eff["who"]["left_of_traitor"])
             if seat is None:
-                self.emit(rule, f"no hero meets it: {eff.get('says', verb)}")
+                self.emit(rule, f"no hero meets it: {eff.get('says', verb)}", verb=verb)
                 return
         if verb == "on_target":
             for sub in spec:
@@ -93,11 +93,11 @@ class Outcomes(Wins):
             if victim is not None:
                 victim.gone = "killed" if verb == "kill_monster" else "trapped"
                 where = f" in {self.room_name(victim.room)} for good" if verb == "trap_monster" else ""
-                self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}", target=victim.uid, gone=victim.gone, where=where)
+                self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}", monster=victim.uid, gone=victim.gone)
                 for partner in self.partners(victim):
                     partner.gone = victim.gone
                     self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it",
-                        partner=partner.uid, gone=victim.gone)
+                        monster=partner.uid, gone=victim.gone)
                 self._release_gone()
         elif verb == "hit_monster":
             victim = self.monster(target) if target is not None and target not in self.ex else m
@@ -107,7 +107,7 @@ class Outcomes(Wins):
                 hits = self._count_hit(victim, cap, need)
                 if hits >= need:
                     victim.gone = "killed"
-                    self.emit(rule, f"{self.mname(victim)} is killed", target=victim.uid)
+                    self.emit(rule, f"{self.mname(victim)} is killed", monster=victim.uid)
         elif verb == "grab" and seat is not None and m is not None:
             yield from grab(self.as_haunt_state(), seat, m)
         elif verb == "retreat":
@@ -117,17 +117,18 @@ class Outcomes(Wins):
         elif verb == "rise_as" and seat is not None and self.hs is not None:
             risen = self._add_monster(self.hs.monsters[str(spec)], self.ex[seat].room, rule=rule)
             risen.counterpart = seat  # run by the dead explorer's player (monster_controller)
-            self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player", seat=seat, risen=risen.uid)
+            self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player", seat=seat, monster=risen.uid)
         elif verb in ("mark_monster", "set_monster_stat"):
             marked = self.monster(target) if target is not None and target not in self.ex else m
             if marked is not None and verb == "mark_monster":
                 marks = self.hook_state.setdefault("monster-marks", {}).setdefault(marked.uid, [])
                 if str(spec) not in marks:
                     marks.append(str(spec))
-                self.emit(rule, f"{self.mname(marked)} is {spec} for the rest of the game", marked=marked.uid, spec=spec)
+                self.emit(rule, f"{self.mname(marked)} is {spec} for the rest of the game", monster=marked.uid, status=spec)
             elif marked is not None:
                 marked.stats.update({str(k): int(v) for k, v in spec.items()})
-                self.emit(rule, f"{self.mname(marked)} now has " + ", ".join(f"{k} {v}" for k, v in sorted(spec.items())))
+                self.emit(rule, f"{self.mname(marked)} now has " + ", ".join(f"{k} {v}" for k, v in sorted(spec.items())),
+                          monster=marked.uid, **{str(k): int(v) for k, v in spec.items()})
         elif verb == "roll_dice":
             yield from outcome_rolls.roll_dice(self, spec, seat, m, target, rule, str(eff.get("says", "a haunt roll")))
         elif verb == "fetch_room":
@@ -146,17 +147,17 @@ class Outcomes(Wins):
                     back.stats[trait] += gain
                 self.emit(rule, f"{self.mname(back)} comes back in {self.room_name(back.room)}"
                           + (f", each trait {gain} higher: " + ", ".join(f"{k} {v}" for k, v in sorted(back.stats.items()))
-                             if gain else ""))
+                             if gain else ""), monster=back.uid, room=back.room, amount=gain)
         elif verb == "return_token" and seat is not None:
             if str(spec) in self.held.get(seat, []):
                 self.held[seat].remove(str(spec))
                 self.pool[str(spec)] = self.pool.get(str(spec), 0) + 1
-                self.emit(rule, f"{self.name(seat)}'s {spec} token goes back to the set-aside tokens", seat=seat, spec=spec)
+                self.emit(rule, f"{self.name(seat)}'s {spec} token goes back to the set-aside tokens", seat=seat, token=spec)
         elif verb == "stun_monster":
             victim = self.monster(target) if target is not None and target not in self.ex else m
             if victim is not None and not victim.gone and not victim.stunned:
                 victim.stunned = True
-                self.emit("monster.stun-token", f"{self.mname(victim)} is stunned", target=victim.uid)
+                self.emit("monster.stun-token", f"{self.mname(victim)} is stunned", monster=victim.uid)
             self._release_gone()  # a stunned holder lets go
         elif verb == "kill" and seat is not None:
             self.lethal = True
@@ -187,14 +188,14 @@ class Outcomes(Wins):
             blasted = [seat] + [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == room
                                 and (spec.get("to") == "explorers" or self.side.get(s) == HERO)]
             self.emit(rule, f"{eff.get('says', 'everyone there dies')} in {self.room_name(room)}: "
-                      f"{', '.join(self.name(v) for v in blasted)}", room=room, vs=list(blasted))
+                      f"{', '.join(self.name(v) for v in blasted)}", room=room, seats=list(blasted))
             for dying in blasted:
                 if spec.get("destroy_cards") and self.ex[dying].cards:
                     gone = list(self.ex[dying].cards)
                     self.ex[dying].cards = []
                     self.destroyed.extend(gone)
                     self.emit(rule, f"destroyed with {self.name(dying)}: {', '.join(self.card_name(c) for c in gone)}",
-                        dying=dying, cards=list(gone))
+                        seat=dying, cards=list(gone))
                 if self.in_play(dying):
                     yield from self._outcome({"kill": True}, dying, None)
         elif verb == "trait_points" and seat is not None:
@@ -218,12 +219,12 @@ class Outcomes(Wins):
         elif verb == "lose_status" and seat is not None:
             if spec in self.hstatus.get(seat, []):
                 self.hstatus[seat].remove(spec)
-                self.emit(rule, f"{self.name(seat)} is no longer {spec}", seat=seat, spec=spec)
+                self.emit(rule, f"{self.name(seat)} is no longer {spec}", seat=seat, status=spec)
         elif verb == "turn_traitor" and seat is not None:
             yield from self._turn_traitor(seat, bool(spec.get("run_setup")) if isinstance(spec, Mapping) else False)
         elif verb == "set_flag":
             self.hflags.add(str(spec))
-            self.emit(rule, f"{self.hs.flags.get(str(spec), spec) if self.hs else spec}")
+            self.emit(rule, f"{self.hs.flags.get(str(spec), spec) if self.hs else spec}", flag=str(spec))
         elif verb == "clear_flag":
             self.hflags.discard(str(spec))
         elif verb == "earn":
@@ -272,11 +273,13 @@ class Outcomes(Wins):
                             self.omens_drawn += 1  # it has left the omen stack
                         self.ex[seat].cards.append(card)
                         self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack"
-                                  if pile is not self.token_cards else f"{self.name(seat)} takes the set-aside {self.card_name(card)}")
+                                  if pile is not self.token_cards else f"{self.name(seat)} takes the set-aside {self.card_name(card)}",
+                                  seat=seat, card=card)
                         yield from effects.gain_card(self, seat, card)
                         return
             where = "its" if spec.get("stack") == "own-stack" else f"the {spec.get('stack', 'item')}"
-            self.emit(rule, f"the {', '.join(cards)} is not in {where} stack: nothing is found", cards=list(cards), where=where)
+            self.emit(rule, f"the {', '.join(cards)} is not in {where} stack: nothing is found",
+                cards=list(cards), stack=spec.get("stack", "item"))
         elif verb == "steal" and spec == "chosen-token" and seat is not None and target in self.ex:
             loot = sorted({t for t in self.held.get(target, []) if self._carried(t) and self._room_for_token(seat, t)})
             if not loot:
@@ -333,12 +336,12 @@ class Outcomes(Wins):
                 for _ in range(count):
                     self._add_monster(mdef, room, rule=rule)
                 if count == 0:
-                    self.emit(rule, f"no new {mdef.name} appears")
+                    self.emit(rule, f"no new {mdef.name} appears", kind=mdef.id, room=room)
             elif len(there) == 1 and mdef.count is None:
                 # a single monster already in the house is moved there (the Witch's Wings of Raven)
                 src, there[0].room = there[0].room, room
                 self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}",
-                    there=there[0].uid, origin=src, room=room)
+                    monster=there[0].uid, origin=src, room=room)
             else:
                 self._add_monster(mdef, room)
         elif verb == "release" and self.hs is not None and (seat is not None or m is not None):
@@ -348,7 +351,7 @@ class Outcomes(Wins):
                 rooms.remove(room)
                 freed = self._add_monster(self.hs.monsters[str(spec["monster"])], room, rule=rule)
                 self.emit(rule, f"the face-down token in {self.room_name(room)} is turned up: {self.mname(freed)} is in play",
-                    room=room, freed=freed.uid)
+                    room=room, monster=freed.uid)
         elif verb == "monster_leaves" and m is not None and not m.gone:
             m.gone = "away"
             self.emit(rule, f"{self.mname(m)} leaves the house for now", monster=m.uid)
@@ -366,7 +369,7 @@ class Outcomes(Wins):
             for x in [x for x in self.mon if x.kind == spec["monster"] and not x.gone]:
                 trait = str(spec["trait"])
                 x.stats[trait] = max(0, self.mstat(x, trait) - self._amount(spec["by"]))
-                self.emit(rule, f"{self.mname(x)}'s {trait} drops to {x.stats[trait]}", x=x.uid, trait=trait)
+                self.emit(rule, f"{self.mname(x)}'s {trait} drops to {x.stats[trait]}", monster=x.uid, trait=trait, value=x.stats[trait])
         elif verb == "control":
             self.control[str(spec["monster"])] = str(spec["to"])
             self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}", monster=spec['monster'], to=spec['to'])
@@ -387,7 +390,7 @@ class Outcomes(Wins):
             # a token carried like an item: the one the actor holds (others may hold more of them)
             self.held[seat].remove(str(spec))
             self.destroyed.append(str(spec))
-            self.emit(rule, f"{self.name(seat)}'s {spec} token is destroyed", seat=seat, spec=spec)
+            self.emit(rule, f"{self.name(seat)}'s {spec} token is destroyed", seat=seat, token=spec)
         elif verb == "destroy_item":
             card = str(spec)
             for s_ in self.seat_ids:
@@ -402,18 +405,18 @@ class Outcomes(Wins):
                     yield from effects.lose_card(self, s_, card)
         elif verb == "discard_token" and seat is not None and seat in self.dealt.get(str(spec), {}):
             number = self.dealt[str(spec)].pop(seat)
-            self.emit(rule, f"{self.name(seat)}'s {spec} token ({number}) is discarded", seat=seat, spec=spec, number=number)
+            self.emit(rule, f"{self.name(seat)}'s {spec} token ({number}) is discarded", seat=seat, token=spec, value=number)
         elif verb == "discard_token" and seat is not None and str(spec) in self.held.get(seat, []) and \
                 self.hs is not None and self.hs.tokens[str(spec)].carried_as_item:
             self.held[seat].remove(str(spec))  # a token carried like an item is spent from the hand
-            self.emit(rule, f"{self.name(seat)} spends a {spec} token", seat=seat, spec=spec)
+            self.emit(rule, f"{self.name(seat)} spends a {spec} token", seat=seat, token=spec)
         elif verb == "discard_token" and seat is not None:
             rooms = self.htokens.get(str(spec), [])
             if self.ex[seat].room in rooms:
                 rooms.remove(self.ex[seat].room)
             elif str(spec) in self.held.get(seat, []):
                 self.held[seat].remove(str(spec))
-            self.emit(rule, f"a {spec} token is discarded", spec=spec)
+            self.emit(rule, f"a {spec} token is discarded", token=spec)
         elif verb == "custom" and spec in registry.hook.outcome:
             yield from registry.hook.outcome[spec](self.as_haunt_state(), seat, target)
         elif verb == "custom" and spec in registry.hook.standing:
@@ -441,7 +444,7 @@ class Outcomes(Wins):
             else:
                 lying = [t for t in kinds if self.htokens.get(t)]
             if not lying:
-                self.emit("haunt.rules-override", f"no face-down {kinds[0].rsplit('-', 1)[0]} token is left to take")
+                self.emit("haunt.rules-override", f"no face-down {kinds[0].rsplit('-', 1)[0]} token is left to take", tokens=list(kinds))
                 return
             token = lying[0]
             if len(lying) > 1:
@@ -453,7 +456,7 @@ class Outcomes(Wins):
             self.held.setdefault(seat, []).append(token)
             tdef = self.hs.tokens.get(token) if self.hs is not None else None
             self.emit("haunt.rules-override", f"{self.name(seat)} takes {token} and turns it face up"
-                      + (f": {tdef.represents}" if tdef is not None else ""))
+                      + (f": {tdef.represents}" if tdef is not None else ""), seat=seat, token=token)
             for eff in tdef.on_take if tdef is not None else ():
                 if self.in_play(seat):
                     yield from self._outcome(eff, seat, None)
@@ -536,13 +539,13 @@ class Outcomes(Wins):
             return
         dice = self._amount(spec["dice"], room)
         if dice > 8:
-            self.emit("roll.max-eight-dice", f"{dice} dice are called for in {self.room_name(room)}: 8 are rolled", dice=dice, room=room)
+            self.emit("roll.max-eight-dice", f"{dice} dice are called for in {self.room_name(room)}: 8 are rolled", count=dice, room=room)
         faces = yield from self.roll(dice, f"{kind} damage in {self.room_name(room)}")
         total = sum(faces)
         rolled = min(dice, 8)
         self.emit("haunt.rules-override", f"{rolled} {'die' if rolled == 1 else 'dice'} of {kind} damage in "
                   f"{self.room_name(room)}: {total} to "
-                  f"{', '.join(self.name(s) for s in victims)}", rolled=rolled, kind=kind, room=room, total=total, seats=list(victims))
+                  f"{', '.join(self.name(s) for s in victims)}", count=rolled, kind=kind, room=room, total=total, seats=list(victims))
         for victim in victims:
             if total > 0 and self.in_play(victim):
                 yield from effects.take_damage(self, victim, kind, total, effects.Ctx(victim, "token:haunt"))
@@ -575,7 +578,7 @@ class Outcomes(Wins):
         for who, carrier in sorted(self.carried.items()):
             if carrier == seat:
                 del self.carried[who]
-                self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down", seat=seat)
+                self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down", seat=seat, target=who)
 
     def _count_hit(self, victim: Monster, cap: Mapping[str, Any], need: int) -> int:
         """One hit on a ``damage_capacity`` of ``type: hits``: counted on the Turn/Damage track, or
@@ -585,7 +588,7 @@ class Outcomes(Wins):
         if counted == "monster":
             victim.damage += 1
             self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit ({victim.damage} of {need})",
-                target=victim.uid, damage=victim.damage, need=need)
+                monster=victim.uid, damage=victim.damage, need=need)
             return victim.damage
         if isinstance(counted, Mapping):
             token = str(counted["token"])
@@ -595,11 +598,11 @@ class Outcomes(Wins):
             victim.damage += 1
             self.emit("monster.rules-overridable", f"{self.mname(victim)} would take damage: a {token} token is placed "
                       f"in {self.room_name(victim.room)} ({victim.damage} of {need})",
-                target=victim.uid, token=token, room=victim.room, damage=victim.damage, need=need)
+                monster=victim.uid, token=token, room=victim.room, damage=victim.damage, need=need)
             return victim.damage
         self.track += 1
         self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
-                  f"({self.track} of {need})", target=victim.uid, track=self.track, need=need)
+                  f"({self.track} of {need})", monster=victim.uid, track=self.track, need=need)
         return self.track
 
 
@@ -656,7 +659,7 @@ class Outcomes(Wins):
         elif self.hidden is not None:
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
-                      + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
+                      + (f": {number}, not the traitor" if number is not None else ": not the traitor"), seat=seat, value=number)
 
     def _on_death(self, seat: str) -> None:
         """The side rules ``on_death: hero``: their outcomes happen for the hero who just died (a

@@ -48,7 +48,7 @@ class SetupSteps(Monsters):
         self.hidden = next(s for s, k in self.dealt[token].items() if k == number)
         for s in self.seat_ids:
             self.side[s] = TRAITOR if s == self.hidden else HERO
-        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who", number=number)
+        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who", value=number)
         self.emit("hidden-traitor.all-read-survival", "every player reads the haunt, the traitor's goals included")
 
     def _deal_tokens(self, token: str, count: int, face_down: bool = True) -> Gen[None]:
@@ -65,7 +65,9 @@ class SetupSteps(Monsters):
             self.emit(rule, f"the {token} tokens are dealt face down, one to each player", token=token)
         else:
             self.emit(rule, f"the {token} tokens are dealt face up: "
-                      + ", ".join(f"{self.name(s)} {self.dealt[token][s]}" for s in seats if s in self.dealt[token]))
+                      + ", ".join(f"{self.name(s)} {self.dealt[token][s]}" for s in seats if s in self.dealt[token]),
+                      token=token, seats=[s for s in seats if s in self.dealt[token]],
+                      values=[self.dealt[token][s] for s in seats if s in self.dealt[token]])
 
     def _haunt_setup(self) -> Gen[None]:
         hs = self.hs
@@ -136,7 +138,8 @@ class SetupSteps(Monsters):
                     self.piles.setdefault(e.room, []).extend(drop)
                     self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "
                               f"pile in {self.room_name(e.room)}" + (" and may never pick it up again"
-                                                                     if spec.get("may_not_pick_up") else ""))
+                                                                     if spec.get("may_not_pick_up") else ""),
+                              seat=seat, cards=drop, room=e.room)
                     e.cards = [c for c in e.cards if c not in drop]
                     for card in drop:  # a dropped card's bonuses go with it (item.over-the-top)
                         yield from effects.lose_card(self, seat, card)
@@ -155,7 +158,7 @@ class SetupSteps(Monsters):
                 for other in [m for m in self.mon if m.kind == mdef.paired_with]:
                     self._add_monster(mdef, other.room)
                 self.emit(rule, f"each {mdef.name} starts with its matching {self.hs.monsters[str(mdef.paired_with)].name}"
-                          + (" (the others come with theirs)" if self.waiting else ""))
+                          + (" (the others come with theirs)" if self.waiting else ""), kind=mdef.id, other=mdef.paired_with)
             elif "monster" in spec and spec.get("each_room"):
                 mdef = self.hs.monsters[str(spec["monster"])]
                 rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
@@ -260,7 +263,8 @@ class SetupSteps(Monsters):
                 self.trait_values[seat] = {"values": values, "per_hero_killed": dict(spec.get("per_hero_killed", {})),
                                            "minimum": int(spec.get("minimum", 0))}
                 shown = ", ".join(f"{t} {v}" for t, v in values.items())
-                self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on", seat=seat, shown=shown)
+                self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on", seat=seat,
+                          **values)
         elif verb == "fetch_card" and spec.get("when") == "now":
             for seat in who(spec.get("by", "traitor")):
                 for card in spec["card"] if isinstance(spec["card"], list) else [spec["card"]]:
@@ -270,7 +274,7 @@ class SetupSteps(Monsters):
             in_play = [c for c in cards if any(self.holds(x, c) for x in self.seat_ids)
                        or any(c in pile for pile in self.piles.values())]
             if spec.get("only_if_absent") and in_play:
-                self.emit(rule, f"the {self.card_name(in_play[0])} is in play: no card is fetched", in_play=in_play[0])
+                self.emit(rule, f"the {self.card_name(in_play[0])} is in play: no card is fetched", card=in_play[0])
             else:
                 self.next_omen.append((side, tuple(cards)))
                 self.emit(rule, f"the {side}' next omen-room discovery takes "
@@ -281,14 +285,15 @@ class SetupSteps(Monsters):
                 self.fetch_floor[str(spec["card"])] = str(spec["floor"])
             self.emit(rule, f"while the {self.card_name(str(spec['card']))} is in the {spec.get('stack', 'item')} stack, "
                       f"the {side} may take it instead of drawing"
-                      + (f" (on the {spec['floor']} floor)" if "floor" in spec else ""))
+                      + (f" (on the {spec['floor']} floor)" if "floor" in spec else ""),
+                      card=str(spec["card"]), kind=str(spec.get("stack", "item")), side=side, floor=spec.get("floor"))
         elif verb == "fetch_room":
             yield from self._fetch_room(spec)
         elif verb == "fetch_rooms":
             yield from self._fetch_rooms(spec)
         elif verb == "draw_choice":
             self.emit(rule, f"from now on the {side} draw {spec['draw']} {spec['stack']} cards, keep one and put the "
-                      "others back, whenever they draw one", side=side, draw=spec['draw'], stack=spec['stack'])
+                      "others back, whenever they draw one", side=side, count=spec["draw"], kind=spec["stack"])
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "extra_turn":
@@ -301,11 +306,12 @@ class SetupSteps(Monsters):
             self.emit(rule, f"the Turn/Damage track starts at {self.track}", track=self.track)
         elif verb == "set_aside" and "monster" in spec:
             mdef = self.hs.monsters[str(spec["monster"])]
-            self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside")
+            self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside",
+                      kind=mdef.id, count=self.hs.amount(spec.get('count', 1), self.n))
         elif verb == "set_aside":
             token = str(spec["token"])
             self.pool[token] = self.pool.get(token, 0) + self._amount(spec.get("count", 1))
-            self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside", token=token)
+            self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside", token=token, count=self.pool[token])
         elif verb == "deal":
             if "traitor_number" in spec and str(spec["token"]) in self.dealt:
                 return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
@@ -313,7 +319,7 @@ class SetupSteps(Monsters):
         elif verb == "scatter":
             yield from self._scatter(spec)
         elif verb == "first_player":
-            self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
+            self.emit(rule, f"first player: {str(spec).replace('-', ' ')}", value=str(spec))
         elif verb == "custom" and spec in registry.hook.setup:
             yield from registry.hook.setup[spec](self.as_haunt_state())
         else:
@@ -335,7 +341,7 @@ class SetupSteps(Monsters):
         if waiting:
             where_ = "rooms not found yet" if where.get("secret") else \
                 ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
-            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}", waiting=waiting, token=token, where_=where_)
+            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}", count=waiting, token=token)
 
     def _assign(self, spec: Mapping[str, Any], who: Any) -> Gen[None]:
         """``assign``: each explorer of ``to`` (from the revealer's left) gets a different status of
@@ -354,7 +360,8 @@ class SetupSteps(Monsters):
             left.remove(status)
             self.hstatus.setdefault(seat, []).append(status)
             self.emit("haunt.setup-right-now", f"{self.name(chooser)} secretly gives {self.name(seat)} {status}"
-                      if spec.get("secret") else f"{self.name(seat)} is given {status}")
+                      if spec.get("secret") else f"{self.name(seat)} is given {status}", seat=seat, status=status,
+                      by=chooser if spec.get("secret") else None)
 
     def _place_in_one_of(self, token: str, where: Mapping[str, Any]) -> Gen[None]:
         """A token in one of the listed rooms (``one_of``), picked by ``chosen_by``: a room in the
@@ -372,10 +379,10 @@ class SetupSteps(Monsters):
         said = f"secretly, {self.room_name(room)}" if where.get("secret") else self.room_name(room)
         if room in self.house.spots:
             self.htokens.setdefault(token, []).append(room)
-            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})", token=token, said=said)
+            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})", token=token)
         else:
             self.waiting_tokens.append((token, room))
-            self.emit("haunt.setup-right-now", f"a {token} token waits for its room to be discovered ({said})", token=token, said=said)
+            self.emit("haunt.setup-right-now", f"a {token} token waits for its room to be discovered ({said})", token=token)
 
     def _place_one_per_listed_room(self, token: str, count: int, where: Mapping[str, Any]) -> None:
         """Tokens one to a room among listed rooms (``rooms`` with ``on_discovery`` and ``extras:
@@ -394,7 +401,7 @@ class SetupSteps(Monsters):
         if left:
             self.emit("haunt.setup-right-now", f"{left} {token} token(s) are set aside for "
                       + ", ".join(self.room_name(r) for t, r in self.waiting_pool if t == token)
-                      + " when discovered")
+                      + " when discovered", count=left, token=token, rooms=[r for t, r in self.waiting_pool if t == token])
 
     def _place_in_listed_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Monsters put one to a room among listed rooms (``rooms`` with ``on_discovery``): every
@@ -420,7 +427,7 @@ class SetupSteps(Monsters):
         self.waiting.extend((mdef.id, listed) for _ in range(count - len(free)))
         if count > len(free):
             self.emit("haunt.setup-right-now", f"{count - len(free)} {mdef.name} token(s) wait for their rooms to be "
-                      "discovered")
+                      "discovered", kind=mdef.id, count=count - len(free))
 
     def _scatter(self, spec: Mapping[str, Any]) -> Gen[None]:
         """``scatter``: the distinct tokens are shuffled face down by chance and one goes in each
@@ -440,7 +447,7 @@ class SetupSteps(Monsters):
             self.pool[token] = self.pool.get(token, 0) + 1
         self.emit("haunt.setup-right-now", f"{min(len(rooms), len(order))} token(s) are put face down, one in each of "
                   f"{', '.join(self.room_name(r) for r in rooms[:len(order)])}; {max(0, len(order) - len(rooms))} set aside",
-            rs=list(rooms[:len(order)]))
+            rooms=list(rooms[:len(order)]))
 
     def _scatter_on_discovery(self, room: str) -> None:
         """A room found later that fits a ``scatter`` with ``later: on-discovery`` gets the next
@@ -505,7 +512,7 @@ class SetupSteps(Monsters):
                 yield from effects.lose_card(self, holder, card)
                 self.ex[seat].cards.append(card)
                 self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} from {self.name(holder)}",
-                    seat=seat, card=card, holder=holder)
+                    seat=seat, card=card, owner=holder)
                 yield from effects.gain_card(self, seat, card)
                 return
             room = next((r for r, pile in sorted(self.piles.items()) if card in pile), None)
@@ -538,7 +545,7 @@ class SetupSteps(Monsters):
                 yield from self._fetch_room({"room": room, "place": spec.get("place", {})})
         have = sum(1 for r in rooms if r in self.house.spots)
         self.emit("discover.placed-room-no-draw", f"{have} of the rooms {', '.join(self.room_name(r) for r in rooms)} "
-                  f"are in the house ({need} needed)", have=have, rs=list(rooms), need=need)
+                  f"are in the house ({need} needed)", count=have, rooms=list(rooms), need=need)
 
     def _fetch_rooms_chosen(self, spec: Mapping[str, Any]) -> Gen[None]:
         """``fetch_rooms`` with ``chosen_by``: one room at a time, the chooser's pick."""
@@ -571,7 +578,7 @@ class SetupSteps(Monsters):
         present = [r for r in spec.get("unless_in_house", []) if r in self.house.spots]
         if present:
             self.emit(rule, f"{self.room_name(present[0])} is already in the house: {self.room_name(room)} is not fetched",
-                present=present[0], room=room)
+                other=present[0], room=room)
             return
         if room not in self.stack and room not in self.aside:
             self.emit(rule, f"{self.room_name(room)} is not in the room stack", room=room)
@@ -619,7 +626,7 @@ class SetupSteps(Monsters):
                 and (symbols is None or self.t.rooms[t].symbol in symbols)
                 and self.house.open_spots(t, floor, keep_open=self.others_remain(floor, t))]
         if not fits:
-            self.emit("haunt.setup-right-now", f"no tile in the room stack fits the {floor} floor for {what}", floor=floor, what=what)
+            self.emit("haunt.setup-right-now", f"no tile in the room stack fits the {floor} floor for {what}", floor=floor)
             return None
         tile = yield from self.draw_from(fits, "tile", f"turn up room tiles until one fits the {floor} floor")
         options = [(floor, p) for p in self.house.open_spots(tile, floor, keep_open=self.others_remain(floor, tile))]

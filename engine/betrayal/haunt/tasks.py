@@ -161,7 +161,7 @@ class Tasks(SetupSteps):
             if k:
                 change += k
                 if tell:
-                    self.emit("haunt.rules-override", f"{k:+d} to the roll: {mod['says']}", k=k)
+                    self.emit("haunt.rules-override", f"{k:+d} to the roll: {mod['says']}", amount=k)
         return change
 
     def fatal_mark(self, seat: str, roll: Mapping[str, Any]) -> int:
@@ -209,7 +209,7 @@ class Tasks(SetupSteps):
                 ok = ok and total >= int(roll.get("target", 0))
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
                       f"{', '.join(results)} against {roll.get('target')}+ each: {'success' if ok else 'failure'}",
-                seat=seat, results=list(results), ok=bool(ok), task=task['id'])
+                seat=seat, results=list(results), passed=bool(ok), task=task['id'])
         elif roll:
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
@@ -220,12 +220,12 @@ class Tasks(SetupSteps):
                 other = yield from self.roll(self.value(target, trait), f"{self.name(target)}'s {trait} roll")
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {self.name(target)}'s {sum(other)}",
-                    task=task['id'], total=total, target=target, dice=list(other))
+                    task=task['id'], total=total, target=target, against=sum(other))
             elif "against_dice" in roll:
                 other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
                 ok = total > sum(other)
                 self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}",
-                    task=task['id'], total=total, dice=list(other))
+                    task=task['id'], total=total, against=sum(other))
             elif "bands" in roll and "target" not in roll:
                 # a lookup roll: the total, modifiers added, picks the band (with a target, the
                 # bands read the dice instead, beside success or failure: below)
@@ -236,7 +236,7 @@ class Tasks(SetupSteps):
                           f"{total}: {band.get('says', '') if band else 'no band'}", seat=seat, task=task['id'], total=total)
                 if total < fatal:
                     self.emit("haunt.rules-override", f"{total} is under {fatal}: the risky clue kills {self.name(seat)}",
-                        total=total, fatal=fatal, seat=seat)
+                        total=total, need=fatal, seat=seat)
                     yield from self._outcome({"kill": True}, seat, None)
                     return
                 for eff in [*(band.get("then", []) if band else []), *task.get("do", [])]:
@@ -249,9 +249,10 @@ class Tasks(SetupSteps):
                 total += self.roll_modifiers(seat, roll)
                 ok = total >= self._amount(roll.get("target", 0))
                 if "modifiers" in roll:
-                    self.emit("haunt.rules-override", f"the result is {total} against {self._amount(roll.get('target', 0))}+", total=total)
+                    self.emit("haunt.rules-override", f"the result is {total} against {self._amount(roll.get('target', 0))}+", total=total,
+                      need=self._amount(roll.get('target', 0)))
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
-                      f"{'success' if ok else 'failure'}", seat=seat, ok=bool(ok), task=task['id'])
+                      f"{'success' if ok else 'failure'}", seat=seat, passed=bool(ok), task=task['id'])
         else:
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}", seat=seat, task=task['id'])
         outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
@@ -260,13 +261,14 @@ class Tasks(SetupSteps):
             for band in roll["bands"]:
                 if band.get("min", 0) <= dice_total <= band.get("max", 99):
                     self.emit("haunt.specific-action", f"the dice show {dice_total}: {band.get('says', 'a band of the roll')}",
-                        dice_total=dice_total)
+                        total=dice_total)
                     outs = [*outs, *band.get("then", [])]
         gone = [str(e["take_token"]) for e in outs if "take_token" in e and not self._token_left(seat, str(e["take_token"]))]
         if ok and gone and len(outs) > 1:
             # judgement: a search that finds nothing (every token already taken) is no find: the
             # place is not used up and what follows a find (stopping) does not happen
-            self.emit("haunt.specific-action", f"no {gone[0]} token is left to find: {self.name(seat)} finds nothing", seat=seat)
+            self.emit("haunt.specific-action", f"no {gone[0]} token is left to find: {self.name(seat)} finds nothing", seat=seat,
+                      token=gone[0])
             return
         if ok:
             self.done.add(str(task["id"]))

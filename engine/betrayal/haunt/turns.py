@@ -47,13 +47,15 @@ class Turns(Collapse):
                         track=self.track, timer=timer['id'])
                     for at in timer.get("at", []):
                         if at.get("moment") == "end-of-that-turn" and self.track == int(at["value"]):
-                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"),
+                                      timer=timer["id"], track=self.track)
                             for eff in at.get("do", []):
                                 yield from self._outcome(eff, seat, None)
                 if moment == "start":
                     for at in timer.get("at", []):
                         if at.get("moment") == "start-of-that-turn" and self.track == int(at["value"]):
-                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"),
+                                      timer=timer["id"], track=self.track)
                             for eff in at.get("do", []):
                                 yield from self._outcome(eff, seat, None)
 
@@ -102,7 +104,8 @@ class Turns(Collapse):
             yield from self._collapse_chosen_room(seat, candidates)
         doomed = spec.get("last_floor_kills")
         if doomed and not self._collapse_candidates(floors, starts):
-            self.emit("haunt.rules-override", f"the {floors[-1]} floor has collapsed: everyone in the {doomed} dies", doomed=doomed)
+            self.emit("haunt.rules-override", f"the {floors[-1]} floor has collapsed: everyone in the {doomed} dies",
+                floor=floors[-1], room=doomed)
             for victim in self.seat_ids:
                 if self.in_play(victim) and self.house.floor_of(self.ex[victim].room) == doomed:
                     yield from self._outcome({"kill": True}, victim, None)
@@ -364,11 +367,12 @@ class Turns(Collapse):
         self.turn.keys.add(a.kind)
         if a.kind == "carry":
             self.carried[who] = seat
-            self.emit("haunt.rules-override", f"{self.name(seat)} picks up {self.name(who)} and carries them like an item", seat=seat)
+            self.emit("haunt.rules-override", f"{self.name(seat)} picks up {self.name(who)} and carries them like an item",
+                seat=seat, target=who)
         else:
             del self.carried[who]
             self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down in "
-                      f"{self.room_name(self.ex[seat].room)}", seat=seat, room=self.ex[seat].room)
+                      f"{self.room_name(self.ex[seat].room)}", seat=seat, target=who, room=self.ex[seat].room)
 
     def _sync_carried(self) -> None:
         """A carried explorer is where its carrier is; it is dropped when the carrier leaves play
@@ -444,7 +448,7 @@ class Turns(Collapse):
         self.ex[owner].cards.remove(card)
         self.ex[seat].cards.append(card)
         self.emit("haunt.specific-action", f"{self.name(seat)} takes {self.card_name(card)} from {self.name(owner)} "
-                  f"({a['id']})", seat=seat, card=card, owner=owner, a=a['id'])
+                  f"({a['id']})", seat=seat, card=card, owner=owner, clause=a["id"])
         yield from effects.lose_card(self, owner, card)
         yield from effects.gain_card(self, seat, card)
 
@@ -517,7 +521,7 @@ class Turns(Collapse):
         if dear:
             self.turn.moved += dear
             self.emit("haunt.rules-override", f"{self.name(seat)} pays {dear} more: each room costs {dear + 1} spaces this turn",
-                seat=seat, dear=dear)
+                seat=seat, amount=dear)
         if allies:
             self.emit("move.opponents-are-sides", f"{self.name(seat)} leaves {', '.join(self.name(s) for s in allies)} "
                       "behind at no extra cost: allies never slow each other", seat=seat, seats=list(allies))
@@ -563,7 +567,7 @@ class Turns(Collapse):
         if extra > 0:
             self.turn.moved += extra
             self.emit("haunt.rules-override", f"{self.name(seat)} carries a load: entering the room costs {extra} "
-                      f"more space{'s' if extra > 1 else ''}", seat=seat, extra=extra)
+                      f"more space{'s' if extra > 1 else ''}", seat=seat, amount=extra)
 
     def _pay_slowing(self, seat: str, extra: int) -> None:
         if self.turn.left_room and self.stunned_left:
@@ -574,10 +578,10 @@ class Turns(Collapse):
         self.turn.moved += extra
         if self.rivals(seat):
             self.emit("move.haunt-rivals", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to leave "
-                      "rivals behind (every other explorer is an opponent in this haunt)", seat=seat, extra=extra)
+                      "rivals behind (every other explorer is an opponent in this haunt)", seat=seat, amount=extra)
         else:
             self.emit("move.opponent-slows", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to "
-                      "leave opponents behind (heroes and the traitor's side slow each other)", seat=seat, extra=extra)
+                      "leave opponents behind (heroes and the traitor's side slow each other)", seat=seat, amount=extra)
         if self.turn.moved > self.speed(seat) + self.turn.extra:
             self.emit("move.minimum-one", f"{self.name(seat)} may always move at least one space", seat=seat)
 
@@ -618,7 +622,7 @@ class Turns(Collapse):
                         if "requires" in r and not self.pred(r["requires"], seat):
                             continue
                         self.emit("haunt.rules-override", f"{self.name(dead)} is dead: {self.name(seat)}: "
-                                  f"{r.get('says', r['id'])}", dead=dead, seat=seat, clause=r['id'])
+                                  f"{r.get('says', r['id'])}", target=dead, seat=seat, clause=r['id'])
                         for eff in r.get("do", []):
                             yield from self._outcome(eff, seat, None)
 
@@ -658,7 +662,7 @@ class Turns(Collapse):
                     else:
                         ok = total >= int(r["roll"].get("target", 0))
                         self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: "
-                                  f"{'success' if ok else 'failure'}", seat=seat, trait=trait, total=total, ok=bool(ok))
+                                  f"{'success' if ok else 'failure'}", seat=seat, trait=trait, total=total, passed=bool(ok))
                         outs += list(r.get("success" if ok else "failure", []))
                 for eff in outs:
                     yield from self._outcome(eff, seat, None)

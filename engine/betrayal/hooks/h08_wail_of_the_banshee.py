@@ -81,7 +81,7 @@ def banshee_path(st: HauntState, m: Monster, roll: int) -> Gen[None]:
     state: dict[str, Any] = {"mode": mode, "entered": [], "only": None}
     st.hook_state["banshee-path"] = state
     st.emit("monster.rules-overridable", f"{st.mname(m)} rolls {mode_roll} for its way: {mode} ({budget} "
-            f"space{'' if budget == 1 else 's'})", monster=m.uid, mode_roll=mode_roll, mode=mode, budget=budget)
+            f"space{'' if budget == 1 else 's'})", monster=m.uid, total=mode_roll, way=mode, speed=budget)
     controller = st.monster_controller(m)
     here = m.room
 
@@ -89,7 +89,7 @@ def banshee_path(st: HauntState, m: Monster, roll: int) -> Gen[None]:
         src, m.room = m.room, room
         state["entered"].append(room)
         st.emit("monster.speed-roll", f"{st.mname(m)} moves {st.room_name(src)} -> {st.room_name(room)} "
-                f"({moved} of {budget})", monster=m.uid, origin=src, room=room, moved=moved, budget=budget)
+                f"({moved} of {budget})", monster=m.uid, origin=src, room=room, moved=moved, speed=budget)
 
     if mode == "jump":
         dist = st._dist_to([here])

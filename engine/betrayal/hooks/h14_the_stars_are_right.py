@@ -50,12 +50,12 @@ def _points(st: HauntState, card: str) -> int:
     return COMPANION_POINTS.get(card, 1)
 
 
-def _offer(st: HauntState, card: str, who: str) -> None:
+def _offer(st: HauntState, card: str, who: str, by: str) -> None:
     """Remove a sacrificed card from the game (kept apart) and count its points on the track."""
     st.destroyed.append(card)
     st.track += _points(st, card)
     st.emit("haunt.rules-override", f"{who} sacrifices the {st.card_name(card)} for {_points(st, card)} point(s): "
-            f"{st.track} sacrifice point(s)", who=who, card=card, track=st.track)
+            f"{st.track} sacrifice point(s)", by=by, card=card, amount=_points(st, card), track=st.track)
 
 
 def _offer_corpse(st: HauntState, carrier: str, who: str) -> None:
@@ -63,7 +63,7 @@ def _offer_corpse(st: HauntState, carrier: str, who: str) -> None:
     st.held[carrier].remove(CORPSE)
     st.track += CORPSE_POINTS
     st.emit("haunt.rules-override", f"{who} sacrifices a corpse for {CORPSE_POINTS} points: {st.track} sacrifice point(s)",
-        who=who, CORPSE_POINTS=CORPSE_POINTS, track=st.track)
+        by=carrier, token=CORPSE, amount=CORPSE_POINTS, track=st.track)
 
 
 def _offerable(st: HauntState, seat: str) -> list[str]:
@@ -90,7 +90,7 @@ def sacrifice(st: HauntState, seat: str | None, m: Monster | None) -> Gen[None]:
     if m is not None:
         for card in list(m.cards):
             m.cards.remove(card)
-            _offer(st, card, st.mname(m))
+            _offer(st, card, st.mname(m), m.uid)
         while CORPSE in st.held.get(m.uid, []):
             _offer_corpse(st, m.uid, st.mname(m))
         return
@@ -110,5 +110,5 @@ def sacrifice(st: HauntState, seat: str | None, m: Monster | None) -> Gen[None]:
         return
     card = str(a["card"])
     e.cards.remove(card)
-    _offer(st, card, st.name(seat))
+    _offer(st, card, st.name(seat), seat)
     yield from effects.lose_card(st, seat, card)

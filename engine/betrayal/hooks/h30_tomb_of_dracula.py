@@ -56,7 +56,7 @@ def dawn(st: HauntState, seat: str | None, target: str | None) -> Gen[None]:
         for trait in list(m.stats):
             m.stats[trait] -= 1
         st.emit("haunt.rules-override", f"{st.mname(m)} weakens in the sun: "
-                + ", ".join(f"{k} {v}" for k, v in sorted(m.stats.items())))
+                + ", ".join(f"{k} {v}" for k, v in sorted(m.stats.items())), monster=m.uid, **m.stats)
         if any(v <= 0 for v in m.stats.values()):
             m.gone = "killed"
             st.emit("haunt.rules-override", f"{st.mname(m)} bursts into flames and is destroyed", monster=m.uid)

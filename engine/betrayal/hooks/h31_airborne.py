@@ -39,7 +39,7 @@ def remove_basement(st: HauntState) -> Gen[None]:
             f, p = options[acts.index(a)]
             st.put_tile(elevator, f, p.cell, p.rotation)
             st.emit("haunt.setup-right-now", f"the Mystic Elevator is {'fetched from the stack and ' if fetched else ''}"
-                    f"placed on the {f} floor at {list(p.cell)}", fetched=bool(fetched), f=f)
+                    f"placed on the {f} floor at {list(p.cell)}", fetched=bool(fetched), floor=f, cell=list(p.cell))
             st.note_new_room(elevator)
         elif riders:
             # judgement: with no spot for the Elevator, the Entrance Hall is the way out of the basement
@@ -52,7 +52,7 @@ def remove_basement(st: HauntState) -> Gen[None]:
             st._set_room(seat, landing)
         if riders:
             st.emit("haunt.setup-right-now", f"{', '.join(st.name(s) for s in riders)} ride(s) up to "
-                    f"{st.room_name(landing)}", seats=list(riders), landing=landing)
+                    f"{st.room_name(landing)}", seats=list(riders), room=landing)
     gone = [r for r in st.house.rooms_on(floor)]
     for room in gone:
         st.house.remove(room)
@@ -77,4 +77,4 @@ def remove_basement(st: HauntState) -> Gen[None]:
     st.close_floors([floor])
     st.room_top = None
     st.emit(rule, f"the basement leaves play: {', '.join(st.room_name(r) for r in gone) or 'no basement room'} "
-            "removed; the room stack is shuffled; basement-only tiles will be discarded when drawn")
+            "removed; the room stack is shuffled; basement-only tiles will be discarded when drawn", rooms=list(gone))

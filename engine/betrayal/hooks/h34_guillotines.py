@@ -49,7 +49,8 @@ def collar_checks(st: HauntState, seat: str | None, target: str | None) -> Gen[N
         total = sum(faces)
         deadly = total < st.track
         st.emit("haunt.rules-override", f"{st.name(who)}'s collar {number} (track {st.track}): 3 dice roll {total} - "
-                + ("below the track" if deadly else "the blade holds"))
+                + ("below the track" if deadly else "the blade holds"), seat=who, value=number, track=st.track, dice=list(faces),
+                total=total)
         if not deadly:
             continue
         if st.masked(who):
@@ -120,7 +121,7 @@ def key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen[
         ok = total >= int(str(roll["target"]))
         st.emit("haunt.specific-action", f"{st.name(seat)} tries for the Key in {st.room_name(room)}: {trait} {total} "
                 f"against {roll['target']}+ ({'found' if ok else 'failed'})",
-            seat=seat, room=room, trait=trait, total=total, target=roll['target'], ok=bool(ok))
+            seat=seat, room=room, trait=trait, total=total, need=roll['target'], passed=bool(ok))
         if not ok:
             yield from effects.run(st, failure, ctx)
             return

@@ -50,7 +50,7 @@ def buried_damage(st: HauntState, seat: str | None, target: str | None) -> Gen[N
     total = damage_taken(st) + sum(faces)
     st.hook_state.setdefault(DAMAGE, {})["total"] = total
     st.emit("haunt.rules-override", f"the buried friend takes {sum(faces)} damage: {total} of {DEADLY}",
-        dice=list(faces), total=sum(faces), DEADLY=DEADLY)
+        dice=list(faces), amount=sum(faces), total=total, need=DEADLY)
     if total >= DEADLY and DEAD not in st.hflags:
         st.hflags.add(DEAD)
         st.emit("haunt.rules-override", "the buried friend is dead")
@@ -81,7 +81,7 @@ def spirit_board_table(st: HauntState, seat: str | None, target: str | None) -> 
         total = max(0, damage_taken(st) - sum(faces))
         st.hook_state.setdefault(DAMAGE, {})["total"] = total
         st.emit("haunt.specific-action", f"the buried friend heals {sum(faces)}: {total} of {DEADLY}",
-            dice=list(faces), total=sum(faces), DEADLY=DEADLY)
+            dice=list(faces), amount=sum(faces), total=total, need=DEADLY)
     elif total >= 7:
         st.hflags.add(FOUND)
         room = st.htokens.get("burial-site", ["?"])[0]
