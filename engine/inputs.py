@@ -37,6 +37,9 @@ FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
+_STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,99})")
 # C0 controls other than tab, line feed and carriage return, DEL, and the C1 controls: YAML
 # does not allow them raw, and in a value they garble terminals and reports.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
@@ -213,8 +216,16 @@ class _Builder:
         found = self.constructed.get(id(node), self)
         if found is not self:
             return found
+        tag = node.tag
         try:
-            value = self.loader.construct_object(node, deep=True)
+            # The two commonest scalars are read directly (what the constructor would give, without
+            # its dispatch): a string, and a decimal integer (a leading 0 is YAML 1.1's octal).
+            if tag == _STR_TAG:
+                value = node.value
+            elif tag == _INT_TAG and _DECIMAL.fullmatch(node.value):
+                value = int(node.value)
+            else:
+                value = self.loader.construct_object(node, deep=True)
         except ValueError as exc:  # an integer of more digits than Python converts (4,300)
             self.errors.append(SpecError(self.at(node), f"{str(node.value)[:20]}... is not a usable value: {str(exc).split(':')[0]}"))
             value = None

@@ -103,7 +103,7 @@ class CombatRules(LockRules):
                 if self.solo:
                     ctx["kdice"] = self.d.rage[self.killer.rage][2]
                     self._ev("solo.killer-table", f"the Killer (Rage {self.killer.rage}) counts {ctx['kdice']} successes",
-                        rage=self.killer.rage, kdice=ctx['kdice'])
+                        rage=self.killer.rage, successes=ctx['kdice'])
                 else:
                     n = self.d.rage[self.killer.rage][0]
                     self.need_chance("combat-roll", DiceRoll(n, faces=self.d.die, purpose="the Killer"))
@@ -373,7 +373,7 @@ class CombatRules(LockRules):
                 k.carried -= 1
                 k.key_given = True
                 self.give_key(p, "carried by the Killer")
-                self._ev("solo.not-enough-keys", f"the Killer still carries {k.carried} Key(s)", carried=k.carried)
+                self._ev("solo.not-enough-keys", f"the Killer still carries {k.carried} Key(s)", count=k.carried)
             elif not k.key_given:
                 k.key_given = True
                 self.give_key(p, "for bringing the Killer down the first time")

@@ -201,18 +201,19 @@ class KillerRules(TurnRules):
         elif do == "heal":
             gained = min(n, self.d.killer_hp_max - k.hp)
             k.hp += gained
-            self._ev("killer.heal", f"the Killer heals {gained}: {k.hp} HP", gained=gained, hp=k.hp)
+            self._ev("killer.heal", f"the Killer heals {gained}: {k.hp} HP", amount=gained, hp=k.hp)
         elif do == "enrage":
             if k.hp <= 0:
                 self._ev("killer.enrage", "a dead Killer cannot gain Rage")
                 return
             gained = min(n, len(self.d.rage) - 1 - k.rage)
             k.rage += gained
-            self._ev("killer.enrage", f"the Killer's Rage rises by {gained} to {k.rage}", gained=gained, rage=k.rage)
+            self._ev("killer.enrage", f"the Killer's Rage rises by {gained} to {k.rage}", amount=gained, rage=k.rage)
         elif do == "hurt-killer":
             lost = max(0, min(n, k.hp - 1))
             k.hp -= lost
-            self._ev("solo.caps" if self.solo else "mc.card", f"the Killer loses {lost} HP (never below 1): {k.hp} HP", lost=lost, hp=k.hp)
+            self._ev("solo.caps" if self.solo else "mc.card", f"the Killer loses {lost} HP (never below 1): {k.hp} HP",
+                amount=lost, hp=k.hp)
         elif do == "resolve-all":
             for p in self.living():
                 p.resolve += n

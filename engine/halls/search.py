@@ -104,7 +104,7 @@ class SearchRules(HallsBase):
             p.items.remove("first-aid-kit")
             healed = min(int(self.d.items["first-aid-kit"].get("heal", 3)), self.d.hp_max - p.hp)
             p.hp += healed
-            self._ev("item.first-aid", f"{p.name} uses the First Aid Kit: +{healed} HP ({p.hp})", seat=p.seat, healed=healed, hp=p.hp)
+            self._ev("item.first-aid", f"{p.name} uses the First Aid Kit: +{healed} HP ({p.hp})", seat=p.seat, amount=healed, hp=p.hp)
         elif what == "panic":
             p.panic = False
             self._ev("panic.discard", f"{p.name} discards the Panic card", seat=p.seat)
@@ -328,7 +328,7 @@ class SearchRules(HallsBase):
         if made:
             self.keys_made += 1
         self.milestones.add("key")
-        self._ev("keys.find", f"{p.name} gains a Key ({how}); holds {p.keys}", seat=p.seat, how=how, keys=p.keys)
+        self._ev("keys.find", f"{p.name} gains a Key ({how}); holds {p.keys}", seat=p.seat, keys=p.keys)
         if not self.solo:
             self.turn.setdefault("locks", []).append([p.seat, 1])
 
@@ -436,7 +436,7 @@ class SearchRules(HallsBase):
         if left:
             nxt = rd.rewards[left[0]].draw or rd.search
             self._ev("puzzle.progress", f"{p.name} fails; a progress token covers {rd.rewards[slots[0]].label()}, next attempt draws {nxt}",
-                seat=p.seat, slot=slots[0], draw=nxt)
+                seat=p.seat, slot=slots[0], count=nxt)
             return
         self._ev("puzzle.penalty", f"every reward of {self.where(i)} is covered: {p.name} takes the penalty and the room opens",
             cell=list(self.cell(i)), seat=p.seat)

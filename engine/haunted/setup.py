@@ -92,7 +92,7 @@ class SetupRules(TurnRules):
         first = min(range(self.n), key=key)
         events.append(
             self._ev("start.first-player", f"{self._seat(first)} has the lowest starting Room ({self.players[first].pos}) and goes first",
-                first=self._seat(first), pos=self.players[first].pos)
+                seat=self._seat(first), at=self.players[first].pos)
         )
         self.active = first
         self._begin_turn(events)

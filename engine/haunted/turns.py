@@ -148,6 +148,6 @@ class TurnRules(HauntedBase):
         top = max(positive.values())
         winners = tuple(self._seat(i) for i in sorted(positive) if positive[i] == top)
         if len(winners) > 1:
-            events.append(self._ev("win.ties", f"{', '.join(winners)} tie with {top} and share the win", seats=list(winners), top=top))
-        events.append(self._ev(rule, f"{', '.join(winners)} wins with {top}", seats=list(winners), top=top))
+            events.append(self._ev("win.ties", f"{', '.join(winners)} tie with {top} and share the win", seats=list(winners), total=top))
+        events.append(self._ev(rule, f"{', '.join(winners)} wins with {top}", seats=list(winners), total=top))
         self._outcome = Outcome(result, winners, f"best total {top}")

@@ -678,6 +678,6 @@ class Turns(Collapse):
                     continue
                 if self.pred(r["while"]):
                     self.done.add(f"rule:{r['id']}")
-                    self.emit("haunt.rules-override", r.get("says", r["id"]))
+                    self.emit("haunt.rules-override", r.get("says", r["id"]), clause=r["id"])
                     for eff in r.get("do", []):
                         yield from self._outcome(eff, None, None)

@@ -128,7 +128,7 @@ class Discovery(Cards):
         sealing = len(self.house.placements_at(tile, floor, cell, entry, keep_open=False)) - len(options)
         if sealing:
             self.emit("discover.no-sealed-floor", f"{sealing} way(s) of placing {self.room_name(tile)} would seal off the "
-                      f"{floor} floor and are not allowed", sealing=sealing, room=tile, floor=floor)
+                      f"{floor} floor and are not allowed", count=sealing, room=tile, floor=floor)
         place = yield from self.choose_placement(seat, tile, floor, options)
         self.put_tile(tile, floor, place.cell, place.rotation)
         self.emit("discover.floor-match", f"{self.room_name(tile)} fits the {floor} floor and is joined to the doorway "
