@@ -112,7 +112,7 @@ def _roll(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
     band = _band(spec.get("bands", []), total)
     if band is not None:
         if band.get("says"):
-            st.emit(source_rule(st, ctx), band["says"])
+            st.emit(source_rule(st, ctx), band["says"], total=total, source=ctx.source)
         yield from run(st, band["then"], ctx)
 
 

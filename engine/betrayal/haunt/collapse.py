@@ -152,7 +152,7 @@ class Collapse(Tasks):
                 return
             cs["started"] = self.hround
             first = [r for r in self._rooms_for(c["first_room"]) if r not in self.collapsed]
-            self.emit(RULE, c.get("says", "the house begins to collapse"))
+            self.emit(RULE, c.get("says", "the house begins to collapse"), seat=seat)
             for room in first[:1]:
                 yield from self._collapse_room(room)
             return

@@ -151,7 +151,7 @@ def contest(st: Outcomes, spec: Mapping[str, Any], m: Monster) -> Gen[None]:
         st.emit("monster.rules-overridable", "a tie: nothing happens" if lead == 0 else "nothing happens")
         return
     if "says" in row:
-        st.emit("monster.rules-overridable", str(row["says"]))
+        st.emit("monster.rules-overridable", str(row["says"]), monster=m.uid, amount=lead)
     for hero in st.living_heroes():
         for eff in row.get("each_hero", []):
             if st.in_play(hero):
