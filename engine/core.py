@@ -24,6 +24,8 @@ CHANCE = "chance"
 
 Scalar: TypeAlias = str | int | bool | None
 Value: TypeAlias = Scalar | tuple["Value", ...]
+#: An event argument as a game passes it: plain data (lists and tuples are stored as tuples).
+EventArg: TypeAlias = Scalar | Sequence["EventArg"]
 
 
 def _freeze(value: Any) -> Value:
@@ -408,7 +410,7 @@ class RuleBook:
         except KeyError:
             raise UnknownRule(f"{self.game} has no rule {rule_id!r} in its rules.yaml") from None
 
-    def event(self, rule_id: str, text: str, **args: Any) -> Event:
+    def event(self, rule_id: str, text: str, **args: EventArg) -> Event:
         if rule_id not in self.rules:
             raise UnknownRule(f"{self.game} has no rule {rule_id!r} in its rules.yaml")
         return Event(rule_id, text, tuple((k, _freeze(v)) for k, v in args.items()) if args else ())

@@ -12,7 +12,9 @@ Speed: the text is scanned and composed by libyaml (``yaml.CSafeLoader``) when i
 falling back to the pure-Python ``SafeLoader``. Source positions (line:col of every value) are only
 worked out when something asks for one, usually to locate an error: :class:`Positions` composes
 the text a second time on first use. A file is parsed once per process (a cache keyed by path,
-modification time and size).
+modification time and size). A transcript in the layout hauntcheck writes is read line by line
+instead (the same data, several times faster than composing its many small flow mappings; see
+``_transcript_lines``); anything else in it falls back to the YAML reading.
 
 Limits (environment variables, read at each call): ``HAUNTCHECK_MAX_BYTES`` (default 16 MB),
 ``HAUNTCHECK_MAX_DEPTH`` (nesting levels, default 64) and ``HAUNTCHECK_MAX_VALUES`` (values in one
@@ -21,6 +23,7 @@ document after aliases are expanded, default 250,000). See docs/hardening.md.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -37,6 +40,9 @@ FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
+_STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,99})")
 # C0 controls other than tab, line feed and carriage return, DEL, and the C1 controls: YAML
 # does not allow them raw, and in a value they garble terminals and reports.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
@@ -213,8 +219,16 @@ class _Builder:
         found = self.constructed.get(id(node), self)
         if found is not self:
             return found
+        tag = node.tag
         try:
-            value = self.loader.construct_object(node, deep=True)
+            # The two commonest scalars are read directly (what the constructor would give, without
+            # its dispatch): a string, and a decimal integer (a leading 0 is YAML 1.1's octal).
+            if tag == _STR_TAG:
+                value = node.value
+            elif tag == _INT_TAG and _DECIMAL.fullmatch(node.value):
+                value = int(node.value)
+            else:
+                value = self.loader.construct_object(node, deep=True)
         except ValueError as exc:  # an integer of more digits than Python converts (4,300)
             self.errors.append(SpecError(self.at(node), f"{str(node.value)[:20]}... is not a usable value: {str(exc).split(':')[0]}"))
             value = None
@@ -321,8 +335,163 @@ def parse_yaml(text: str, display: str, limits: Limits | None = None) -> tuple[A
     Raises SpecErrors (file:line:col) for anything that is not a valid, bounded document."""
     bounds = limits or Limits.from_environment()
     check_text(text, display)
-    data = _parse(text, display, bounds, None)
+    data = _transcript_lines(text, bounds) if _TRANSCRIPT_MARK in text else None
+    if data is None:
+        data = _parse(text, display, bounds, None)
     return data, Positions(text, display, bounds)
+
+
+# --------------------------------------------------------------------------------------------
+# Transcripts as hauntcheck writes them
+#
+# A transcript written by hauntcheck is YAML in a fixed layout: ``key: value`` header lines, then
+# ``- n: ...`` steps whose keys are indented two spaces and whose events are ``  - value`` lines,
+# every value a plain word, a decimal integer, JSON, or a flow mapping of bare keys and JSON
+# values (a version 2 event's prose a comment after it). A golden corpus holds hundreds of
+# thousands of such values, and composing them as YAML nodes costs most of the reading;
+# :func:`_transcript_lines` reads this layout directly. It gives exactly the data the YAML
+# reading gives, or None for anything it does not recognise (another layout, an escape, a float,
+# a duplicate key, a document past the limits), which is then read as YAML with every check and
+# located error that brings.
+
+_TRANSCRIPT_MARK = "\nformat: hauntcheck-transcript\n"
+_BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+#: Plain words YAML 1.1 reads as something other than a string.
+_YAML_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+#: What PyYAML's reader refuses (it checks every character of the stream).
+_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+_TRAILING = re.compile(r"(?:\s+#.*)?")
+#: JSON's other escapes (\" \\ \/ \b \f \n \r \t \uXXXX) read the same in a YAML double-quoted string.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class _NotThisLayout(Exception):
+    pass
+
+
+def _refuse(*_: Any) -> Any:
+    raise _NotThisLayout
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _NotThisLayout  # a duplicate key: YAML reading names it
+    return out
+
+
+_JSON = json.JSONDecoder(object_pairs_hook=_pairs, parse_float=_refuse, parse_constant=_refuse)
+
+
+def _flow_value(line: str, i: int) -> tuple[Any, int]:
+    """The value at ``line[i:]`` (a flow mapping of bare keys, or JSON) and where it ends."""
+    if not line.startswith("{", i) or line.startswith('{"', i):
+        return _JSON.raw_decode(line, i)
+    out: dict[str, Any] = {}
+    i += 1
+    if line.startswith("}", i):
+        return out, i + 1
+    while True:
+        key = _BARE_KEY.match(line, i)
+        if key is None or key[0].lower() in _YAML_WORDS or key[0] in out or not line.startswith(": ", key.end()):
+            raise _NotThisLayout
+        out[key[0]], i = _flow_value(line, key.end() + 2)
+        if line.startswith(", ", i):
+            i += 2
+        elif line.startswith("}", i):
+            return out, i + 1
+        else:
+            raise _NotThisLayout
+
+
+def _line_value(text: str) -> Any:
+    """A whole value after ``key: `` or ``- ``, with nothing but a comment after it."""
+    if text[:1] in ('{', '[', '"') or text[:1].isdigit() or text[:1] == "-" or text in ("true", "false", "null"):
+        if text[:1].isdigit() or text[:1] == "-":
+            number = re.match(r"-?(?:0|[1-9][0-9]{0,99})", text)
+            if number is None or not _TRAILING.fullmatch(text, number.end()):
+                raise _NotThisLayout
+            return int(number[0])
+        value, end = _flow_value(text, 0)
+    else:
+        word = _BARE_WORD.match(text)
+        if word is None or word[0].lower() in _YAML_WORDS:
+            raise _NotThisLayout
+        value, end = word[0], word.end()
+    if not _TRAILING.fullmatch(text, end):
+        raise _NotThisLayout
+    return value
+
+
+def _size(value: Any, depth: int) -> tuple[int, int]:
+    """How many values (as the YAML reading counts them) and how deep."""
+    if isinstance(value, dict):
+        parts = [_size(v, depth + 1) for v in value.values()]
+    elif isinstance(value, list):
+        parts = [_size(v, depth + 1) for v in value]
+    else:
+        if isinstance(value, str) and _CONTROL.search(value):
+            raise _NotThisLayout
+        return 1, depth
+    return 1 + sum(n for n, _ in parts), max([depth, *(d for _, d in parts)])
+
+
+def _transcript_lines(text: str, limits: Limits) -> Any | None:
+    if _NOT_PRINTABLE.search(text):
+        return None
+    root: dict[str, Any] = {}
+    steps: list[dict[str, Any]] | None = None
+    step: dict[str, Any] | None = None
+    events: list[Any] | None = None
+    try:
+        for line in text.split("\n"):
+            if not line or line.startswith("#"):
+                continue
+            if _SURROGATE_ESCAPE.search(line):
+                return None  # JSON joins an escaped surrogate pair into one character, YAML does not
+            if line.startswith("  - "):
+                if events is None:
+                    return None
+                events.append(_line_value(line[4:]))
+            elif line.startswith("  "):
+                key, sep, rest = line[2:].partition(":")
+                if step is None or not sep or not _BARE_KEY.fullmatch(key) or key in step:
+                    return None
+                events = None
+                if rest == "" and key == "events":
+                    events = step[key] = []
+                elif rest.startswith(" "):
+                    step[key] = _line_value(rest[1:])
+                else:
+                    return None
+            elif line.startswith("- "):
+                key, sep, rest = line[2:].partition(": ")
+                if steps is None or not sep or not _BARE_KEY.fullmatch(key):
+                    return None
+                step, events = {key: _line_value(rest)}, None
+                steps.append(step)
+            else:
+                key, sep, rest = line.partition(":")
+                if not sep or not _BARE_KEY.fullmatch(key) or key in root:
+                    return None
+                step = events = None
+                if rest == "" and key == "steps":
+                    steps = root[key] = []
+                elif rest.startswith(" "):
+                    root[key] = _line_value(rest[1:])
+                    steps = None
+                else:
+                    return None
+        listed = root.get("steps")
+        if listed == [] or (isinstance(listed, list) and any(s.get("events") == [] for s in listed)):
+            return None  # a key with nothing under it is null in YAML, not an empty list
+        values, depth = _size(root, 1)
+    except (_NotThisLayout, ValueError, RecursionError):
+        return None
+    if values > limits.max_values or depth > limits.max_depth:
+        return None
+    return root
 
 
 #: How many parsed files the cache keeps (a verify run reads about 150).

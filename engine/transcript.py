@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,8 +28,12 @@ from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, 
 FORMAT = "hauntcheck-transcript"
 #: The newest format version this hauntcheck reads and writes.
 FORMAT_VERSION = 2
-#: The version written unless another is asked for (the golden transcripts are version 1).
+#: The version written unless another is asked for (``play --out``; ``--transcript-version 2``
+#: writes the structured form).
 DEFAULT_VERSION = 1
+#: The version of the golden transcripts (``hauntcheck golden``): structured events, so that replay
+#: and ``hauntcheck conform`` hold an engine to the arguments of every event, not only its rule.
+GOLDEN_VERSION = 2
 
 
 @dataclass
@@ -230,6 +235,7 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
     else:
         end = {}
     raw_steps = data.get("steps")
+    comments: _Comments | None = None
     steps: list[Step] = []
     if isinstance(raw_steps, list) or need(("steps",), raw_steps, list, "steps"):
         assert isinstance(raw_steps, list)
@@ -247,7 +253,9 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
             events = raw.get("events", [])
             ok &= need((*path, "events"), events, list, "events")
             if ok and version >= 2:
-                structured, events = _structured_events(events, text, positions, (*path, "events"), where, errors)
+                if comments is None:
+                    comments = _Comments(text, raw_steps, positions)
+                structured, events = _structured_events(events, comments, (*path, "events"), where, errors)
             try:
                 action = Action.from_data(raw.get("action"))
             except (ValueError, TypeError) as exc:
@@ -298,10 +306,40 @@ class StepLines(Mapping[int, int]):
         return self.count + 1
 
 
-def _structured_events(raw: list[Any], text: str, positions: Mapping[tuple[str | int, ...], tuple[int, int]],
-                       path: tuple[str | int, ...], where: Any, errors: list[SpecError]) -> tuple[list[dict[str, Any]], list[str]]:
+class _Comments:
+    """The prose comments of a version 2 file's events, in order. The events are read from the
+    lines as ``hauntcheck`` writes them (one ``  - {rule: ...}  # prose`` line each), which costs a
+    scan of the text; only a file laid out otherwise (edited by hand) needs the positions of its
+    values, which parse the document a second time."""
+
+    def __init__(self, text: str, raw_steps: list[Any], positions: Mapping[tuple[str | int, ...], tuple[int, int]]) -> None:
+        self.lines = text.splitlines()
+        self.positions = positions
+        events = sum(len(s["events"]) for s in raw_steps if isinstance(s, dict) and isinstance(s.get("events"), list))
+        scanned = [(_EVENT_LINE.match(line), line) for line in self.lines if line.startswith("  - {rule: ")]
+        self.in_order: list[tuple[str, str]] | None = [
+            (json.loads(f'"{m[1]}"') if m else "", line.partition("  # ")[2]) for m, line in scanned
+        ] if len(scanned) == events else None
+        self.next = 0
+
+    def prose(self, at: tuple[str | int, ...], rule: str) -> str:
+        if self.in_order is not None:
+            line_rule, comment = self.in_order[self.next]
+            self.next += 1
+            if line_rule == rule:
+                return comment
+            self.in_order = None  # not the layout written by hauntcheck: find each event by its position
+        line = self.positions.get(at, (0, 0))[0]
+        return self.lines[line - 1].partition("  # ")[2] if 0 < line <= len(self.lines) else ""
+
+
+#: An event line as ``dumps`` writes it; the rule id is a JSON string.
+_EVENT_LINE = re.compile(r'  - \{rule: "((?:[^"\\]|\\.)*)"')
+
+
+def _structured_events(raw: list[Any], comments: _Comments, path: tuple[str | int, ...], where: Any,
+                       errors: list[SpecError]) -> tuple[list[dict[str, Any]], list[str]]:
     """A version 2 step's events: the structured parts, checked, and the prose of their comments."""
-    lines = text.splitlines()
     structured: list[dict[str, Any]] = []
     prose: list[str] = []
     for index, event in enumerate(raw):
@@ -311,9 +349,7 @@ def _structured_events(raw: list[Any], text: str, positions: Mapping[tuple[str |
             errors.append(SpecError(where(at), f"a version 2 event is {{rule: id, args: {{...}}}}, got {event!r}"))
             continue
         structured.append({"rule": event["rule"], **({"args": event["args"]} if event.get("args") else {})})
-        line = positions.get(at, (0, 0))[0]
-        comment = lines[line - 1].partition("  # ")[2] if 0 < line <= len(lines) else ""
-        prose.append(f"{event['rule']}: {comment}")
+        prose.append(f"{event['rule']}: {comments.prose(at, event['rule'])}")
     return structured, prose
 
 

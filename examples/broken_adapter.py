@@ -29,12 +29,14 @@ def haunt_roll_at_most(self: BetrayalState, seat: str, omen: str, room: str) -> 
     """BetrayalState._haunt_roll with the comparison changed: the roll starts the haunt when it
     is at most (not less than) the number of omens drawn."""
     total = yield from effects.own_roll(self, seat, self.t.haunt_dice, "haunt", "the haunt roll", Ctx(seat, "haunt"))
-    self.emit("haunt.roll", f"{self.name(seat)} makes a haunt roll: {total} against {self.omens_drawn} omens drawn")
+    self.emit("haunt.roll", f"{self.name(seat)} makes a haunt roll: {total} against {self.omens_drawn} omens drawn",
+              seat=seat, total=total, omens=self.omens_drawn)
     if len(self.turn.omens) > 1:
-        self.emit("haunt.roll-per-omen", f"one haunt roll for the {self.card_name(omen)}")
+        self.emit("haunt.roll-per-omen", f"one haunt roll for the {self.card_name(omen)}", card=omen)
     if total > self.omens_drawn:  # the rule says: no haunt when total >= omens drawn
         return
-    self.emit("haunt.revealer", f"{total} <= {self.omens_drawn}: the haunt starts; {self.name(seat)} is the haunt revealer")
+    self.emit("haunt.revealer", f"{total} <= {self.omens_drawn}: the haunt starts; {self.name(seat)} is the haunt revealer",
+              total=total, omens=self.omens_drawn, seat=seat)
     self._reveal(seat, omen, room)
 
 

@@ -219,7 +219,15 @@ def tampered_transcript(draw: st.DrawFn, name: str) -> Tamper:
     elif kind == "events":
         with_events = [s for s in steps if s.get("events")]
         step = draw(st.sampled_from(with_events))
-        step["events"][draw(st.integers(0, len(step["events"]) - 1))] += " (edited)"
+        index = draw(st.integers(0, len(step["events"]) - 1))
+        event = step["events"][index]
+        if isinstance(event, str):  # version 1: the prose is compared
+            step["events"][index] = event + " (edited)"
+        elif event.get("args"):  # version 2: the structured part is (an argument changed)
+            name = draw(st.sampled_from(sorted(event["args"])))
+            event["args"][name] = [event["args"][name], "edited"]
+        else:
+            event["rule"] += "-edited"
     elif kind == "offered":
         step = draw(st.sampled_from(steps))
         step["offered"] += draw(st.sampled_from([-1, 1, 100]))

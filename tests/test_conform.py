@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hauntcheck.checks.conform import conform
+from hauntcheck.checks.conform import Engine, conform
 from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.cli import main
 from hauntcheck.engine.games import available_games
@@ -19,6 +19,7 @@ from hauntcheck.engine.games import available_games
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = f"{sys.executable} {REPO / 'examples' / 'reference_adapter.py'}"
 BROKEN = f"{sys.executable} {REPO / 'examples' / 'broken_adapter.py'}"
+BROKEN_ARGS = f"{sys.executable} {REPO / 'examples' / 'broken_args_adapter.py'}"
 
 needs_all = pytest.mark.skipif(set(available_games()) != {"betrayal", "halls-of-horror", "haunted"}, reason="needs every bundled game")
 
@@ -46,6 +47,34 @@ def test_the_broken_adapter_is_caught_and_the_rule_named(capsys: pytest.CaptureF
     assert failure["location"]["file"] == "scenarios/betrayal/golden/reveal-6p-seed-2-select-haunt.yaml" and failure["location"]["line"] > 0
 
 
+@needs_all
+def test_an_engine_with_one_wrong_event_argument_is_caught_and_the_rule_named(capsys: pytest.CaptureFixture[str]) -> None:
+    # The broken-args engine plays the same games with the same rule ids; only the room its door
+    # moves name as entered is wrong. Held to rule ids alone (as a version 1 transcript holds it),
+    # it would pass; the version 2 goldens compare the arguments.
+    only = "scenarios/betrayal/golden/reveal-[34]p-*"
+    code = main(["conform", "--engine", BROKEN_ARGS, "--game", "betrayal", "--only", only, "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1
+    failures = [f for r in data["results"] for f in r["failures"]]
+    assert failures and {f["rule"] for f in failures} == {"move.through-matching-doors"}
+    assert all(f["message"].startswith("first disagreement on rule move.through-matching-doors") for f in failures)
+    assert all(f["location"]["line"] > 0 for f in failures)
+    assert main(["conform", "--engine", REFERENCE, "--game", "betrayal", "--only", only, "--format", "json"]) == 0
+    capsys.readouterr()
+    # The same files held to rule ids only (what a version 1 transcript gives): the wrong room goes unseen.
+    log = transcripts.read(REPO / "scenarios" / "betrayal" / "golden" / failures[0]["location"]["file"].rsplit("/", 1)[1])
+    assert any(d["rule"] == "move.through-matching-doors" for s in log.steps for d in s.event_data())
+    for step in log.steps:
+        step.structured = None
+    engine = Engine(BROKEN_ARGS, 60.0)
+    try:
+        result = transcripts.replay(log, engine.new_game("betrayal", log.header.players, log.header.options), structured=True)
+    finally:
+        engine.close()
+    assert result.ok and result.steps_checked == len(log.steps)
+
+
 def test_an_engine_that_cannot_start_or_speak_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["conform", "--engine", str(tmp_path / "no-such-engine"), "--game", "haunted"]) == 2
     assert "cannot start the engine" in capsys.readouterr().err
@@ -61,25 +90,34 @@ def test_version_2_transcripts_replay_by_structure_and_upgrade_converts(tmp_path
     assert main(["play", "haunted", "--players", "3", "--seed", "7", "--quiet", "--out", str(v2), "--transcript-version", "2"]) == 0
     text = v2.read_text()
     assert "\nversion: 2\n" in text
-    assert '  - {rule: "setup.fear"}  # P1 FEAR starts at 3 (number of players)\n' in text
+    assert '  - {rule: "setup.fear", args: {"seat": "P1", "fear": 3}}  # P1 FEAR starts at 3 (number of players)\n' in text
     assert main(["replay", str(v2)]) == 0
-    # The prose is a comment: changing it changes nothing; changing a rule id is a divergence.
+    # The prose is a comment: changing it changes nothing; changing a rule id or an argument is a divergence.
     v2.write_text(text.replace("# P1 FEAR starts at 3", "# P1 is very afraid"))
     assert main(["replay", str(v2)]) == 0
-    v2.write_text(text.replace('{rule: "setup.fear"}', '{rule: "setup.stats"}', 1))
+    v2.write_text(text.replace('{rule: "setup.fear", args', '{rule: "setup.stats", args', 1))
     capsys.readouterr()
     assert main(["replay", str(v2)]) == 1
     out = capsys.readouterr().out
     assert "! setup.stats" in out and "| setup.fear" in out
-    # A version 1 golden upgrades to the same structure and prose, and still replays.
-    golden = REPO / "scenarios" / "haunted" / "golden" / "two-players-seed-64.yaml"
+    v2.write_text(text.replace('args: {"seat": "P1", "fear": 3}', 'args: {"seat": "P1", "fear": 4}', 1))
+    assert main(["replay", str(v2)]) == 1
+    out = capsys.readouterr().out
+    assert '! setup.fear {seat: "P1", fear: 4}' in out and '| setup.fear {seat: "P1", fear: 3}' in out
+    # A version 1 transcript (events as prose) still replays, and upgrades to the same structure and prose.
+    v1 = tmp_path / "v1.yaml"
+    assert main(["play", "haunted", "--players", "2", "--seed", "64", "--quiet", "--out", str(v1), "--transcript-version", "1"]) == 0
+    assert "\nversion: 1\n" in v1.read_text() and main(["replay", str(v1)]) == 0
     upgraded = tmp_path / "upgraded.yaml"
-    assert main(["upgrade", str(golden), "--out", str(upgraded)]) == 0
-    old, new = transcripts.read(golden), transcripts.read(upgraded)
+    assert main(["upgrade", str(v1), "--out", str(upgraded)]) == 0
+    old, new = transcripts.read(v1), transcripts.read(upgraded)
     assert (old.version, new.version) == (1, 2)
     assert [s.events for s in old.steps] == [s.events for s in new.steps]
-    assert [s.event_data() for s in old.steps] == [s.event_data() for s in new.steps]
+    assert [[d["rule"] for d in s.event_data()] for s in old.steps] == [[d["rule"] for d in s.event_data()] for s in new.steps]
     assert main(["replay", str(upgraded)]) == 0
+    # The golden transcripts are version 2, the events' arguments written out.
+    golden = (REPO / "scenarios" / "haunted" / "golden" / "two-players-seed-64.yaml").read_text()
+    assert "\nversion: 2\n" in golden and '  - {rule: "setup.fear", args: {"seat": "P1", "fear": 2}}' in golden
 
 
 PROTOCOL_DOC = (REPO / "docs" / "conformance-protocol.md").read_text()

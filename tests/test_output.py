@@ -52,7 +52,7 @@ def broken_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for recorded in golden.glob("*.yaml"):
         recorded.write_text(recorded.read_text().replace(bundled_hash, own_hash))
     game = golden / "four-players-seed-91.yaml"
-    game.write_text(game.read_text().replace("P1 FEAR starts at 4", "P1 FEAR starts at 5", 1))
+    game.write_text(game.read_text().replace('args: {"seat": "P1", "fear": 4}', 'args: {"seat": "P1", "fear": 5}', 1))
     return root
 
 

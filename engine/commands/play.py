@@ -222,7 +222,7 @@ def _golden_matches(case: GoldenCase, selector: str) -> bool:
 
 def make_golden(definition: GameDef, case: GoldenCase) -> str:
     log = record(definition, case.players, case.seed, case.options, case.controller, case.stop)
-    return transcripts.dumps(log)
+    return transcripts.dumps(log, transcripts.GOLDEN_VERSION)
 
 
 def cmd_golden(args: argparse.Namespace) -> int:

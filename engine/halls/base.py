@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Self
 
 from hauntcheck.checks.halls_locks import Cell
-from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Event, GameState, Outcome
+from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Event, EventArg, GameState, Outcome
 from hauntcheck.engine.halls.model import GAME_ID, Killer, Need, Participant, Room, RoomDef, grid_steps, load_data
 from hauntcheck.engine.spec import GameSpec
 
@@ -175,9 +175,9 @@ class HallsBase(GameState):
 
     # ---- helpers
 
-    def _ev(self, rule: str, text: str) -> None:
+    def _ev(self, rule: str, text: str, **args: EventArg) -> None:
         if not self.quiet:
-            self._events.append(self.R.event(rule, text))
+            self._events.append(self.R.event(rule, text, **args))
 
     def cell(self, i: int) -> Cell:
         return divmod(i, self.cols)
@@ -237,14 +237,15 @@ class HallsBase(GameState):
                 raise RuntimeError("halls engine made no decision in 10000 steps")
             _rule_of(type(self), "_st_", self.stage)(self)
 
-    def _enter(self, p: Participant, to: int, rule: str, text: str) -> None:
+    def _enter(self, p: Participant, to: int, rule: str, text: str, **args: EventArg) -> None:
         p.pos = to
         room = self.rooms[to]
         if not room.up:
             room.up = True
             self.turn["revealed"].append([p.seat, to])
-            self._ev("move.reveal", f"{text} and reveals {self.where(to)}")
+            self._ev("move.reveal", f"{text} and reveals {self.where(to)}", seat=p.seat, **args, to=list(self.cell(to)),
+                    room=room.card)
             if self.rdef(to).mode == "exit":
                 self.milestones.add("exit-revealed")
         else:
-            self._ev(rule, f"{text} to {self.where(to)}")
+            self._ev(rule, f"{text} to {self.where(to)}", seat=p.seat, **args, to=list(self.cell(to)))

@@ -37,7 +37,8 @@ class CombatRules(LockRules):
                     "acro": [], "panicked": []}
         self.turn["fought"] = True
         who = ", ".join(f"{self.participant(s).name} ({cards[s]})" for s in members) + (", the Killer" if killer else "")
-        self._ev("combat.trigger", f"combat in {self.where(i)}: {who}")
+        self._ev("combat.trigger", f"combat in {self.where(i)}: {who}", cell=list(self.cell(i)),
+                 seats=members, cards=[cards[s] for s in members], killer=killer)
         self.stage = "combat"
 
     def weapon_options(self, p: Participant) -> list[str]:
@@ -101,7 +102,8 @@ class CombatRules(LockRules):
             if ctx["killer"] and ctx["kdice"] is None:
                 if self.solo:
                     ctx["kdice"] = self.d.rage[self.killer.rage][2]
-                    self._ev("solo.killer-table", f"the Killer (Rage {self.killer.rage}) counts {ctx['kdice']} successes")
+                    self._ev("solo.killer-table", f"the Killer (Rage {self.killer.rage}) counts {ctx['kdice']} successes",
+                        rage=self.killer.rage, successes=ctx['kdice'])
                 else:
                     n = self.d.rage[self.killer.rage][0]
                     self.need_chance("combat-roll", DiceRoll(n, faces=self.d.die, purpose="the Killer"))
@@ -144,7 +146,7 @@ class CombatRules(LockRules):
                 opts = [d for d in DIRS if self.open_step(p.pos, d) is not None]
                 if not opts:
                     ctx["escapers"].pop(0)
-                    self._ev("combat.escape-move", f"{p.name} has nowhere to escape to and stays")
+                    self._ev("combat.escape-move", f"{p.name} has nowhere to escape to and stays", seat=p.seat)
                     continue
                 self.need(s, "escape", [act("escape", "dir", d) for d in opts])
                 return
@@ -161,14 +163,14 @@ class CombatRules(LockRules):
         text = f"{p.name} attacks with the {w}" if w != "basic" else f"{p.name} uses the basic Attack"
         ammo = self.d.weapons[w].ammo if w != "basic" else ""
         if ammo and len(ctx["members"]) + (1 if ctx["killer"] else 0) > 2:
-            self._ev("combat.ammo-once", f"one {ammo} pays for every target")
+            self._ev("combat.ammo-once", f"one {ammo} pays for every target", ammo=ammo)
         if ammo == "bullet":
             p.bullets -= 1
             text += " and spends a Bullet"
         elif ammo == "shell":
             p.shells -= 1
             text += " and spends a Shell"
-        self._ev("combat.weapon", text)
+        self._ev("combat.weapon", text, seat=p.seat, weapon=w, ammo=ammo or None)
 
     def _on_combat_roll(self, action: Action) -> None:
         ctx = self.ctx
@@ -180,10 +182,12 @@ class CombatRules(LockRules):
                 rule = "combat.roll"
                 if ctx["cards"][s] == "attack" and ctx["weapons"].get(s) == "basic" and self.power(p, "grapple-master"):
                     rule = "power.grapple-master"
-                self._ev(rule, f"{p.name} rolls {faces}: {self.successes(s)} successes")
+                self._ev(rule, f"{p.name} rolls {faces}: {self.successes(s)} successes", seat=p.seat, dice=faces,
+                    successes=self.successes(s))
                 return
         ctx["kdice"] = faces
-        self._ev("killer.roll", f"the Killer (Rage {self.killer.rage}) rolls {faces}: {self.successes('killer')} successes")
+        self._ev("killer.roll", f"the Killer (Rage {self.killer.rage}) rolls {faces}: {self.successes('killer')} successes",
+            rage=self.killer.rage, dice=faces, successes=self.successes("killer"))
 
     def decider(self) -> str | None:
         """Rule combat.resolve-reroll: whoever is behind decides first (turn order on ties)."""
@@ -232,13 +236,15 @@ class CombatRules(LockRules):
         p = self.participant(s)
         if action.kind == "accept":
             ctx["passed"].append(s)
-            self._ev("combat.resolve-reroll", f"{p.name} accepts {self.successes(s)} successes")
+            self._ev("combat.resolve-reroll", f"{p.name} accepts {self.successes(s)} successes", seat=p.seat,
+                successes=self.successes(s))
             return
         p.resolve -= 1
         ctx["spent"][s] = ctx["spent"].get(s, 0) + 1
         if action.kind == "acrobatic":
             ctx["acro"].append(s)
-            self._ev("power.acrobatic", f"{p.name} spends a Resolve: every die but 1 succeeds ({self.successes(s)} successes)")
+            self._ev("power.acrobatic", f"{p.name} spends a Resolve: every die but 1 succeeds ({self.successes(s)} successes)",
+                seat=p.seat, successes=self.successes(s))
             return
         if action.kind == "quarterback":
             t = str(action["target"])
@@ -246,13 +252,13 @@ class CombatRules(LockRules):
             faces = self.d.killer_faces if t == "killer" else self.faces_for(self.participant(t))
             hit = next(n for n, f in enumerate(dice) if f in faces)
             ctx["reroll"] = {"who": t, "idx": [hit], "why": "quarterback"}
-            self._ev("power.quarterback", f"{p.name} spends a Resolve to make {t} re-roll a success")
+            self._ev("power.quarterback", f"{p.name} spends a Resolve to make {t} re-roll a success", seat=p.seat, target=t)
             self.need_chance("reroll", DiceRoll(1, faces=self.d.die, purpose=f"{t} forced re-roll"))
             return
         idx = ints(action["dice"])
         ctx["reroll"] = {"who": s, "idx": idx, "why": "resolve"}
         rule = "power.calm-under-pressure" if ctx["spent"][s] > 1 and len(idx) > 1 else "combat.resolve-reroll"
-        self._ev(rule, f"{p.name} spends a Resolve to re-roll {len(idx)} dice")
+        self._ev(rule, f"{p.name} spends a Resolve to re-roll {len(idx)} dice", seat=p.seat, dice=idx)
         self.need_chance("reroll", DiceRoll(len(idx), faces=self.d.die, purpose=f"{s} re-roll"))
 
     def _on_reroll(self, action: Action) -> None:
@@ -270,7 +276,8 @@ class CombatRules(LockRules):
             ctx["dice"][who] = dice
         name = "the Killer" if who == "killer" else self.participant(who).name
         rule = {"panic": "panic.combat", "quarterback": "power.quarterback"}.get(rr["why"], "combat.resolve-reroll")
-        self._ev(rule, f"{name} re-rolls {faces}: now {dice}, {self.successes(who)} successes")
+        self._ev(rule, f"{name} re-rolls {faces}: now {dice}, {self.successes(who)} successes", seat=who, dice=faces,
+            now=dice, successes=self.successes(who))
 
     def _combat_outcome(self) -> None:
         """Rules combat.attack-vs-attack, combat.attack-vs-escape, combat.multi-*, killer.always-attacks."""
@@ -287,7 +294,8 @@ class CombatRules(LockRules):
         hits: list[tuple[str, str, int, str]] = []  # (source, target, damage, rule)
         escapes: list[str] = []
         shown = ", ".join(f"{'the Killer' if s == 'killer' else self.participant(s).name} {score[s]}" for s in ids)
-        self._ev("combat.multi-top" if not two else "combat.roll", f"successes: {shown}")
+        self._ev("combat.multi-top" if not two else "combat.roll", f"successes: {shown}",
+            seats=ids, successes=[score[s] for s in ids])
         top_att = [s for s in tops if card[s] == "attack"]
         top_esc = [s for s in tops if card[s] == "escape"]
         for a in top_att:
@@ -333,13 +341,14 @@ class CombatRules(LockRules):
             if q.has("kevlar-vest") and tgt not in vest_used:
                 vest_used.add(tgt)
                 q.items.remove("kevlar-vest")
-                self._ev("combat.kevlar", f"{q.name}'s Kevlar Vest absorbs {src_name}'s {dmg} damage and is discarded")
+                self._ev("combat.kevlar", f"{q.name}'s Kevlar Vest absorbs {src_name}'s {dmg} damage and is discarded",
+                    seat=q.seat, source=src, amount=dmg)
                 continue
             self.hurt(q, dmg, rule, f"{dmg} damage from {src_name}")
         ctx["escapers"] = [s for s in members if s in escapes and self.participant(s).alive]
         for s in ctx["escapers"]:
             rule = "combat.escape-move" if two else "combat.multi-escape"
-            self._ev(rule, f"{self.participant(s).name} escapes")
+            self._ev(rule, f"{self.participant(s).name} escapes", seat=self.participant(s).seat)
 
     def weapon_damage(self, seat: str) -> int:
         w = self.ctx["weapons"].get(seat, "basic")
@@ -354,7 +363,7 @@ class CombatRules(LockRules):
             return
         k.hp = max(0, k.hp - dmg)
         p = self.participant(src)
-        self._ev(rule, f"{p.name} deals {dmg} damage to the Killer: {k.hp} HP left")
+        self._ev(rule, f"{p.name} deals {dmg} damage to the Killer: {k.hp} HP left", seat=p.seat, amount=dmg, hp=k.hp)
         if k.hp == 0:
             k.stunned = True
             k.rage = 0
@@ -364,7 +373,7 @@ class CombatRules(LockRules):
                 k.carried -= 1
                 k.key_given = True
                 self.give_key(p, "carried by the Killer")
-                self._ev("solo.not-enough-keys", f"the Killer still carries {k.carried} Key(s)")
+                self._ev("solo.not-enough-keys", f"the Killer still carries {k.carried} Key(s)", count=k.carried)
             elif not k.key_given:
                 k.key_given = True
                 self.give_key(p, "for bringing the Killer down the first time")
@@ -387,10 +396,10 @@ class CombatRules(LockRules):
         p = self.participant(s)
         to = self.step(p.pos, str(action["dir"]))
         assert to is not None
-        self._enter(p, to, "combat.escape-move", f"{p.name} escapes {action['dir']}")
+        self._enter(p, to, "combat.escape-move", f"{p.name} escapes {action['dir']}", dir=str(action["dir"]))
 
     def _stun(self, rule: str, why: str) -> None:
         k = self.killer
         k.stunned = True
         k.rage = max(0, k.rage - 1)
-        self._ev(rule, f"{why}: he is Stunned, Rage {k.rage}")
+        self._ev(rule, f"{why}: he is Stunned, Rage {k.rage}", rage=k.rage)

@@ -28,18 +28,18 @@ class KillerRules(TurnRules):
             if rd.locks_on_entry and not room.exhausted and p.alive and p.pos == i and len(self.people_in(i)) == 1 \
                     and not (self.killer.active() and self.killer.pos == i):
                 room.temp = True
-                self._ev("move.puzzle-lock", f"{p.name} is locked inside {self.where(i)}")
+                self._ev("move.puzzle-lock", f"{p.name} is locked inside {self.where(i)}", seat=p.seat, cell=list(self.cell(i)))
         for i, room in enumerate(self.rooms):
             if room.temp and not self.people_in(i):
                 room.temp = False
-                self._ev("move.puzzle-locked-room-closed", f"{self.where(i)} opens: nobody is inside")
+                self._ev("move.puzzle-locked-room-closed", f"{self.where(i)} opens: nobody is inside", cell=list(self.cell(i)))
         wins = self.turn["exit_wins"]
         if wins:
             for s in wins:
                 self.participant(s).escaped = True
             names = ", ".join(self.participant(s).name for s in wins)
             rule = "end.shared-escape" if len(wins) > 1 else "end.exit-search"
-            self._ev(rule, f"{names} escape{'s' if len(wins) == 1 else ''} the Halls of Horror")
+            self._ev(rule, f"{names} escape{'s' if len(wins) == 1 else ''} the Halls of Horror", seats=list(wins))
             self.result = Outcome("escape", tuple(wins), f"{names} escaped in round {self.round}")
             self.stage = "over"
             return
@@ -78,7 +78,8 @@ class KillerRules(TurnRules):
                 opts = self.lock_options(explain=True)
                 if not opts:
                     mc["locks"].pop(0)
-                    self._ev("lock.none", f"{self.participant(seat).name}'s player finds no room that may be locked")
+                    self._ev("lock.none", f"{self.participant(seat).name}'s player finds no room that may be locked",
+                        seat=self.participant(seat).seat)
                     continue
                 self.need(seat, "lock", [act_cell("lock", r, c) for r, c in opts])
                 return
@@ -129,7 +130,7 @@ class KillerRules(TurnRules):
         offered.remove(chosen)
         self.mc_deck.extend(offered)
         self._ev("mc.after-death", f"the MC draws {len(offered) + 1} cards, plays {self.d.mc[chosen]['name']} "
-                f"and puts {len(offered)} under the deck")
+                f"and puts {len(offered)} under the deck", card=chosen, cards=offered)
         self._play_mc(chosen)
 
     def _play_mc(self, card: str) -> None:
@@ -140,7 +141,8 @@ class KillerRules(TurnRules):
         mc["symbols"] = int(info["symbols"])
         mc["step"] = "effects"
         rule = "mc.after-death" if self.dead_order else "mc.draw"
-        self._ev(rule, f"{self.controller()} plays the MC card {info['name']} ({info['symbols']} Killer symbols)")
+        self._ev(rule, f"{self.controller()} plays the MC card {info['name']} ({info['symbols']} Killer symbols)",
+            seat=self.controller(), card=card, symbols=info['symbols'])
 
     def _run_effects(self) -> None:
         mc = self.mc
@@ -199,24 +201,25 @@ class KillerRules(TurnRules):
         elif do == "heal":
             gained = min(n, self.d.killer_hp_max - k.hp)
             k.hp += gained
-            self._ev("killer.heal", f"the Killer heals {gained}: {k.hp} HP")
+            self._ev("killer.heal", f"the Killer heals {gained}: {k.hp} HP", amount=gained, hp=k.hp)
         elif do == "enrage":
             if k.hp <= 0:
                 self._ev("killer.enrage", "a dead Killer cannot gain Rage")
                 return
             gained = min(n, len(self.d.rage) - 1 - k.rage)
             k.rage += gained
-            self._ev("killer.enrage", f"the Killer's Rage rises by {gained} to {k.rage}")
+            self._ev("killer.enrage", f"the Killer's Rage rises by {gained} to {k.rage}", amount=gained, rage=k.rage)
         elif do == "hurt-killer":
             lost = max(0, min(n, k.hp - 1))
             k.hp -= lost
-            self._ev("solo.caps" if self.solo else "mc.card", f"the Killer loses {lost} HP (never below 1): {k.hp} HP")
+            self._ev("solo.caps" if self.solo else "mc.card", f"the Killer loses {lost} HP (never below 1): {k.hp} HP",
+                amount=lost, hp=k.hp)
         elif do == "resolve-all":
             for p in self.living():
                 p.resolve += n
-            self._ev("mc.card", f"every living Participant gains {n} Resolve")
+            self._ev("mc.card", f"every living Participant gains {n} Resolve", amount=n)
         else:
-            self._ev("mc.card", f"{do}: nothing happens")
+            self._ev("mc.card", f"{do}: nothing happens", effect=do)
 
     def gift_rooms(self) -> list[Cell]:
         return [self.cell(i) for i, r in enumerate(self.rooms) if r.up and not r.locked and not r.gift]
@@ -227,7 +230,7 @@ class KillerRules(TurnRules):
         self.mc["effects"][0]["amount"] = int(self.mc["effects"][0].get("amount", 1)) - 1
         if self.mc["effects"][0]["amount"] <= 0:
             self.mc["effects"].pop(0)
-        self._ev("mc.gift-place", f"an MC Gift is placed face down in {self.where(i)}")
+        self._ev("mc.gift-place", f"an MC Gift is placed face down in {self.where(i)}", cell=list(self.cell(i)))
 
     # ---- Killer symbols and moves
 
@@ -244,7 +247,8 @@ class KillerRules(TurnRules):
         assert to is not None
         k.pos = to
         met = bool(self.people_in(to))
-        self._ev(rule, f"the Killer moves {d} to {self.where(to)}" + (" and meets a Participant" if met else ""))
+        self._ev(rule, f"the Killer moves {d} to {self.where(to)}" + (" and meets a Participant" if met else ""),
+                 dir=d, to=list(self.cell(to)), met=met)
         if met:
             self.mc["met"] = True
 
@@ -262,7 +266,7 @@ class KillerRules(TurnRules):
     def _on_killer_to(self, action: Action) -> None:
         i = self.idx(num(action["row"]), num(action["col"]))
         self.killer.pos = i
-        self._ev("mc.card", f"the Killer appears in {self.where(i)}")
+        self._ev("mc.card", f"the Killer appears in {self.where(i)}", cell=list(self.cell(i)))
 
     def symbol_options(self) -> list[Action]:
         k = self.killer
@@ -301,16 +305,16 @@ class KillerRules(TurnRules):
         use = str(action["use"])
         mc = self.mc
         if use == "stop":
-            self._ev("killer.symbols", f"{mc['symbols']} symbols left unspent")
+            self._ev("killer.symbols", f"{mc['symbols']} symbols left unspent", symbols=mc['symbols'])
             mc["symbols"] = 0
             return
         mc["symbols"] -= 1
         if use == "enrage":
             self.killer.rage += 1
-            self._ev("killer.enrage", f"the Killer's Rage rises to {self.killer.rage}")
+            self._ev("killer.enrage", f"the Killer's Rage rises to {self.killer.rage}", rage=self.killer.rage)
         elif use == "heal":
             self.killer.hp += 1
-            self._ev("killer.heal", f"the Killer heals to {self.killer.hp} HP")
+            self._ev("killer.heal", f"the Killer heals to {self.killer.hp} HP", hp=self.killer.hp)
         else:
             self._move_killer(use, "killer.move")
 
@@ -332,14 +336,15 @@ class KillerRules(TurnRules):
         if not any(self._solo_can(e) for e in effects) and tries < len(self.d.solo_deck):
             mc["tries"] = tries + 1
             self.mc_deck.append(card)
-            self._ev("solo.redraw", f"{info['name']} cannot be carried out (Killer {status}): it goes under the deck")
+            self._ev("solo.redraw", f"{info['name']} cannot be carried out (Killer {status}): it goes under the deck",
+                     card=card, status=status)
             return
         self.mc_discard.append(card)
         mc["card"] = card
         mc["effects"] = effects
         mc["step"] = "solo-effects"
         mc["from"] = self.killer.pos
-        self._ev("solo.card-status", f"MC Solo card {info['name']}: the Killer is {status}")
+        self._ev("solo.card-status", f"MC Solo card {info['name']}: the Killer is {status}", card=card, status=status)
         self.stage = "solo-effects"
 
     def _solo_can(self, e: Mapping[str, Any]) -> bool:
@@ -399,7 +404,7 @@ class KillerRules(TurnRules):
                 mc["effects"].pop(0)
                 if self._solo_can(eff):
                     self.rooms[k.pos].gift = self.gift_pile.pop(0)
-                    self._ev("mc.gift-place", f"an MC Gift is left in {self.where(k.pos)}")
+                    self._ev("mc.gift-place", f"an MC Gift is left in {self.where(k.pos)}", cell=list(self.cell(k.pos)))
                 continue
             if do == "replace-room":
                 mc["effects"].pop(0)
@@ -469,7 +474,7 @@ class KillerRules(TurnRules):
         i = self.idx(num(action["row"]), num(action["col"]))
         self.rooms[i].exhausted = False
         self.rooms[i].covered = []
-        self._ev("mc.card", f"Something Changed: {self.where(i)} can be searched again")
+        self._ev("mc.card", f"Something Changed: {self.where(i)} can be searched again", cell=list(self.cell(i)))
 
     def _solo_keys_check(self) -> None:
         """Rule solo.not-enough-keys."""
@@ -499,13 +504,13 @@ class KillerRules(TurnRules):
                 if self.pp[k].alive:
                     if k != self.first:
                         self.first = k
-                        self._ev("mc.first-player-passes", f"the First Player card passes to {self.pp[k].name}")
+                        self._ev("mc.first-player-passes", f"the First Player card passes to {self.pp[k].name}", seat=self.pp[k].seat)
                     break
             if len(self.dead_order) > 1:
                 dead = sorted(self.dead_order)
                 pos = dead.index(self.mc_index)
                 self.mc_index = dead[(pos + 1) % len(dead)]
-                self._ev("mc.role", f"the MC card passes to P{self.mc_index + 1}")
+                self._ev("mc.role", f"the MC card passes to P{self.mc_index + 1}", seat=f"P{self.mc_index + 1}")
         self.round += 1
         self.turn = {}
         self._begin_turn()

@@ -36,7 +36,8 @@ class LockRules(SearchRules):
         if entry[1] <= 0:
             self.mc["locks"].pop(0)
         name = self.d.rooms[room.card].name
-        self._ev("lock.apply", f"{self.participant(entry[0]).name}'s player locks {name} [{action['row']},{action['col']}]")
+        self._ev("lock.apply", f"{self.participant(entry[0]).name}'s player locks {name} [{action['row']},{action['col']}]",
+            seat=self.participant(entry[0]).seat, room=room.card, cell=[action['row'], action['col']])
 
     def lock_grid(self) -> LockGrid:
         locked = frozenset(self.cell(i) for i, r in enumerate(self.rooms) if r.locked)
@@ -79,11 +80,13 @@ class LockRules(SearchRules):
         options = legal_locks(grid, first, second)
         if explain and not self.quiet:  # explanations only: nothing below changes the options
             if occupied:
-                self._ev("lock.empty", "not empty, so not lockable: " + ", ".join(self.where(i) for i in occupied))
+                self._ev("lock.empty", "not empty, so not lockable: " + ", ".join(self.where(i) for i in occupied),
+                         cells=[list(self.cell(i)) for i in occupied])
             blocked = [c for c in first if c not in options and not lock_is_safe(grid, c)]
             if blocked:
                 self._ev("lock.path", "locking would cut someone off from an Exit, a body or an unexplored room: "
-                         + ", ".join(self.where(self.idx(*c)) for c in blocked))
+                         + ", ".join(self.where(self.idx(*c)) for c in blocked), cells=[list(c) for c in blocked])
             rule = "lock.candidates"
-            self._ev(rule, "rooms that may be locked: " + (", ".join(self.where(self.idx(*c)) for c in options) or "none"))
+            self._ev(rule, "rooms that may be locked: " + (", ".join(self.where(self.idx(*c)) for c in options) or "none"),
+                     cells=[list(c) for c in options])
         return options

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hauntcheck.engine.core import Action, Shuffle, act
+from hauntcheck.engine.core import Action, EventArg, Shuffle, act
 from hauntcheck.engine.halls.base import HallsBase
 from hauntcheck.engine.halls.model import ITEM_ORDER, NEGATIVE, Participant, RoomDef, Slot
 
@@ -74,7 +74,7 @@ class SearchRules(HallsBase):
         opts = self.search_options(p)
         self.ctx = {"seat": p.seat}
         if not opts:
-            self._ev("search.options", f"{p.name} finds nothing left to search")
+            self._ev("search.options", f"{p.name} finds nothing left to search", seat=p.seat)
             return
         if len(opts) == 1:
             self._search_with(p, opts[0])
@@ -86,7 +86,8 @@ class SearchRules(HallsBase):
         resolves (never when choosing the action card), and the Search does only that."""
         p = self.participant(self.ctx["seat"])
         what = str(action["what"])
-        self._ev("search.options", f"{p.name} uses the Search for: {what} (open: {', '.join(self.search_options(p))})")
+        self._ev("search.options", f"{p.name} uses the Search for: {what} (open: {', '.join(self.search_options(p))})",
+            seat=p.seat, what=what, open=self.search_options(p))
         self._search_with(p, what)
 
     def participant(self, seat: str) -> Participant:
@@ -94,7 +95,7 @@ class SearchRules(HallsBase):
 
     def _search_with(self, p: Participant, what: str) -> None:
         if len(self.people_in(p.pos)) > 1:
-            self._ev("search.alone-at-start", f"{p.name} was alone when choosing, so the Search goes ahead")
+            self._ev("search.alone-at-start", f"{p.name} was alone when choosing, so the Search goes ahead", seat=p.seat)
         if what == "gift":
             self._pick_gift(p)
         elif what == "body":
@@ -103,10 +104,10 @@ class SearchRules(HallsBase):
             p.items.remove("first-aid-kit")
             healed = min(int(self.d.items["first-aid-kit"].get("heal", 3)), self.d.hp_max - p.hp)
             p.hp += healed
-            self._ev("item.first-aid", f"{p.name} uses the First Aid Kit: +{healed} HP ({p.hp})")
+            self._ev("item.first-aid", f"{p.name} uses the First Aid Kit: +{healed} HP ({p.hp})", seat=p.seat, amount=healed, hp=p.hp)
         elif what == "panic":
             p.panic = False
-            self._ev("panic.discard", f"{p.name} discards the Panic card")
+            self._ev("panic.discard", f"{p.name} discards the Panic card", seat=p.seat)
         else:
             rd = self.rdef(p.pos)
             if rd.mode == "automatic":
@@ -114,7 +115,7 @@ class SearchRules(HallsBase):
                 return
             self.ctx = {"seat": p.seat, "what": what, "drawn": [], "spent": 0, "to_draw": self.draw_count(p, what)}
             if what in ("puzzle", "exit") and self.power(p, "problem-solver"):
-                self._ev("power.problem-solver", f"{p.name} is a Problem Solver: one more card")
+                self._ev("power.problem-solver", f"{p.name} is a Problem Solver: one more card", seat=p.seat)
             self.stage = "search-draw"
 
     def draw_count(self, p: Participant, what: str) -> int:
@@ -145,7 +146,7 @@ class SearchRules(HallsBase):
         if not ctx.get("shown"):
             ctx["shown"] = True
             rule = {"room": "search.draw", "puzzle": "puzzle.draw-pair", "exit": "end.exit-search"}[ctx["what"]]
-            self._ev(rule, f"{p.name} draws {', '.join(ctx['drawn'])}")
+            self._ev(rule, f"{p.name} draws {', '.join(ctx['drawn'])}", seat=p.seat, cards=ctx["drawn"])
         if p.resolve > 0 and (self.reward_deck or self.reward_discard):
             self.stage = "search-resolve"
             self.need(p.seat, "search-resolve", [act("resolve", "spend", True), act("resolve", "spend", False)])
@@ -163,7 +164,8 @@ class SearchRules(HallsBase):
             before = len(ctx["drawn"])
             self.stage = "search-draw"
             self._st_search_draw_quiet()
-            self._ev(rule, f"{p.name} spends a Resolve and draws {', '.join(ctx['drawn'][before:]) or 'nothing'}")
+            self._ev(rule, f"{p.name} spends a Resolve and draws {', '.join(ctx['drawn'][before:]) or 'nothing'}", seat=p.seat,
+                     cards=ctx["drawn"][before:])
         else:
             self._search_discard_or_finish()
 
@@ -198,7 +200,7 @@ class SearchRules(HallsBase):
             self.ctx["drawn"].remove(card)
             self.reward_discard.append(card)
             p = self.participant(self.ctx["seat"])
-            self._ev("search.resolve-discard", f"{p.name} removes a {card} card")
+            self._ev("search.resolve-discard", f"{p.name} removes a {card} card", seat=p.seat, card=card)
         self._finish_search()
 
     def _finish_search(self) -> None:
@@ -238,17 +240,20 @@ class SearchRules(HallsBase):
         wanted = {self.rdef(i).rewards[j].reward for j in self.available_slots(i)}
         unused = [c for c in drawn if not wanted & set(self.d.reward_symbols[c])]
         if unused:
-            self._ev("search.discard-unrepresented", f"not on the room, discarded: {', '.join(unused)}")
+            self._ev("search.discard-unrepresented", f"not on the room, discarded: {', '.join(unused)}", cards=unused)
         if k is None:
             p.resolve += 1
-            self._ev("search.consolation", f"nothing drawn matches {self.where(i)}: {p.name} gains 1 Resolve")
+            self._ev("search.consolation", f"nothing drawn matches {self.where(i)}: {p.name} gains 1 Resolve",
+                cell=list(self.cell(i)), seat=p.seat)
             return
         rd = self.rdef(i)
         slot = rd.rewards[k]
-        self._ev("search.most-copies", f"{p.name} finds {slot.label()} in {self.where(i)}")
+        self._ev("search.most-copies", f"{p.name} finds {slot.label()} in {self.where(i)}", seat=p.seat, cell=list(self.cell(i)),
+                 slot=k)
         self._take_slot(p, i, k)
         if slot.also >= 0 and slot.also in self.available_slots(i) and p.alive:
-            self._ev("search.reward", f"{rd.name}: the {slot.label()} also gives {rd.rewards[slot.also].label()}")
+            self._ev("search.reward", f"{rd.name}: the {slot.label()} also gives {rd.rewards[slot.also].label()}",
+                     room=rd.id, slot=slot.also)
             self._take_slot(p, i, slot.also)
 
     def _take_slot(self, p: Participant, i: int, k: int) -> None:
@@ -263,18 +268,18 @@ class SearchRules(HallsBase):
         slot = rd.rewards[k]
         if slot.outline == "square" and k not in room.covered:
             room.covered.append(k)
-            self._ev("search.exhaust-reward", f"{slot.label()} in {self.where(i)} is covered")
+            self._ev("search.exhaust-reward", f"{slot.label()} in {self.where(i)} is covered", cell=list(self.cell(i)), slot=k)
         if slot.outline == "octagon":
-            self._exhaust(i, f"taking {slot.label()} exhausts {self.where(i)}")
+            self._exhaust(i, f"taking {slot.label()} exhausts {self.where(i)}", slot=k)
         elif not room.exhausted and rd.mode == "search" and not self.room_available(i):
             self._exhaust(i, f"only Panic and Damage are left in {self.where(i)}: it is exhausted")
 
-    def _exhaust(self, i: int, text: str) -> None:
+    def _exhaust(self, i: int, text: str, **args: EventArg) -> None:
         room = self.rooms[i]
         if not room.exhausted:
             room.exhausted = True
             room.covered = []
-            self._ev("search.exhaust-room", text)
+            self._ev("search.exhaust-room", text, cell=list(self.cell(i)), **args)
 
     def gain(self, p: Participant, slot: Slot, how: str) -> None:
         """Rule search.reward (and item.limits, item.firearm-ammo, search.consolation)."""
@@ -283,11 +288,11 @@ class SearchRules(HallsBase):
             item = slot.item
             if p.has(item):
                 p.resolve += 1
-                self._ev("search.consolation", f"{p.name} already holds the {item}: 1 Resolve instead")
+                self._ev("search.consolation", f"{p.name} already holds the {item}: 1 Resolve instead", seat=p.seat, item=item)
                 return
             p.items.append(item)
             p.items.sort(key=ITEM_ORDER.index)
-            self._ev("item.limits", f"{p.name} gains the {item}")
+            self._ev("item.limits", f"{p.name} gains the {item}", seat=p.seat, item=item)
             info = self.d.items[item]
             if info.get("comes_with") or slot.extra_ammo:
                 self._ammo(p, info.get("ammo", ""), int(info.get("comes_with", 0)) + slot.extra_ammo, "item.firearm-ammo")
@@ -300,10 +305,10 @@ class SearchRules(HallsBase):
         elif r == "panic":
             if p.panic:
                 p.resolve += 1
-                self._ev("search.consolation", f"{p.name} is already Panicked: 1 Resolve instead")
+                self._ev("search.consolation", f"{p.name} is already Panicked: 1 Resolve instead", seat=p.seat)
             else:
                 p.panic = True
-                self._ev("search.reward", f"{p.name} is Panicked")
+                self._ev("search.reward", f"{p.name} is Panicked", seat=p.seat)
 
     def _ammo(self, p: Participant, kind: str, n: int, rule: str) -> None:
         if n <= 0 or not kind:
@@ -315,7 +320,7 @@ class SearchRules(HallsBase):
             p.bullets += n
         else:
             p.shells += n
-        self._ev(rule, f"{p.name} gains {n} {kind}{'s' if n > 1 else ''}")
+        self._ev(rule, f"{p.name} gains {n} {kind}{'s' if n > 1 else ''}", seat=p.seat, amount=n, kind=kind)
 
     def give_key(self, p: Participant, how: str, made: bool = True) -> None:
         """Rule keys.find: a Key, and (outside solo) one room to lock in the MC phase."""
@@ -323,7 +328,7 @@ class SearchRules(HallsBase):
         if made:
             self.keys_made += 1
         self.milestones.add("key")
-        self._ev("keys.find", f"{p.name} gains a Key ({how}); holds {p.keys}")
+        self._ev("keys.find", f"{p.name} gains a Key ({how}); holds {p.keys}", seat=p.seat, keys=p.keys)
         if not self.solo:
             self.turn.setdefault("locks", []).append([p.seat, 1])
 
@@ -335,18 +340,19 @@ class SearchRules(HallsBase):
         if self.power(p, "tough"):
             reduced = max(1, n - 1)
             if reduced < n:
-                self._ev("power.tough", f"{p.name} is Tough: {n} damage becomes {reduced}")
+                self._ev("power.tough", f"{p.name} is Tough: {n} damage becomes {reduced}", seat=p.seat, amount=n, reduced=reduced)
             n = reduced
         taken = min(n, p.hp)
         p.hp -= taken
         if resolve:
             p.resolve += n
-        self._ev(rule, f"{p.name} takes {why}: {p.hp} HP left" + (f", +{n} Resolve" if resolve else ""))
+        self._ev(rule, f"{p.name} takes {why}: {p.hp} HP left" + (f", +{n} Resolve" if resolve else ""),
+                 seat=p.seat, amount=n, hp=p.hp, resolve=n if resolve else 0)
         if p.hp == 0:
             if rule == "search.damage-resolve":
-                self._ev("search.death", f"{p.name} is killed by the search")
+                self._ev("search.death", f"{p.name} is killed by the search", seat=p.seat)
             else:  # every other damage is a combat's hit (a room's HP price never reaches 0: search.requires-item)
-                self._ev("combat.damage", f"{p.name} is brought to 0 HP in the combat and dies")
+                self._ev("combat.damage", f"{p.name} is brought to 0 HP in the combat and dies", seat=p.seat)
             self._die(p)
 
     def _die(self, p: Participant) -> None:
@@ -359,10 +365,11 @@ class SearchRules(HallsBase):
             self.mc_holders.append(k)
         self.milestones.add("death")
         if self.solo:
-            self._ev("solo.no-locks", f"{p.name} dies in {self.where(p.pos)}: the game is lost")
+            self._ev("solo.no-locks", f"{p.name} dies in {self.where(p.pos)}: the game is lost", seat=p.seat, cell=list(self.cell(p.pos)))
             return
-        self._ev("death.participant", f"{p.name} dies in {self.where(p.pos)}; P{k + 1} becomes the MC and will lock two rooms")
-        self._ev("mc.role", f"P{k + 1} now holds the MC card")
+        self._ev("death.participant", f"{p.name} dies in {self.where(p.pos)}; P{k + 1} becomes the MC and will lock two rooms",
+            seat=p.seat, cell=list(self.cell(p.pos)))
+        self._ev("mc.role", f"P{k + 1} now holds the MC card", seat=f"P{k + 1}")
         self.turn.setdefault("locks", []).append([p.seat, 2])
 
     def _automatic(self, p: Participant, rd: RoomDef) -> None:
@@ -372,17 +379,19 @@ class SearchRules(HallsBase):
                 p.bullets -= 1
             else:
                 p.shells -= 1
-            self._ev("search.requires-item", f"{p.name} uses the {req.get('item', 'weapon')} and spends a {req['spend_ammo']}")
+            self._ev("search.requires-item", f"{p.name} uses the {req.get('item', 'weapon')} and spends a {req['spend_ammo']}",
+                seat=p.seat, ammo=req['spend_ammo'])
         if req.get("spend_key"):
             p.keys -= int(req["spend_key"])
             self.keys_spent += int(req["spend_key"])
-            self._ev("search.requires-item", f"{p.name} spends {req['spend_key']} Key in {rd.name}")
+            self._ev("search.requires-item", f"{p.name} spends {req['spend_key']} Key in {rd.name}",
+                seat=p.seat, keys=int(req['spend_key']), room=rd.id)
         if req.get("spend_hp"):
             self.hurt(p, int(req["spend_hp"]), "search.requires-item", f"{req['spend_hp']} HP as the price of {rd.name}",
                       resolve=False)
         if p.alive:
             k = self.available_slots(p.pos)[0]
-            self._ev("search.reward", f"{rd.name} gives {rd.rewards[k].label()} without a draw")
+            self._ev("search.reward", f"{rd.name} gives {rd.rewards[k].label()} without a draw", room=rd.id, slot=k)
             self._take_slot(p, p.pos, k)
 
     def _pairs(self, drawn: Sequence[str]) -> bool:
@@ -403,20 +412,22 @@ class SearchRules(HallsBase):
         if self._pairs(drawn):
             k = slots[0]
             slot = rd.rewards[k]
-            self._ev("puzzle.solve", f"{p.name} solves the puzzle of {self.where(i)} and receives {slot.label()}")
+            self._ev("puzzle.solve", f"{p.name} solves the puzzle of {self.where(i)} and receives {slot.label()}",
+                seat=p.seat, cell=list(self.cell(i)), slot=k)
             if room.temp:
                 room.temp = False
             self.gain(p, slot, "puzzle")
             self._exhaust(i, f"{self.where(i)} has been solved and is exhausted")
             return
         if rd.on_fail == "exhaust-and-penalty":
-            self._ev("puzzle.failure-exhausts", f"{p.name} fails the puzzle of {self.where(i)}")
+            self._ev("puzzle.failure-exhausts", f"{p.name} fails the puzzle of {self.where(i)}", seat=p.seat, cell=list(self.cell(i)))
             self._exhaust(i, f"{self.where(i)} is exhausted by the failure")
             if rd.penalty:
                 self.gain(p, rd.penalty, "puzzle")
             return
         if rd.on_fail == "penalty":
-            self._ev("puzzle.failure-exhausts", f"{p.name} fails the puzzle of {self.where(i)} and takes the penalty")
+            self._ev("puzzle.failure-exhausts", f"{p.name} fails the puzzle of {self.where(i)} and takes the penalty",
+                seat=p.seat, cell=list(self.cell(i)))
             if rd.penalty:
                 self.gain(p, rd.penalty, "puzzle")
             return
@@ -424,9 +435,11 @@ class SearchRules(HallsBase):
         left = self.available_slots(i)
         if left:
             nxt = rd.rewards[left[0]].draw or rd.search
-            self._ev("puzzle.progress", f"{p.name} fails; a progress token covers {rd.rewards[slots[0]].label()}, next attempt draws {nxt}")
+            self._ev("puzzle.progress", f"{p.name} fails; a progress token covers {rd.rewards[slots[0]].label()}, next attempt draws {nxt}",
+                seat=p.seat, slot=slots[0], count=nxt)
             return
-        self._ev("puzzle.penalty", f"every reward of {self.where(i)} is covered: {p.name} takes the penalty and the room opens")
+        self._ev("puzzle.penalty", f"every reward of {self.where(i)} is covered: {p.name} takes the penalty and the room opens",
+            cell=list(self.cell(i)), seat=p.seat)
         room.temp = False
         self._exhaust(i, f"{self.where(i)} is used up")
         if rd.penalty:
@@ -435,14 +448,14 @@ class SearchRules(HallsBase):
     def _exit(self, p: Participant, drawn: Sequence[str]) -> None:
         if self._pairs(drawn):
             self.turn["exit_wins"].append(p.seat)
-            self._ev("end.exit-search", f"{p.name} finds a pair at the Exit with {p.keys} Keys and will escape")
+            self._ev("end.exit-search", f"{p.name} finds a pair at the Exit with {p.keys} Keys and will escape", seat=p.seat, keys=p.keys)
         else:
-            self._ev("end.exit-search", f"{p.name} finds no pair at the Exit")
+            self._ev("end.exit-search", f"{p.name} finds no pair at the Exit", seat=p.seat)
 
     def _pick_gift(self, p: Participant) -> None:
         room = self.rooms[p.pos]
         gift, room.gift = room.gift, ""
-        self._ev("gift.pick-up", f"{p.name} picks up an MC Gift: {gift}")
+        self._ev("gift.pick-up", f"{p.name} picks up an MC Gift: {gift}", seat=p.seat, gift=gift)
         for slot in self.d.gifts[gift]:
             if p.alive:
                 self.gain(p, slot, "gift")
@@ -450,13 +463,13 @@ class SearchRules(HallsBase):
     def _search_body(self, p: Participant) -> None:
         body = next(q for q in self.pp if not q.alive and not q.searched and q.pos == p.pos)
         body.searched = True
-        self._ev("body.search", f"{p.name} searches the body of {body.name}")
+        self._ev("body.search", f"{p.name} searches the body of {body.name}", seat=p.seat, body=body.seat)
         for item in list(body.items):
             if p.has(item):
-                self._ev("body.search", f"{p.name} cannot carry a second {item}; it is discarded")
+                self._ev("body.search", f"{p.name} cannot carry a second {item}; it is discarded", seat=p.seat, item=item)
             else:
                 p.items.append(item)
-                self._ev("body.search", f"{p.name} takes the {item}")
+                self._ev("body.search", f"{p.name} takes the {item}", seat=p.seat, item=item)
         p.items.sort(key=ITEM_ORDER.index)
         body.items = []
         p.bullets += body.bullets

@@ -28,7 +28,7 @@ class TurnRules(CombatRules):
         faces = action["faces"]
         assert isinstance(faces, tuple)
         self.ctx["mixed"] = ["A" if f == 0 else "B" for f in faces]
-        self._ev("variant.mixed-decks", "rooms chosen: " + "".join(self.ctx["mixed"]))
+        self._ev("variant.mixed-decks", "rooms chosen: " + "".join(self.ctx["mixed"]), decks=self.ctx["mixed"])
         self.stage = "setup-rooms"
 
     def _room_pool(self) -> list[str]:
@@ -54,8 +54,8 @@ class TurnRules(CombatRules):
         order = strs(action["order"])
         self.pool = order[: int(self.lay["numbered_rooms"])]
         if self.decks == "combined":
-            self._ev("variant.combined-decks", f"both room decks shuffled together ({len(order)} cards)")
-        self._ev("setup.room-deck", f"{len(self.pool)} rooms drawn for the board: {', '.join(self.pool)}")
+            self._ev("variant.combined-decks", f"both room decks shuffled together ({len(order)} cards)", count=len(order))
+        self._ev("setup.room-deck", f"{len(self.pool)} rooms drawn for the board: {', '.join(self.pool)}", rooms=self.pool)
         self.stage = "setup-board"
 
     def _st_setup_board(self) -> None:
@@ -70,7 +70,8 @@ class TurnRules(CombatRules):
         for i, card in zip(free, order, strict=True):
             self.rooms[i].card = card
         rule = "setup.grid" if self.players == 4 else "variant.small-grid-rooms"
-        self._ev(rule, f"{len(free)} rooms dealt face down on a {self.rows}x{self.cols} grid")
+        self._ev(rule, f"{len(free)} rooms dealt face down on a {self.rows}x{self.cols} grid",
+            count=len(free), rows=self.rows, cols=self.cols)
         self.stage = "setup-faces"
 
     def _st_setup_faces(self) -> None:
@@ -80,13 +81,16 @@ class TurnRules(CombatRules):
         faces = action["faces"]
         assert isinstance(faces, tuple)
         names = []
+        starts = []
         for k, ((r, c), f) in enumerate(zip(self.lay["starts"], faces, strict=True)):
             i = self.idx(r, c)
+            starts.append(i)
             self.rooms[i].card = self.d.starts[k][num(f)]
             self.rooms[i].up = True
             self.rooms[i].start = True
             names.append(self.where(i))
-        self._ev("setup.grid", "starting rooms: " + ", ".join(names))
+        self._ev("setup.grid", "starting rooms: " + ", ".join(names), rooms=[self.rooms[i].card for i in starts],
+                 cells=[list(self.cell(i)) for i in starts])
         self.stage = "setup-mc"
 
     def _st_setup_mc(self) -> None:
@@ -101,18 +105,18 @@ class TurnRules(CombatRules):
         self.mc_deck = strs(action["order"])
         if self.stage == "setup-mc":
             rule = "solo.setup" if self.solo else ("variant.two-players" if self.players == 2 else "setup.decks")
-            self._ev(rule, f"MC deck shuffled ({len(self.mc_deck)} cards)")
+            self._ev(rule, f"MC deck shuffled ({len(self.mc_deck)} cards)", count=len(self.mc_deck))
             self.stage = "setup-gifts"
         else:
             self.mc_discard = []
-            self._ev("mc.reshuffle", f"MC discards shuffled into a new deck ({len(self.mc_deck)} cards)")
+            self._ev("mc.reshuffle", f"MC discards shuffled into a new deck ({len(self.mc_deck)} cards)", count=len(self.mc_deck))
 
     def _st_setup_gifts(self) -> None:
         self.need_chance("gift-shuffle", Shuffle("gifts", self.d.gift_pool))
 
     def _on_gift_shuffle(self, action: Action) -> None:
         self.gift_pile = strs(action["order"])
-        self._ev("setup.decks", f"MC Gift tokens shuffled face down ({len(self.gift_pile)})")
+        self._ev("setup.decks", f"MC Gift tokens shuffled face down ({len(self.gift_pile)})", count=len(self.gift_pile))
         self.stage = "setup-rewards"
 
     def _st_setup_rewards(self) -> None:
@@ -121,12 +125,13 @@ class TurnRules(CombatRules):
     def _on_reward_shuffle(self, action: Action) -> None:
         self.reward_deck = strs(action["order"])
         if self.stage == "setup-rewards":
-            self._ev("setup.decks", f"Reward deck shuffled ({len(self.reward_deck)} cards)")
+            self._ev("setup.decks", f"Reward deck shuffled ({len(self.reward_deck)} cards)", count=len(self.reward_deck))
             self._make_participants()
             self.stage = "setup-place"
         else:
             self.reward_discard = []
-            self._ev("search.reshuffle", f"Reward discards shuffled into a new deck ({len(self.reward_deck)} cards)")
+            self._ev("search.reshuffle", f"Reward discards shuffled into a new deck ({len(self.reward_deck)} cards)",
+                count=len(self.reward_deck))
 
     def _make_participants(self) -> None:
         for k in range(self.players):
@@ -136,9 +141,10 @@ class TurnRules(CombatRules):
             resolve = int(side.get("resolve", self.d.resolve))
             self.pp.append(Participant(f"P{k + 1}", spec["id"], spec["name"], -1, self.d.hp, resolve, powers))
             self._ev("setup.participants", f"P{k + 1} plays {spec['name']} ({self.side} side): {self.d.hp} HP, "
-                    f"{resolve} Resolve" + (f", powers {', '.join(powers)}" if powers else ""))
+                    f"{resolve} Resolve" + (f", powers {', '.join(powers)}" if powers else ""),
+                    seat=f"P{k + 1}", participant=spec["id"], side=self.side, hp=self.d.hp, resolve=resolve, powers=list(powers))
             if "lucky" in powers:
-                self._ev("power.lucky", f"{spec['name']} starts with {resolve} Resolve")
+                self._ev("power.lucky", f"{spec['name']} starts with {resolve} Resolve", participant=spec["id"], resolve=resolve)
 
     def _st_setup_place(self) -> None:
         taken = {p.pos for p in self.pp}
@@ -152,7 +158,7 @@ class TurnRules(CombatRules):
     def _on_start(self, action: Action) -> None:
         p = next(p for p in self.pp if p.pos < 0)
         p.pos = self.idx(num(action["row"]), num(action["col"]))
-        self._ev("setup.participants", f"{p.name} starts in {self.where(p.pos)}")
+        self._ev("setup.participants", f"{p.name} starts in {self.where(p.pos)}", seat=p.seat, cell=list(self.cell(p.pos)))
 
     def _st_setup_killer(self) -> None:
         cells = [self.idx(r, c) for r, c in self.lay["killer_cells"]]
@@ -169,8 +175,8 @@ class TurnRules(CombatRules):
     def _place_killer(self, i: int) -> None:
         self.killer.pos = i
         rule = {"first": "setup.killer", "second": "variant.two-players"}.get(self.lay["killer_placed_by"], self.lay["rule"])
-        self._ev("setup.first-player", f"{self.pp[0].name} holds the First Player card")
-        self._ev(rule, f"the Killer ({self.killer.hp} HP, Rage 0) starts in {self.where(i)}")
+        self._ev("setup.first-player", f"{self.pp[0].name} holds the First Player card", seat=self.pp[0].seat)
+        self._ev(rule, f"the Killer ({self.killer.hp} HP, Rage 0) starts in {self.where(i)}", hp=self.killer.hp, cell=list(self.cell(i)))
         self._begin_turn()
 
     # ================================================================= selection
@@ -178,7 +184,8 @@ class TurnRules(CombatRules):
     def _begin_turn(self) -> None:
         if self.round > self.d.round_limit:
             self.result = Outcome("undecided", (), f"round limit {self.d.round_limit} reached")
-            self._ev("turn.round-limit", f"round {self.round} would exceed the limit of {self.d.round_limit}: undecided")
+            self._ev("turn.round-limit", f"round {self.round} would exceed the limit of {self.d.round_limit}: undecided",
+                round=self.round, round_limit=self.d.round_limit)
             self.stage = "over"
             return
         self.ctx = {}  # nothing of a finished search, combat or setup step carries into a new turn
@@ -192,10 +199,12 @@ class TurnRules(CombatRules):
                      "mc_start": list(self.mc_holders)}
         self.stage = "select"
         self._round_began = True
-        self._ev("turn.phases", f"round {self.round} begins; {self.pp[self.first].name} is First Player")
+        self._ev("turn.phases", f"round {self.round} begins; {self.pp[self.first].name} is First Player",
+            round=self.round, seat=self.pp[self.first].seat)
         killer = self.killer
         if killer.stunned and any(p.pos == killer.pos for p in self.living()):
-            self._ev("killer.stunned-absent", f"the Stunned Killer in {self.where(killer.pos)} counts as absent")
+            self._ev("killer.stunned-absent", f"the Stunned Killer in {self.where(killer.pos)} counts as absent",
+                cell=list(self.cell(killer.pos)))
 
     def select_options(self, p: Participant) -> list[Action]:
         """Rule turn.secret-choice: the action cards this Participant may choose, from the position
@@ -219,7 +228,8 @@ class TurnRules(CombatRules):
                 return
         if not self.quiet:
             shown = ", ".join(f"{self.pp[k].name} {chosen[self.pp[k].seat]}" for k in self.living_order())
-            self._ev("turn.secret-choice", f"actions revealed: {shown}")
+            self._ev("turn.secret-choice", f"actions revealed: {shown}",
+                seats=[self.pp[k].seat for k in self.living_order()], actions=[chosen[self.pp[k].seat] for k in self.living_order()])
         self.stage = "resolve"
 
     def _on_choose(self, action: Action) -> None:
@@ -247,7 +257,7 @@ class TurnRules(CombatRules):
                 self._start_search(p)
                 return
             else:
-                self._ev("turn.impossible-action", f"{p.name} has no possible action and passes")
+                self._ev("turn.impossible-action", f"{p.name} has no possible action and passes", seat=p.seat)
         self._end_resolution()
 
     def _move(self, p: Participant, direction: str) -> None:
@@ -257,10 +267,11 @@ class TurnRules(CombatRules):
         for seat, a, b in self.turn["moves"]:
             if a == to and b == frm:
                 other = next(q for q in self.pp if q.seat == seat)
-                self._ev("move.doorway", f"{p.name} and {other.name} meet in the doorway; {p.name} stays in {self.where(frm)}")
+                self._ev("move.doorway", f"{p.name} and {other.name} meet in the doorway; {p.name} stays in {self.where(frm)}",
+                    seat=p.seat, other=other.seat, origin=list(self.cell(frm)))
                 return
         self.turn["moves"].append([p.seat, frm, to])
-        self._enter(p, to, "move.one-space", f"{p.name} moves {direction}")
+        self._enter(p, to, "move.one-space", f"{p.name} moves {direction}", dir=direction)
         met = [q.name for q in self.people_in(to) if q is not p]
         if self.killer.active() and self.killer.pos == to:
             met.append("the Killer")
@@ -268,4 +279,5 @@ class TurnRules(CombatRules):
             # turn.resolution-order: actions resolve one by one but count as simultaneous, so a
             # meeting made during the resolution starts no combat (or changes no choice) this turn
             self._ev("turn.resolution-order", f"{p.name} joins {' and '.join(met)} in {self.where(to)}: the actions "
-                     "of this turn count as simultaneous, so any combat waits for the next turn")
+                     "of this turn count as simultaneous, so any combat waits for the next turn",
+                seat=p.seat, met=list(met), to=list(self.cell(to)))

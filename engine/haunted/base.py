@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Draw, Event, GameState, Outcome, act
+from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Draw, Event, EventArg, GameState, Outcome, act
 from hauntcheck.engine.haunted.model import STATS, Entry, Player, Static
 
 #: What ``_ev`` gives in a quiet game; ``HauntedState._apply`` then returns no events at all.
@@ -149,10 +149,10 @@ class HauntedBase(GameState):
 
     # ---------------------------------------------------------------- helpers
 
-    def _ev(self, rule: str, text: str) -> Event:
+    def _ev(self, rule: str, text: str, **args: EventArg) -> Event:
         if self.quiet:  # nobody reads the events of a quiet game (run_fast): skip checking and building them
             return _QUIET
-        return self.st.rules.event(rule, text)
+        return self.st.rules.event(rule, text, **args)
 
     def _seat(self, i: int) -> str:
         return f"P{i + 1}"
@@ -252,38 +252,46 @@ class HauntedBase(GameState):
         if delta == 0:
             return
         if stat == "will" and p.locked:
-            events.append(self._ev("stats.locked", f"{seat}'s WILL is locked at {p.will}; {why} {delta:+d} is ignored"))
+            events.append(self._ev("stats.locked", f"{seat}'s WILL is locked at {p.will}; {why} {delta:+d} is ignored",
+                seat=seat, will=p.will, amount=delta))
             return
         old = p.get(stat)
         if old + delta < 0:
-            events.append(self._ev("stats.floor-zero", f"{seat}'s {stat.upper()} {old} cannot go below 0; {why} {delta:+d} is ignored"))
+            events.append(self._ev("stats.floor-zero", f"{seat}'s {stat.upper()} {old} cannot go below 0; {why} {delta:+d} is ignored",
+                seat=seat, trait=stat, old=old, amount=delta))
             return
         setattr(p, stat, old + delta)
-        events.append(self._ev("door.effect-target", f"{seat} {stat.upper()} {old} -> {old + delta} ({why})"))
+        events.append(self._ev("door.effect-target", f"{seat} {stat.upper()} {old} -> {old + delta} ({why})",
+            seat=seat, trait=stat, old=old, amount=delta, value=old + delta))
 
     def _set(self, i: int, stat: str, value: int, rule: str, why: str, events: list[Event]) -> None:
         p = self.players[i]
         seat = self._seat(i)
         if stat == "will" and p.locked:
-            events.append(self._ev("stats.locked", f"{seat}'s WILL is locked at {p.will}; {why} is ignored"))
+            events.append(self._ev("stats.locked", f"{seat}'s WILL is locked at {p.will}; {why} is ignored",
+                seat=seat, will=p.will))
             return
         old = p.get(stat)
         setattr(p, stat, value)
-        events.append(self._ev(rule, f"{seat} {stat.upper()} {old} -> {value} ({why})"))
+        events.append(self._ev(rule, f"{seat} {stat.upper()} {old} -> {value} ({why})",
+            seat=seat, trait=stat, old=old, value=value))
 
     def _apply_entry(self, i: int, entry: Entry, chart: str, events: list[Event]) -> None:
         if not entry.effect:
-            events.append(self._ev("door.effect-target", f"{self._seat(i)}: {entry.room} ({chart}) has no effect"))
+            events.append(self._ev("door.effect-target", f"{self._seat(i)}: {entry.room} ({chart}) has no effect",
+                seat=self._seat(i), room=entry.room, chart=chart))
         for stat, delta in entry.effect:
             self._change(i, stat, delta, f"{entry.room}, {chart}", events)
 
     def _answer(self, i: int, question: str, events: list[Event]) -> None:
         p = self.players[i]
         if question in p.questions:
-            events.append(self._ev("question.answered", f"{self._seat(i)} answers the {question} question again (no further point)"))
+            events.append(self._ev("question.answered", f"{self._seat(i)} answers the {question} question again (no further point)",
+                seat=self._seat(i), question=question))
         else:
             p.questions.append(question)
-            events.append(self._ev("question.answered", f"{self._seat(i)} answers the {question} question"))
+            events.append(self._ev("question.answered", f"{self._seat(i)} answers the {question} question",
+                seat=self._seat(i), question=question))
 
     def _draw_choices(self) -> Draw:
         if self.aside_left > 0:

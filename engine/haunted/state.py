@@ -36,14 +36,16 @@ class HauntedState(DoorRules):
             self._dealt(self._drawn(action), events)
         elif step == "reveal":
             self.pending = self._drawn(action)
-            house = self._seat(self.active) if self.st.solo else f"{self._seat(self._house())} (house)"
-            events.append(self._ev("door.reveal", f"{house} turns over {self.pending}"))
+            seat = self._seat(self.active) if self.st.solo else self._seat(self._house())
+            house = seat if self.st.solo else f"{seat} (house)"
+            events.append(self._ev("door.reveal", f"{house} turns over {self.pending}", seat=seat, card=self.pending))
             self._check_deck_empty(events)
             self._resolve_door(events)
         elif step == "trap-draw":
             self.pending = self._drawn(action)
             p = self.players[self.active]
-            events.append(self._ev("trap.draw", f"{self._seat(self.active)} is trapped in {p.pos} and draws {self.pending}"))
+            events.append(self._ev("trap.draw", f"{self._seat(self.active)} is trapped in {p.pos} and draws {self.pending}",
+                seat=self._seat(self.active), at=p.pos, card=self.pending))
             self._check_deck_empty(events)
             self.step = "trap-play"
         elif kind == "move":

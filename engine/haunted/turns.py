@@ -20,12 +20,13 @@ class TurnRules(HauntedBase):
         p = self.players[i]
         house = self._house()
         if self.st.solo:
-            events.append(self._ev("solo.own-doors", f"{self._seat(i)} is active and turns over their own Doors"))
+            events.append(self._ev("solo.own-doors", f"{self._seat(i)} is active and turns over their own Doors", seat=self._seat(i)))
         else:
-            events.append(self._ev("turn.active-player", f"{self._seat(i)} is active"))
+            events.append(self._ev("turn.active-player", f"{self._seat(i)} is active", seat=self._seat(i)))
             trapped = " (trapped, but still the house player)" if self.players[house].trapped else ""
             events.append(
-                self._ev("trap.still-house" if trapped else "turn.house-player", f"{self._seat(house)} is the house player{trapped}")
+                self._ev("trap.still-house" if trapped else "turn.house-player", f"{self._seat(house)} is the house player{trapped}",
+                    seat=self._seat(house), trapped=bool(trapped))
             )
         assert p.pos is not None
         if p.first_turn:
@@ -33,21 +34,22 @@ class TurnRules(HauntedBase):
             card = self.st.cards[p.pos]
             if card.suit is not None and card.role == "room":
                 entry = self.st.charts.suit[card.suit][card.rank]
-                events.append(self._ev("turn.starting-room-effect", f"{self._seat(i)}'s starting Room {p.pos} is the {entry.room}"))
+                events.append(self._ev("turn.starting-room-effect", f"{self._seat(i)}'s starting Room {p.pos} is the {entry.room}",
+                    seat=self._seat(i), at=p.pos, room=entry.room))
                 self._apply_entry(i, entry, f"{card.suit} chart", events)
         if p.trapped:
             if not self.deck:
-                events.append(self._ev("trap.empty-deck", f"{self._seat(i)} is trapped and has no Door to draw"))
+                events.append(self._ev("trap.empty-deck", f"{self._seat(i)} is trapped and has no Door to draw", seat=self._seat(i)))
                 self._end_turn(events)
                 return
             self.step = "trap-draw"
             return
         if not self.adj[p.pos] and not self._can_open(p.pos):
-            events.append(self._ev("turn.stuck", f"{self._seat(i)} can neither move nor open a Door and passes"))
+            events.append(self._ev("turn.stuck", f"{self._seat(i)} can neither move nor open a Door and passes", seat=self._seat(i)))
             self._end_turn(events)
             return
         if not self.adj[p.pos]:
-            events.append(self._ev("turn.must-leave", f"{self._seat(i)} has no adjacent card and must open a Door"))
+            events.append(self._ev("turn.must-leave", f"{self._seat(i)} has no adjacent card and must open a Door", seat=self._seat(i)))
         self.step = "choose"
 
     def _players_in(self) -> int:
@@ -93,7 +95,7 @@ class TurnRules(HauntedBase):
         else:  # pragma: no cover - the game ends once everyone has escaped
             raise AssertionError("no player left to take a turn")
         if self.n > 1:
-            events.append(self._ev("turn.next", f"{self._seat(nxt)} becomes the active player"))
+            events.append(self._ev("turn.next", f"{self._seat(nxt)} becomes the active player", seat=self._seat(nxt)))
         self.active = nxt
         self._begin_turn(events)
 
@@ -104,14 +106,15 @@ class TurnRules(HauntedBase):
         self.pending = None
         self.finished_by = rule
         if rule != "end.escape":
-            events.append(self._ev(rule, f"the game ends: {why}"))
+            events.append(self._ev(rule, f"the game ends: {why}", turns=self.total_turns))
         scores = {i: p.score() for i, p in enumerate(self.players)}
         for i, p in enumerate(self.players):
             events.append(
-                self._ev("score.total", f"{self._seat(i)} scores {p.will} + {p.body} - {p.fear} + {len(p.questions)} = {scores[i]}")
+                self._ev("score.total", f"{self._seat(i)} scores {p.will} + {p.body} - {p.fear} + {len(p.questions)} = {scores[i]}",
+                    seat=self._seat(i), will=p.will, body=p.body, fear=p.fear, questions=len(p.questions), total=scores[i])
             )
             if p.trapped:
-                events.append(self._ev("trap.fate", f"{self._seat(i)} is still trapped and meets the worst fate"))
+                events.append(self._ev("trap.fate", f"{self._seat(i)} is still trapped and meets the worst fate", seat=self._seat(i)))
         eligible = [i for i, p in enumerate(self.players) if not p.trapped]
         escaped = [i for i, p in enumerate(self.players) if p.escaped]
         if self.st.solo:
@@ -131,7 +134,7 @@ class TurnRules(HauntedBase):
             return
         if escaped:
             i = escaped[0]
-            events.append(self._ev("win.escaped", f"{self._seat(i)} escaped and wins"))
+            events.append(self._ev("win.escaped", f"{self._seat(i)} escaped and wins", seat=self._seat(i)))
             self._outcome = Outcome("escape", (self._seat(i),), f"score {scores[i]}")
             return
         self._best({i: scores[i] for i in eligible}, "win.points", "points", events)
@@ -145,6 +148,6 @@ class TurnRules(HauntedBase):
         top = max(positive.values())
         winners = tuple(self._seat(i) for i in sorted(positive) if positive[i] == top)
         if len(winners) > 1:
-            events.append(self._ev("win.ties", f"{', '.join(winners)} tie with {top} and share the win"))
-        events.append(self._ev(rule, f"{', '.join(winners)} wins with {top}"))
+            events.append(self._ev("win.ties", f"{', '.join(winners)} tie with {top} and share the win", seats=list(winners), total=top))
+        events.append(self._ev(rule, f"{', '.join(winners)} wins with {top}", seats=list(winners), total=top))
         self._outcome = Outcome(result, winners, f"best total {top}")

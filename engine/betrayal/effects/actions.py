@@ -126,29 +126,31 @@ def do_action(st: BetrayalState, seat: str, a: Action) -> Gen[None]:
     ctx = Ctx(seat, source)
     if source.startswith("card:"):
         st.turn.items_acted.add(source.partition(":")[2])
-        st.emit("item.once-per-turn-use", f"{st.name(seat)} uses {_source_name(st, source)}")
+        st.emit("item.once-per-turn-use", f"{st.name(seat)} uses {_source_name(st, source)}", seat=seat, source=source)
     if a.kind == "cross":
-        st.emit("room.barrier.once-per-turn", f"{st.name(seat)} tries to cross the barrier of {st.room_name(st.ex[seat].room)}")
+        st.emit("room.barrier.once-per-turn", f"{st.name(seat)} tries to cross the barrier of {st.room_name(st.ex[seat].room)}",
+            seat=seat, room=st.ex[seat].room)
         stopped = st.turn.stopped
         yield from run(st, ability.get("do", []), ctx)
         if st.turn.stopped and not stopped:
-            st.emit("room.barrier.fail-ends-move", f"{st.name(seat)} fails to cross; movement ends")
+            st.emit("room.barrier.fail-ends-move", f"{st.name(seat)} fails to cross; movement ends", seat=seat)
         elif ctx.passed is not False:
             e = st.ex[seat]
             e.part = 1 - e.part
-            st.emit("room.barrier.crossing-free", f"{st.name(seat)} crosses to the far side (no space used)")
+            st.emit("room.barrier.crossing-free", f"{st.name(seat)} crosses to the far side (no space used)", seat=seat)
         return
     if ability.get("says") and source.startswith(("room:", "token:")):
-        st.emit(source_rule(st, ctx), f"{_source_name(st, source)}: {ability['says']}")
+        st.emit(source_rule(st, ctx), f"{_source_name(st, source)}: {ability['says']}", source=source)
     if source == "room:vault" and st.haunt is not None and st.haunt.get("traitor") == seat:
-        st.emit("room.vault.traitor-rolls", f"{st.name(seat)} is the traitor but still rolls to open the Vault")
+        st.emit("room.vault.traitor-rolls", f"{st.name(seat)} is the traitor but still rolls to open the Vault", seat=seat)
     if source in TRAITOR_PASSES and st.haunt is not None and st.haunt.get("traitor") == seat:
-        st.emit(TRAITOR_PASSES[source], f"{st.name(seat)} is the traitor and passes {_source_name(st, source)} without rolling")
+        st.emit(TRAITOR_PASSES[source], f"{st.name(seat)} is the traitor and passes {_source_name(st, source)} without rolling", seat=seat,
+            source=source)
         for step in ability.get("do", []):
             yield from run(st, step["roll"].get("pass", []) if "roll" in step else [step], ctx)
         return
     if source == "room:collapsed-room":
-        st.emit("room.collapsed-room.later-optional", f"{st.name(seat)} jumps down on purpose")
+        st.emit("room.collapsed-room.later-optional", f"{st.name(seat)} jumps down on purpose", seat=seat)
         st.emit("room.collapsed-room.fall-free", "the fall uses no space of movement")
     who = ability.get("who")
     if who in ("self-or-explorer-here", "chosen-explorer-here"):

@@ -47,20 +47,20 @@ def _place_token(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapp
         st.token_parts[token] = e.part
         side = SIDES[(st.t.rooms[room].barrier[e.part] + st.house.spots[room].rotation) % 4]
         st.emit("room.barrier.token-side-fixed", f"the {token} token stays on the {side} side of {st.room_name(room)}, "
-                f"where {st.name(ctx.seat)} landed")
+                f"where {st.name(ctx.seat)} landed", token=token, side=side, room=room, seat=ctx.seat)
     if spec.get("abilities"):
         st.token_abilities[token] = tuple(spec["abilities"])
     ctx.kept = ctx.kept or "house"  # the card's effect stays in the house as a token
     rule = "room.vault.empty-token" if token == "vault-empty" else (
         "room.collapsed-room.below-token" if token == "below-collapsed-room" else "glossary.tokens")
-    st.emit(rule, f"the {token} token is placed in {st.room_name(room)}")
+    st.emit(rule, f"the {token} token is placed in {st.room_name(room)}", token=token, room=room)
 
 
 def _remove_token(st: BetrayalState, token: Any, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
     room = st.ex[ctx.seat].room
     if token in st.tokens.get(room, []):
         st.tokens[room].remove(token)
-        st.emit("glossary.tokens", f"the {token} token is removed from {st.room_name(room)}")
+        st.emit("glossary.tokens", f"the {token} token is removed from {st.room_name(room)}", token=token, room=room)
         if not st.tokens[room]:
             del st.tokens[room]
         card = _token_card(st, str(token))
@@ -88,18 +88,18 @@ def _discard_self(st: BetrayalState, value: Any, ctx: Ctx, eff: Mapping[str, Any
         if card in e.cards:
             e.cards.remove(card)
             st.discards[st.t.cards[card].type].append(card)
-            st.emit("card.read-aloud", f"{st.card_name(card)} is discarded")
+            st.emit("card.read-aloud", f"{st.card_name(card)} is discarded", card=card)
             yield from lose_card(st, s, card)
             return
         if card in e.kept:
             e.kept.remove(card)
             st.discards["event"].append(card)
-            st.emit("event.resolve-and-discard", f"{st.card_name(card)} is discarded")
+            st.emit("event.resolve-and-discard", f"{st.card_name(card)} is discarded", card=card)
             return
     if card in st.resolving:
         st.resolving.remove(card)
         st.discards["event"].append(card)
-        st.emit("event.resolve-and-discard", f"{st.card_name(card)} is discarded")
+        st.emit("event.resolve-and-discard", f"{st.card_name(card)} is discarded", card=card)
 
 
 def _keep(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
@@ -111,7 +111,8 @@ def _keep(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
     if spec.get("status"):
         yield from _status(st, spec["status"], ctx, eff)
     ctx.kept = "player"
-    st.emit("event.resolve-and-discard", f"{st.card_name(card)} stays in front of {st.name(ctx.seat)} (lasting effect)")
+    st.emit("event.resolve-and-discard", f"{st.card_name(card)} stays in front of {st.name(ctx.seat)} (lasting effect)",
+        card=card, seat=ctx.seat)
 
 
 def _status(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
@@ -121,7 +122,8 @@ def _status(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[s
     card = ctx.source.partition(":")[2]
     st.status_cards[(ctx.seat, name)] = card
     ctx.kept = "player"
-    st.emit("card.read-aloud", f"{st.name(ctx.seat)} is {name}: they keep {st.card_name(card)} and can do nothing until freed")
+    st.emit("card.read-aloud", f"{st.name(ctx.seat)} is {name}: they keep {st.card_name(card)} and can do nothing until freed",
+        seat=ctx.seat, status=name, card=card)
     if ctx.seat == st.current:
         st.turn.stopped = True
         st.turn.stop_rule = "card.read-aloud"  # the status card's own text holds the explorer
@@ -136,7 +138,8 @@ def _escape(st: BetrayalState, helper: str, seat: str, name: str) -> Gen[None]:
     total = yield from _roll_once(st, helper, str(rule["trait"]), {}, ctx)
     if total >= int(rule["target"]):
         del st.ex[seat].status[name]
-        st.emit("roll.target-at-least", f"{total} against {rule['target']}+: {st.name(seat)} is freed ({name})")
+        st.emit("roll.target-at-least", f"{total} against {rule['target']}+: {st.name(seat)} is freed ({name})",
+            total=total, need=rule["target"], seat=seat, status=name)
         _discard_status_card(st, seat, name)
         on_escape = st.status_rules[name].get("on_escape")
         if on_escape:
@@ -144,7 +147,7 @@ def _escape(st: BetrayalState, helper: str, seat: str, name: str) -> Gen[None]:
     else:
         st.ex[seat].status[name] += 1
         st.emit("roll.target-at-least", f"{total} against {rule['target']}+: {st.name(seat)} stays {name} "
-                f"({st.ex[seat].status[name]} failed)")
+                f"({st.ex[seat].status[name]} failed)", total=total, need=rule["target"], seat=seat, status=name)
         if helper != seat and rule.get("helper_fail_stops_helper"):
             st.turn.stopped = True
 
@@ -162,12 +165,12 @@ def _peek(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
             st.room_top = yield from st.draw_from(list(st.stack), "tile", "the top room tile")
         seen = st.room_top
         st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} looks at the top of the room stack: "
-                f"{st.room_name(seen) if seen else 'nothing'}")
+                f"{st.room_name(seen) if seen else 'nothing'}", seat=ctx.seat, room=seen)
         return
     kinds = {"any": ("omen", "item", "event"), "item-or-event": ("item", "event")}.get(stack, (stack,))
     kinds = tuple(k for k in kinds if st.decks.get(k))
     if not kinds:
-        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} has no card stack to look at")
+        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} has no card stack to look at", seat=ctx.seat)
         return
     kind = kinds[0]
     if len(kinds) > 1:
@@ -179,12 +182,13 @@ def _peek(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
         card = str(a["card"])
         st.deck_tops[kind] = [card]  # the rest is shuffled under it: nothing else is known
         st.emit("card.peek-search", f"{st.name(ctx.seat)} searches the {kind} stack and puts {st.card_name(card)} "
-                "on top of the shuffled rest")
+                "on top of the shuffled rest", seat=ctx.seat, kind=kind, card=card)
         return
     count = len(st.decks[kind]) if spec["count"] == "all" else int(spec["count"])
     looked = yield from st.peek_cards(kind, count)
     st.emit("card.peek-known-top", f"{st.name(ctx.seat)} looks at the top {len(looked)} {kind} card(s)"
-            + ("" if spec.get("secret") else ": " + ", ".join(st.card_name(c) for c in looked)))
+            + ("" if spec.get("secret") else ": " + ", ".join(st.card_name(c) for c in looked)),
+            seat=ctx.seat, kind=kind, count=len(looked), cards=None if spec.get("secret") else looked)
     if not spec.get("reorder") or len(looked) < 2:
         return
     order: list[str] = []
@@ -196,7 +200,8 @@ def _peek(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
         left.remove(str(a["card"]))
     order += left
     st.deck_tops[kind] = order + st.deck_tops[kind][len(looked):]
-    st.emit("card.peek-reorder", f"{st.name(ctx.seat)} puts the {len(order)} {kind} cards back in a chosen order")
+    st.emit("card.peek-reorder", f"{st.name(ctx.seat)} puts the {len(order)} {kind} cards back in a chosen order",
+        seat=ctx.seat, count=len(order), kind=kind)
 
 
 def _take_item(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
@@ -210,7 +215,8 @@ def _take_item(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     card, owner = str(a["card"]), str(a["owner"])
     st.ex[owner].cards.remove(card)
     st.ex[ctx.seat].cards.append(card)
-    st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} takes {st.card_name(card)} from {st.name(owner)}")
+    st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} takes {st.card_name(card)} from {st.name(owner)}",
+        seat=ctx.seat, card=card, owner=owner)
     yield from card_stolen(st, owner, card)
     yield from gain_card(st, ctx.seat, card)
 
@@ -222,7 +228,7 @@ def _return_card(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapp
     types = ("item",) if spec["type"] == "item" else ("item", "omen")
     cards = [c for c in e.cards if st.t.cards[c].type in types]
     if not cards:
-        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} has no card to give up")
+        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} has no card to give up", seat=ctx.seat)
         return
     if spec.get("random"):
         if len(cards) == 1:
@@ -239,11 +245,11 @@ def _return_card(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapp
     kind = st.t.cards[card].type
     if spec["to"] == "discard":
         st.discards[kind].append(card)
-        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} discards {st.card_name(card)}")
+        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} discards {st.card_name(card)}", seat=ctx.seat, card=card)
     else:
         st.decks[kind] = sorted([*st.decks[kind], card])
         st.deck_tops[kind] = []  # shuffled: cards looked at are no longer known on top
-        st.emit(source_rule(st, ctx), f"{st.card_name(card)} goes back into the {kind} stack, which is shuffled")
+        st.emit(source_rule(st, ctx), f"{st.card_name(card)} goes back into the {kind} stack, which is shuffled", card=card, kind=kind)
     yield from lose_card(st, ctx.seat, card)
 
 
@@ -259,5 +265,5 @@ def _move_card(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     card = str(a["card"])
     e.cards.remove(card)
     st.piles.setdefault(room, []).append(card)
-    st.emit(source_rule(st, ctx), f"{st.card_name(card)} ends up in an item pile in {st.room_name(room)}")
+    st.emit(source_rule(st, ctx), f"{st.card_name(card)} ends up in an item pile in {st.room_name(room)}", card=card, room=room)
     yield from lose_card(st, ctx.seat, card)

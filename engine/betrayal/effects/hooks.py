@@ -27,12 +27,12 @@ def _hook_bell_book_candle(st: BetrayalState, seat: str, card: str, holds: bool)
     key = f"{seat}/{card}"
     if holds and key not in st.set_bonus:
         st.set_bonus.add(key)
-        st.emit("card.read-aloud", f"{st.name(seat)} holds the Bell, the Book and the Candle: every trait rises by 2")
+        st.emit("card.read-aloud", f"{st.name(seat)} holds the Bell, the Book and the Candle: every trait rises by 2", seat=seat)
         for trait in TRAITS:
             st.trait_change(seat, trait, 2, card=card)
     elif not holds and key in st.set_bonus:
         st.set_bonus.discard(key)
-        st.emit("card.read-aloud", f"the Bell, Book and Candle set is broken: every trait of {st.name(seat)} drops by 2")
+        st.emit("card.read-aloud", f"the Bell, Book and Candle set is broken: every trait of {st.name(seat)} drops by 2", seat=seat)
         for trait in TRAITS:
             st.trait_change(seat, trait, -2, card=card)
     return
@@ -43,7 +43,7 @@ def _hook_junk_exit(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[
     if ctx.seat == st.current and st.turn.moved + 1 > st.speed(ctx.seat) + st.turn.extra:
         st.turn.short_exit = True
         st.emit("room.junk-room.always-escapes", f"{st.name(ctx.seat)} has too little Speed left but still gets out; "
-                "movement stops in the next room")
+                "movement stops in the next room", seat=ctx.seat)
     return
     yield
 
@@ -52,10 +52,10 @@ def _hook_music_toggle(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> G
     card = ctx.source.partition(":")[2]
     if card in st.open_boxes:
         st.open_boxes.discard(card)
-        st.emit("card.read-aloud", f"{st.name(ctx.seat)} closes the {st.card_name(card)}")
+        st.emit("card.read-aloud", f"{st.name(ctx.seat)} closes the {st.card_name(card)}", seat=ctx.seat, card=card)
     else:
         st.open_boxes.add(card)
-        st.emit("card.read-aloud", f"{st.name(ctx.seat)} opens the {st.card_name(card)}")
+        st.emit("card.read-aloud", f"{st.name(ctx.seat)} opens the {st.card_name(card)}", seat=ctx.seat, card=card)
     return
     yield
 
@@ -67,7 +67,7 @@ def _hook_music_drop(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen
                                         for x in a.get("do", [])):
             e.cards.remove(card)
             st.piles.setdefault(e.room, []).append(card)
-            st.emit("card.read-aloud", f"{st.name(ctx.seat)} is mesmerized and drops the {st.card_name(card)}")
+            st.emit("card.read-aloud", f"{st.name(ctx.seat)} is mesmerized and drops the {st.card_name(card)}", seat=ctx.seat, card=card)
             yield from lose_card(st, ctx.seat, card)
 
 
@@ -87,7 +87,7 @@ def _hook_jonah(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None
         if "puzzle-box" in e.cards:
             e.cards.remove("puzzle-box")
             st.discards["item"].append("puzzle-box")
-            st.emit("card.read-aloud", f"{st.name(seat)} discards the Puzzle Box and draws a replacement item")
+            st.emit("card.read-aloud", f"{st.name(seat)} discards the Puzzle Box and draws a replacement item", seat=seat)
             yield from lose_card(st, seat, "puzzle-box")
             yield from st.draw_card(seat, "item")
             return
@@ -102,7 +102,7 @@ def _hook_pass_left(kind: str) -> Callable[..., Gen[None]]:
             if (kind == "item" and any(st.t.cards[c].type == "item" for c in o.cards)) or (
                 kind == "not-basement" and st.house.floor_of(o.room) != "basement"
             ):
-                st.emit("card.read-aloud", f"{st.card_name(card)} passes to {st.name(other)}")
+                st.emit("card.read-aloud", f"{st.card_name(card)} passes to {st.name(other)}", card=card, to=other)
                 sub = Ctx(other, ctx.source)
                 for ability in st.t.cards[card].abilities:
                     if ability.get("trigger") == "on-draw":
@@ -112,7 +112,7 @@ def _hook_pass_left(kind: str) -> Callable[..., Gen[None]]:
                             yield from run(st, ability["do"][0]["if"]["then"], sub)
                 ctx.kept = ctx.kept or sub.kept
                 return
-        st.emit("card.read-aloud", f"nobody qualifies: {st.card_name(card)} has no effect")
+        st.emit("card.read-aloud", f"nobody qualifies: {st.card_name(card)} has no effect", card=card)
 
     return hook
 
@@ -137,14 +137,15 @@ def _hook_dog(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
             del st.piles[room]
         e.cards.append(card)
         st.turn.items_acted.add(card)
-        st.emit("card.read-aloud", f"the Dog fetches {st.card_name(card)} from {st.room_name(room)} for {st.name(ctx.seat)}")
+        st.emit("card.read-aloud", f"the Dog fetches {st.card_name(card)} from {st.room_name(room)} for {st.name(ctx.seat)}",
+            card=card, room=room, seat=ctx.seat)
         yield from gain_card(st, ctx.seat, card)
     elif a.get("carry") is not None and isinstance(room, str):
         card = str(a["carry"])
         e.cards.remove(card)
         st.piles.setdefault(room, []).append(card)
         st.turn.items_acted.add(card)
-        st.emit("card.read-aloud", f"the Dog carries {st.card_name(card)} to {st.room_name(room)}")
+        st.emit("card.read-aloud", f"the Dog carries {st.card_name(card)} to {st.room_name(room)}", card=card, room=room)
         yield from lose_card(st, ctx.seat, card)
     else:
         st.emit("card.read-aloud", "the Dog stays")
@@ -163,11 +164,11 @@ def villain_elevator(st: BetrayalState, seat: str, room: str, who: str) -> Gen[N
     monster turns (``room.mystic-elevator.once-per-villain-round``)."""
     if st.elevator_villain_round == st.villain_round():
         st.emit("room.mystic-elevator.once-per-villain-round", f"{who} enters the {st.room_name(room)}, which already "
-                "moved for the traitor's side this round: it stays")
+                "moved for the traitor's side this round: it stays", seat=seat, room=room)
         return
     st.elevator_villain_round = st.villain_round()
-    st.emit("room.mystic-elevator.villains-choose", f"{who} rides the {st.room_name(room)} without rolling")
-    st.emit("traitor.elevator-choice", f"{st.name(seat)} chooses where the {st.room_name(room)} goes")
+    st.emit("room.mystic-elevator.villains-choose", f"{who} rides the {st.room_name(room)} without rolling", seat=seat, room=room)
+    st.emit("traitor.elevator-choice", f"{st.name(seat)} chooses where the {st.room_name(room)} goes", seat=seat, room=room)
     spec = {"tile": "this-room", "floor": "any", "if_no_spot": "stay", "steer": True, "room": room}
     yield from _move_tile(st, spec, Ctx(seat, f"room:{room}"), {})
 

@@ -87,7 +87,7 @@ def run(st: BetrayalState, effects: Effects, ctx: Ctx) -> Gen[None]:
             # judgement (haunt.floor-removed): nobody goes to a floor out of play; the rest of
             # the effect (damage) still happens, and a token marking the landing is not placed
             st.emit("haunt.floor-removed", f"{_source_name(st, ctx.source)} would take {st.name(ctx.seat)} to the "
-                    f"{closed} floor, which is out of play: nobody moves")
+                    f"{closed} floor, which is out of play: nobody moves", seat=ctx.seat, floor=closed, source=ctx.source)
             skip_marks = True
             continue
         if skip_marks and _verb(eff) == "place_token":
@@ -115,7 +115,7 @@ def _one(st: BetrayalState, eff: Mapping[str, Any], ctx: Ctx) -> Gen[None]:
     handler = VERBS.get(verb)
     if handler is None:
         st.emit(source_rule(st, ctx), f"{_source_name(st, ctx.source)}: '{verb}' is not simulated before the haunt"
-                + (f" ({eff['says']})" if eff.get("says") else ""))
+                + (f" ({eff['says']})" if eff.get("says") else ""), source=ctx.source, verb=verb)
         return
     yield from handler(st, eff[verb], ctx, eff)
 

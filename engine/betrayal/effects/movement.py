@@ -34,15 +34,16 @@ def arrival_part(st: BetrayalState, seat: str, room: str, token: str | None = No
         part = st.token_parts[token]
         side = SIDES[(rdef.barrier[part] + st.house.spots[room].rotation) % 4]
         st.emit("room.barrier.token-side-fixed", f"the {token} token lies on the {side} side of {rdef.name}: "
-                f"{st.name(seat)} lands there")
+                f"{st.name(seat)} lands there", token=token, side=side, room=room, seat=seat)
         return part
     if len(rdef.barrier) >= 2 and rdef.barrier_arrival == "chosen":
         opts = [Action.of("side", side=SIDES[(s + st.house.spots[room].rotation) % 4]) for s in rdef.barrier]
         a = yield from st.ask(seat, opts, f"choose the side of {room} to land on")
-        st.emit("room.barrier.landing-side", f"{st.name(seat)} lands on the {a['side']} side of {rdef.name}")
+        st.emit("room.barrier.landing-side", f"{st.name(seat)} lands on the {a['side']} side of {rdef.name}", seat=seat, side=a['side'],
+                room=room)
         return opts.index(a)
     if rdef.barrier:
-        st.emit("room.vault.arrive-outside", f"{st.name(seat)} lands outside the locked door of {rdef.name}")
+        st.emit("room.vault.arrive-outside", f"{st.name(seat)} lands outside the locked door of {rdef.name}", seat=seat, room=room)
     return 0
 
 
@@ -54,7 +55,8 @@ def move_to(st: BetrayalState, seat: str, room: str, ctx: Ctx, how: str, token: 
     rdef = st.t.rooms[room]
     part = yield from arrival_part(st, seat, room, token)
     st._set_room(seat, room, part=part)
-    st.emit(source_rule(st, ctx), f"{st.name(seat)} is moved from {st.room_name(src)} to {rdef.name} ({how})")
+    st.emit(source_rule(st, ctx), f"{st.name(seat)} is moved from {st.room_name(src)} to {rdef.name} ({how})",
+        seat=seat, origin=src, to=room)
     if ctx.source == "room:coal-chute":
         st.emit("room.coal-chute.one-space", "entering the chute and sliding down count as one space together")
     if seat == st.current and st.turn.start_room == room:
@@ -67,7 +69,7 @@ def _move(st: BetrayalState, dest: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
     if room is None:
         return
     if room == st.ex[ctx.seat].room and "drawn_room" not in dest:
-        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} is already in {st.room_name(room)}")
+        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} is already in {st.room_name(room)}", seat=ctx.seat, room=room)
         return
     if st.ex[ctx.seat].room != room:
         token = dest.get("room_with_token")
@@ -86,7 +88,7 @@ def destination(st: BetrayalState, dest: Mapping[str, Any], ctx: Ctx) -> Gen[str
             return placed
         if absent == "entrance-hall":
             return "entrance-hall"
-        st.emit(source_rule(st, ctx), f"{st.room_name(room)} is not in the house: nothing happens")
+        st.emit(source_rule(st, ctx), f"{st.room_name(room)} is not in the house: nothing happens", room=room)
         return None
     if "other_end_of" in dest:
         token = str(dest["other_end_of"])
@@ -127,7 +129,7 @@ def destination(st: BetrayalState, dest: Mapping[str, Any], ctx: Ctx) -> Gen[str
         token = str(dest["room_with_token"])
         marked = sorted(r for r, toks in st.tokens.items() if token in toks)
         if not marked:
-            st.emit(source_rule(st, ctx), f"no room holds the {token} token: nothing happens")
+            st.emit(source_rule(st, ctx), f"no room holds the {token} token: nothing happens", token=token)
             return None
         return marked[0]
     return None
@@ -172,7 +174,8 @@ def fetch_room(st: BetrayalState, seat: str, room: str) -> Gen[str | None]:
     a = yield from st.ask(seat, acts, f"place {room}")
     floor, p = options[acts.index(a)]
     st.put_tile(room, floor, p.cell, p.rotation)
-    st.emit("discover.placed-room-no-draw", f"{st.room_name(room)} is taken from the stack and placed on the {floor} floor")
+    st.emit("discover.placed-room-no-draw", f"{st.room_name(room)} is taken from the stack and placed on the {floor} floor",
+        room=room, floor=floor)
     return room
 
 
@@ -189,7 +192,7 @@ def draw_room(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[str |
     if floor == "same":
         floor = st.house.floor_of(e.room)
     if floor in st.closed_floors:
-        st.emit("haunt.floor-removed", f"the {floor} floor is out of play: no room is drawn for it")
+        st.emit("haunt.floor-removed", f"the {floor} floor is out of play: no room is drawn for it", floor=floor)
         return None
     floors = FLOORS if floor == "any" else (floor,)
     tile: str | None = None
@@ -207,7 +210,7 @@ def draw_room(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[str |
         fallback = spec.get("fallback", "stay")
         if fallback == "existing-room-on-floor":
             rooms = [r for r in st.house.rooms_on(floors[0])]
-            st.emit("room.collapsed-room.basement-full", f"no {floors[0]} tile is left: choose a {floors[0]} room")
+            st.emit("room.collapsed-room.basement-full", f"no {floors[0]} tile is left: choose a {floors[0]} room", floor=floors[0])
             a = yield from st.ask(ctx.seat, [Action.of("room", room=r) for r in rooms], "choose a room to land in")
             room = str(a["room"])
             if spec.get("enter"):
@@ -229,15 +232,16 @@ def draw_room(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[str |
         place = yield from st.choose_placement(ctx.seat, tile, chosen_floor, spots_here)
     st.put_tile(tile, chosen_floor, place.cell, place.rotation)
     st.emit("discover.effect-discovery-draws", f"{st.room_name(tile)} is placed on the {chosen_floor} floor by "
-            f"{_source_name(st, ctx.source)}")
+            f"{_source_name(st, ctx.source)}", room=tile, floor=chosen_floor, source=ctx.source)
     if ctx.source == "room:collapsed-room":
-        st.emit("room.collapsed-room.first-fall-places-tile", f"the first fall from the Collapsed Room places {st.room_name(tile)}")
+        st.emit("room.collapsed-room.first-fall-places-tile", f"the first fall from the Collapsed Room places {st.room_name(tile)}",
+            room=tile)
     st.note_new_room(tile)
     st._note_false_features(tile)
     if spec.get("enter"):
         part = yield from arrival_part(st, ctx.seat, tile)
         st._set_room(ctx.seat, tile, part=part)
-        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} lands in {st.room_name(tile)}")
+        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} lands in {st.room_name(tile)}", seat=ctx.seat, room=tile)
         yield from discovered(st, ctx.seat, tile)
     return tile
 
@@ -257,7 +261,7 @@ def _draw_any_floor(st: BetrayalState, ctx: Ctx) -> Gen[tuple[str | None, str]]:
             st.held_tile = tile
             return tile, st.t.rooms[tile].floors[0]
         st.aside.append(tile)
-        st.emit("discover.sealing-tile-discarded", f"{st.room_name(tile)} has no place in the house and is set aside")
+        st.emit("discover.sealing-tile-discarded", f"{st.room_name(tile)} has no place in the house and is set aside", room=tile)
         if not any(_any_floor_spots(st, t) for t in st.stack + st.aside):
             return None, ""
 
@@ -268,7 +272,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     room = str(spec.get("room") or st.ex[ctx.seat].room)
     spot = st.house.spots[room]
     if st.t.rooms[room].placement != "stack":
-        st.emit(source_rule(st, ctx), f"{st.room_name(room)} cannot be moved")
+        st.emit(source_rule(st, ctx), f"{st.room_name(room)} cannot be moved", room=room)
         return
     target = spec["floor"]
     if target == "same":
@@ -301,17 +305,18 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
                       for f in floors if st.remaining_for(f) > 0)
         if sealing > 0:
             st.emit("room.mystic-elevator.cannot-seal", f"{sealing} place(s) on the {'/'.join(floors)} floor would seal "
-                    f"off a floor: the elevator does not go there")
+                    f"off a floor: the elevator does not go there", count=sealing, floors=list(floors))
     if not options:
         st.emit("room.mystic-elevator.no-door-stays" if is_elevator else source_rule(st, ctx),
-                f"no open door on the {'/'.join(floors or named)} floor takes {st.room_name(room)} without sealing a floor: it stays")
+                f"no open door on the {'/'.join(floors or named)} floor takes {st.room_name(room)} without sealing a floor: it stays",
+            room=room)
         return
     acts = placement_actions(options)
     if steer:
         acts.append(Action.of("stay"))
     a = yield from st.ask(ctx.seat, acts, f"move {room}")
     if a.kind == "stay":
-        st.emit("traitor.elevator-choice", f"{st.name(ctx.seat)} keeps {st.room_name(room)} where it is")
+        st.emit("traitor.elevator-choice", f"{st.name(ctx.seat)} keeps {st.room_name(room)} where it is", seat=ctx.seat, room=room)
         return
     floor, p = options[acts.index(a)]
     st.put_tile(room, floor, p.cell, p.rotation)
@@ -321,10 +326,12 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
         rule = "room.mystic-elevator.same-floor-relocate"
     if steer:
         rule = "traitor.elevator-choice"
-    st.emit(rule, f"{st.room_name(room)} moves to the {floor} floor at {list(p.cell)} carrying {', '.join(riders)}")
+    st.emit(rule, f"{st.room_name(room)} moves to the {floor} floor at {list(p.cell)} carrying {', '.join(riders)}",
+        room=room, floor=floor, cell=list(p.cell), seats=riders)
     st._note_false_features(room)
     if is_elevator and st.tokens.get(room):
-        st.emit("room.mystic-elevator.tokens-ride", f"the tokens on the elevator ride with it: {', '.join(st.tokens[room])}")
+        st.emit("room.mystic-elevator.tokens-ride", f"the tokens on the elevator ride with it: {', '.join(st.tokens[room])}",
+                room=room, tokens=st.tokens[room])
 
 
 def _draw_room_verb(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
@@ -348,7 +355,7 @@ def _beyond_wall(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[No
         if beyond is not None or st.remaining_for(floor) > 0:
             options.append(Action.of("wall", side=SIDES[s]))
     if not options:
-        st.emit(source_rule(st, ctx), f"no wall of {st.room_name(here)} can take the passage: the card is discarded")
+        st.emit(source_rule(st, ctx), f"no wall of {st.room_name(here)} can take the passage: the card is discarded", room=here)
         ctx.halt = True
         return
     a = yield from st.ask(ctx.seat, options, "choose the wall for the passage")
@@ -371,13 +378,13 @@ def _beyond_wall(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[No
 
         tile = yield from st.draw_tile(floor, spots)
         if tile is None:
-            st.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor: the card is discarded")
+            st.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor: the card is discarded", floor=floor)
             ctx.halt = True
             return
         place = yield from st.choose_placement(ctx.seat, tile, floor, spots(tile))
         st.put_tile(tile, floor, cell, place.rotation)
         st.emit("discover.effect-discovery-draws", f"{st.room_name(tile)} is placed beyond the {SIDES[side]} wall of "
-                f"{st.room_name(here)}")
+                f"{st.room_name(here)}", room=tile, side=side, origin=here)
         st._note_false_features(tile)
         st.note_new_room(tile)
         there = tile
@@ -386,13 +393,14 @@ def _beyond_wall(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[No
     st.passages.append((here, there, token))
     st.tokens.setdefault(here, []).append(token)
     ctx.kept = ctx.kept or "house"
-    st.emit("glossary.tokens", f"a {token} joins {st.room_name(here)} and {st.room_name(there)} through the wall")
+    st.emit("glossary.tokens", f"a {token} joins {st.room_name(here)} and {st.room_name(there)} through the wall", token=token, room=here,
+            to=there)
     if not spec.get("enter"):
         return
     if drawn:
         part = yield from arrival_part(st, ctx.seat, there)
         st._set_room(ctx.seat, there, part=part)
-        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} goes through the wall into {st.room_name(there)}")
+        st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} goes through the wall into {st.room_name(there)}", seat=ctx.seat, room=there)
         yield from discovered(st, ctx.seat, there)
     else:
         yield from move_to(st, ctx.seat, there, ctx, "through the wall")
@@ -420,7 +428,7 @@ def _link(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
     st.tokens.setdefault(there, []).append(token)
     ctx.kept = ctx.kept or "house"
     st.emit("glossary.tokens", f"{token} tokens link {st.room_name(here)} and {st.room_name(there)} "
-            f"(moving between them costs {spec['cost']})")
+            f"(moving between them costs {spec['cost']})", token=token, room=here, to=there, cost=spec['cost'])
     if spec.get("usable_now_without_movement") and ctx.seat == st.current:
         a = yield from st.ask(ctx.seat, [Action.of("pass", to=there), Action.of("stay")], "use the passage now?")
         if a.kind == "pass":

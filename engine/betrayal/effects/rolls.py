@@ -104,14 +104,15 @@ def _roll(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
         need = st.omens_drawn if target == "omens-drawn" else int(target)
         passed = total >= need
         ctx.passed = passed
-        st.emit("roll.target-at-least", f"{total} against {need}+: {'success' if passed else 'failure'}")
+        st.emit("roll.target-at-least", f"{total} against {need}+: {'success' if passed else 'failure'}",
+            total=total, need=need, passed=passed)
         yield from run(st, spec.get("pass" if passed else "fail", []), ctx)
         if "bands" not in spec:
             return
     band = _band(spec.get("bands", []), total)
     if band is not None:
         if band.get("says"):
-            st.emit(source_rule(st, ctx), band["says"])
+            st.emit(source_rule(st, ctx), band["says"], total=total, source=ctx.source)
         yield from run(st, band["then"], ctx)
 
 
@@ -129,17 +130,18 @@ def _roll_once(st: BetrayalState, seat: str, trait: str | None, spec: Mapping[st
         n = dice_for(st, seat, value, ctx, extra)
         total = yield from own_roll(st, seat, n, "trait", f"a {trait} roll", ctx)
         note = "" if n == value else f" ({n} dice after modifiers)"
-        st.emit("roll.trait-roll", f"{st.name(seat)} makes a {trait} roll with {trait} {value}{note}: {total}")
+        st.emit("roll.trait-roll", f"{st.name(seat)} makes a {trait} roll with {trait} {value}{note}: {total}",
+            seat=seat, trait=trait, value=value, count=n, total=total)
         track = st.t.explorers[st.ex[seat].id].traits[trait]
         if value != track.values[track.start]:
             st.emit("trait.current-value-used", f"the roll counts {trait} {value}, where the clip is now, not the starting "
-                    f"{track.values[track.start]}")
+                    f"{track.values[track.start]}", trait=trait, value=value)
         if value > 8:
             st.emit("roll.max-eight-dice", "no roll uses more than 8 dice")
         return total
     n = dice_for(st, seat, int(spec["dice"]), ctx, extra, trait_roll=False)
     total = yield from own_roll(st, seat, n, "event" if _from_event(st, ctx) else "dice", f"{n} dice", ctx)
-    st.emit("roll.fixed-dice", f"{st.name(seat)} rolls {n} dice: {total}")
+    st.emit("roll.fixed-dice", f"{st.name(seat)} rolls {n} dice: {total}", seat=seat, count=n, total=total)
     return total
 
 
@@ -205,7 +207,7 @@ def _spend(st: BetrayalState, seat: str, source: str, index: int, ability: Abili
     st.turn.keys.add(_key(source, index))
     if source.startswith("card:"):
         st.turn.items_acted.add(source.partition(":")[2])
-    st.emit("item.use-defined", f"{st.name(seat)} uses {_source_name(st, source)} on the roll")
+    st.emit("item.use-defined", f"{st.name(seat)} uses {_source_name(st, source)} on the roll", seat=seat, source=source)
     yield from run(st, [e for e in ability.get("do", []) if "adjust_roll" not in e], Ctx(seat, source))
 
 
@@ -227,20 +229,21 @@ def own_roll(st: BetrayalState, seat: str, n: int, kind: str, purpose: str, ctx:
             low, high = adjust["name_result"]
             named = yield from st.ask(seat, [Action.of("result", value=v) for v in range(low, high + 1)],
                                       "name the result")
-            st.emit("card.card-beats-book", f"{st.name(seat)} names the result {named['value']} instead of rolling")
+            st.emit("card.card-beats-book", f"{st.name(seat)} names the result {named['value']} instead of rolling",
+                seat=seat, value=named['value'])
             return int(named["value"])  # type: ignore[arg-type]
         if adjust.get("stored_result"):
             stored = min(st.stored_rolls.pop(seat), 2 * max(n, 0))
-            st.emit("card.card-beats-book", f"{st.name(seat)} uses the stored result {stored} instead of rolling")
+            st.emit("card.card-beats-book", f"{st.name(seat)} uses the stored result {stored} instead of rolling", seat=seat, total=stored)
             return stored
         if "extra_dice" in adjust:
             n = min(n + int(adjust["extra_dice"]), int(adjust.get("max_dice", 8)), 8)
-            st.emit("roll.max-eight-dice", f"{st.name(seat)} now rolls {n} dice (never more than 8)")
+            st.emit("roll.max-eight-dice", f"{st.name(seat)} now rolls {n} dice (never more than 8)", seat=seat, count=n)
         add += int(adjust.get("add_to_result", 0))
     if kind == "trait" and seat == st.current and st.turn.seat == seat:
         if "rolled" in st.turn.keys:
             st.emit("roll.no-limit-per-turn", f"{st.name(seat)} makes another roll this turn ({purpose}): any number of "
-                    "different rolls may be made")
+                    "different rolls may be made", seat=seat)
         st.turn.keys.add("rolled")
     faces = list((yield from st.roll(n, purpose)))
     while faces:
@@ -265,10 +268,12 @@ def own_roll(st: BetrayalState, seat: str, n: int, kind: str, purpose: str, ctx:
         for i, face in zip(chosen, again, strict=True):
             assert isinstance(i, int)
             faces[i] = face
-        st.emit("card.card-beats-book", f"{st.name(seat)} rerolls {len(chosen)} dice: now {sum(faces)}")
+        st.emit("card.card-beats-book", f"{st.name(seat)} rerolls {len(chosen)} dice: now {sum(faces)}",
+            seat=seat, count=len(chosen), dice=list(faces), total=sum(faces))
     if add:
-        st.emit("card.card-beats-book", f"{st.name(seat)} adds {add} to the roll")
+        st.emit("card.card-beats-book", f"{st.name(seat)} adds {add} to the roll", seat=seat, amount=add)
     if kind == "haunt" and len(faces) > 1:
         # cited on the haunt roll, the one roll every game makes with the same six dice
-        st.emit("roll.sum-dots", f"the result adds up the dots of all the dice: {' + '.join(map(str, faces))} = {sum(faces)}")
+        st.emit("roll.sum-dots", f"the result adds up the dots of all the dice: {' + '.join(map(str, faces))} = {sum(faces)}",
+            dice=list(faces), total=sum(faces))
     return sum(faces) + add

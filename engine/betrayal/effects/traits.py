@@ -54,7 +54,8 @@ def _damage(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[s
     kind = str(spec["type"])
     if "dice" in spec:
         points = yield from own_roll(st, ctx.seat, int(spec["dice"]), "damage", f"{spec['dice']} dice of {kind} damage", ctx)
-        st.emit("damage.dice-of-damage", f"{st.name(ctx.seat)} rolls {spec['dice']} dice of {kind} damage: {points}")
+        st.emit("damage.dice-of-damage", f"{st.name(ctx.seat)} rolls {spec['dice']} dice of {kind} damage: {points}",
+            seat=ctx.seat, count=spec['dice'], kind=kind, amount=points)
     else:
         points = int(spec["points"])
     if spec.get("discard_items"):
@@ -96,14 +97,15 @@ def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx |
             red = eff.get("reduce_damage")
             if red and red.get("type") == kind and points > 0:
                 points = max(0, points - int(red["by"]))
-                st.emit("card.card-beats-book", f"{_source_name(st, source)} reduces the {kind} damage to {points}")
+                st.emit("card.card-beats-book", f"{_source_name(st, source)} reduces the {kind} damage to {points}",
+                    kind=kind, amount=points, source=source)
             conv = eff.get("convert_damage")
             if conv and ability.get("timing") == "when-taking-damage" and conv.get("from") == kind and points > 0:
                 a = yield from st.ask(seat, [Action.of("convert", to=conv["to"]), Action.of("keep", type=kind)],
                                       f"take the {kind} damage as {conv['to']}?")
                 if a.kind == "convert":
                     kind = str(conv["to"])
-                    st.emit("card.card-beats-book", f"{_source_name(st, source)}: the damage is taken as {kind}")
+                    st.emit("card.card-beats-book", f"{_source_name(st, source)}: the damage is taken as {kind}", kind=kind, source=source)
     if points > 0:
         points = st.damage_taken(seat, kind, points, reducible)
     if points <= 0:
@@ -124,7 +126,8 @@ def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx |
     a = yield from st.ask(seat, options, f"split {points} {kind} damage")
     ka, kb = int(a[a_trait]), int(a[b_trait])  # type: ignore[arg-type]
     rule = "damage.physical-split" if kind == "physical" else "damage.mental-split"
-    st.emit(rule, f"{st.name(seat)} takes {points} {kind} damage: {ka} to {a_trait}, {kb} to {b_trait}")
+    st.emit(rule, f"{st.name(seat)} takes {points} {kind} damage: {ka} to {a_trait}, {kb} to {b_trait}",
+        seat=seat, amount=points, kind=kind, **{a_trait: ka, b_trait: kb})
     if ka:
         st.trait_change(seat, a_trait, -ka, rule="damage.lowers-traits")
     if kb:
@@ -138,7 +141,7 @@ def _heal(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
     room = {t: max(0, xdef.traits[t].start - e.idx[t]) for t in traits}
     points = min(int(spec["points"]), sum(room.values()))
     if points <= 0:
-        st.emit("card.read-aloud", f"{st.name(ctx.seat)} has nothing to heal")
+        st.emit("card.read-aloud", f"{st.name(ctx.seat)} has nothing to heal", seat=ctx.seat)
         return
     options = []
     for combo in _splits(points, [room[t] for t in traits]):
@@ -188,7 +191,7 @@ def _set_trait(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
     for t in traits:
         target = 0 if spec["to"] == "lowest" else xdef.traits[t].start
         if spec["to"] == "lowest" and e.idx[t] == 0 and spec.get("if_already"):
-            st.emit("card.read-aloud", f"{t} is already at its lowest value")
+            st.emit("card.read-aloud", f"{t} is already at its lowest value", seat=ctx.seat, trait=t)
             yield from run(st, spec["if_already"], ctx)
             continue
         if spec.get("only_if_below") and e.idx[t] >= target:
@@ -207,19 +210,20 @@ def _attack(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[s
     d_total = yield from own_roll(st, ctx.seat, dice_for(st, ctx.seat, st.value(ctx.seat, trait), ctx, trait_roll=False),
                                   "combat", f"defending with {trait}", ctx)
     st.emit("attack.might-roll-off" if trait == "might" else "attack.other-trait",
-            f"{_source_name(st, ctx.source)} attacks {st.name(ctx.seat)}: {a_total} against {d_total}")
+            f"{_source_name(st, ctx.source)} attacks {st.name(ctx.seat)}: {a_total} against {d_total}",
+        seat=ctx.seat, total=a_total, against=d_total, trait=trait, source=ctx.source)
     if a_total == d_total:
         st.emit("attack.tie-no-damage", "a tie: nobody is hurt")
         return
     if d_total > a_total:
-        st.emit("attack.higher-wins", f"{st.name(ctx.seat)} wins; the attacker is not a character and takes nothing")
+        st.emit("attack.higher-wins", f"{st.name(ctx.seat)} wins; the attacker is not a character and takes nothing", seat=ctx.seat)
         return
     kind = "physical" if trait in PHYSICAL else "mental"
-    st.emit("attack.damage-difference", f"{st.name(ctx.seat)} loses by {a_total - d_total}")
+    st.emit("attack.damage-difference", f"{st.name(ctx.seat)} loses by {a_total - d_total}", seat=ctx.seat, amount=a_total - d_total)
     yield from take_damage(st, ctx.seat, kind, a_total - d_total, ctx)
 
 
 def _no_attack_yet(st: BetrayalState, spec: Any, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
-    st.emit("attack.not-before-haunt", f"{st.name(ctx.seat)} cannot attack before the haunt: nothing happens")
+    st.emit("attack.not-before-haunt", f"{st.name(ctx.seat)} cannot attack before the haunt: nothing happens", seat=ctx.seat)
     return
     yield

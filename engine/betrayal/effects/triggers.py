@@ -43,22 +43,25 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
             continue
         if not _limit_ok(st, seat, source, index, ability):
             if source in ROOM_LIMIT_RULES and trigger == "enter":
-                st.emit(ROOM_LIMIT_RULES[source], f"{st.name(seat)} has used the {st.room_name(room)} this turn: it does not work again")
+                st.emit(ROOM_LIMIT_RULES[source], f"{st.name(seat)} has used the {st.room_name(room)} this turn: it does not work again",
+                    seat=seat, room=room)
             continue
         ctx = Ctx(seat, source, discovering=discovering, rule=str(ability.get("rule", "")))
         if "condition" in ability and not condition(st, ability["condition"], ctx):
             continue
         if source.startswith("room:") and _immune(st, seat, room):
-            st.emit("card.card-beats-book", f"{st.name(seat)} is immune to the {st.room_name(room)}'s text (held omen)")
+            st.emit("card.card-beats-book", f"{st.name(seat)} is immune to the {st.room_name(room)}'s text (held omen)",
+                seat=seat, room=room)
             continue
         if source.startswith("room:") and st.room_jammed(room):
-            st.emit("haunt.rules-override", f"the {st.room_name(room)} does not work now (haunt)")
+            st.emit("haunt.rules-override", f"the {st.room_name(room)} does not work now (haunt)", room=room)
             continue
         if source.startswith("room:") and st.spares_room(seat, room):
             st.emit("haunt.rules-override", f"the {st.room_name(room)} does not affect {st.name(seat)} (haunt status)")
             continue
         if source.startswith("room:") and st.waives_room_text(seat, ability):
-            st.emit("haunt.rules-override", f"{st.name(seat)} is spared the {st.room_name(room)}'s roll or damage (haunt status)")
+            st.emit("haunt.rules-override", f"{st.name(seat)} is spared the {st.room_name(room)}'s roll or damage (haunt status)",
+                seat=seat, room=room)
             continue
         if (ability.get("exemptions", {}).get("traitor_may_ignore") and st.haunt is not None
                 and st.haunt.get("traitor") == seat):
@@ -67,15 +70,16 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
                                   f"the traitor may ignore {source}")
             if a.kind == "ignore-room":
                 st.emit(ROOM_PASS_RULES.get(source, "traitor.room-text"),
-                        f"{st.name(seat)} (the traitor) ignores the {st.room_name(room)}'s harmful text")
+                        f"{st.name(seat)} (the traitor) ignores the {st.room_name(room)}'s harmful text", seat=seat, room=room)
                 continue
         _use_limit(st, seat, source, index, ability)
         if trigger == "enter" and not discovering and source.startswith("room:"):
-            st.emit("room.text-applies-each-entry", f"the {st.room_name(room)}'s text applies on every entry, not only its discovery")
+            st.emit("room.text-applies-each-entry", f"the {st.room_name(room)}'s text applies on every entry, not only its discovery",
+                room=room)
         if ability.get("says"):
-            st.emit(source_rule(st, ctx), f"{st.room_name(room)}: {ability['says']}")
+            st.emit(source_rule(st, ctx), f"{st.room_name(room)}: {ability['says']}", room=room)
         if source == "room:coal-chute" and st.haunt is not None and st.haunt.get("traitor") == seat:
-            st.emit("traitor.coal-chute", f"{st.name(seat)} is the traitor and still slides")
+            st.emit("traitor.coal-chute", f"{st.name(seat)} is the traitor and still slides", seat=seat)
         if ability.get("optional") and not trigger.startswith("on-"):
             a = yield from st.ask(seat, [Action.of("use", ability=_key(source, index)), Action.of("skip")],
                                   f"use {source}")
@@ -91,7 +95,8 @@ def start_of_turn(st: BetrayalState, seat: str) -> Gen[None]:
         if auto and fails >= auto:
             del e.status[name]
             _discard_status_card(st, seat, name)
-            st.emit("card.read-aloud", f"{st.name(seat)} breaks free ({name}) after {fails} failed attempts")
+            st.emit("card.read-aloud", f"{st.name(seat)} breaks free ({name}) after {fails} failed attempts",
+                seat=seat, status=name, count=fails)
     for source, _index, ability in held_abilities(st, seat):
         if ability.get("trigger") != "start-of-turn" or not _applies(st, seat, ability):
             continue
@@ -99,7 +104,7 @@ def start_of_turn(st: BetrayalState, seat: str) -> Gen[None]:
         if "condition" in ability and not condition(st, ability["condition"], ctx):
             continue
         if ability.get("says"):
-            st.emit("card.read-aloud", f"{_source_name(st, source)}: {ability['says']}")
+            st.emit("card.read-aloud", f"{_source_name(st, source)}: {ability['says']}", source=source)
         yield from run(st, ability.get("do", []), ctx)
 
 
@@ -112,7 +117,7 @@ def end_of_turn(st: BetrayalState, seat: str) -> Gen[None]:
         if any(condition(st, c, ctx) for c in until):
             e.kept.remove(card)
             st.discards["event"].append(card)
-            st.emit("event.resolve-and-discard", f"{st.card_name(card)}'s lasting effect ends; it is discarded")
+            st.emit("event.resolve-and-discard", f"{st.card_name(card)}'s lasting effect ends; it is discarded", card=card)
 
 
 def leave_room(st: BetrayalState, seat: str) -> Gen[bool]:
@@ -138,11 +143,12 @@ def enter_room(st: BetrayalState, seat: str, discovering: bool) -> Gen[None]:
         if not st.piles[room]:
             del st.piles[room]
         e.cards.append(card)
-        st.emit("death.companion-custody", f"{st.name(seat)} gains custody of the {st.card_name(card)}")
+        st.emit("death.companion-custody", f"{st.name(seat)} gains custody of the {st.card_name(card)}", seat=seat, card=card)
         yield from gain_card(st, seat, card)
     symbol = st.t.rooms[room].symbol
     if not discovering and symbol in ("omen", "item", "event"):
-        st.emit("card.first-discoverer-only", f"{st.room_name(room)} was discovered before: {st.name(seat)} draws no {symbol} card")
+        st.emit("card.first-discoverer-only", f"{st.room_name(room)} was discovered before: {st.name(seat)} draws no {symbol} card",
+            room=room, seat=seat, kind=symbol)
     yield from run_triggered(st, seat, "enter", room, discovering=discovering)
 
 
@@ -152,10 +158,11 @@ def discovered(st: BetrayalState, seat: str, room: str) -> Gen[None]:
     symbol = st.t.rooms[room].symbol
     if symbol in ("omen", "item", "event"):
         st.emit("card.draw-on-discovery", f"{st.room_name(room)} shows the {symbol} symbol: {st.name(seat)} draws an {symbol} card"
-                if symbol != "item" else f"{st.room_name(room)} shows the item symbol: {st.name(seat)} draws an item card")
+                if symbol != "item" else f"{st.room_name(room)} shows the item symbol: {st.name(seat)} draws an item card",
+                room=room, seat=seat, kind=symbol)
         yield from st.draw_card(seat, symbol, ctx_room=room)
         if st.ex[seat].room == room and st.t.rooms[room].abilities:
-            st.emit("room.card-before-text", f"the card came first; the {st.room_name(room)}'s text applies after it")
+            st.emit("room.card-before-text", f"the card came first; the {st.room_name(room)}'s text applies after it", room=room)
     if st.ex[seat].room == room:
         yield from enter_room(st, seat, discovering=True)
 
@@ -176,7 +183,8 @@ def card_drawn(st: BetrayalState, seat: str, card: str) -> Gen[str]:
                               f"accept or refuse {card}")
         refused = a.kind == "refuse-event"
         st.emit("traitor.refuse-events" if refused else "traitor.accept-before-rolling",
-                f"{st.name(seat)} (the traitor) {'refuses' if refused else 'accepts'} {cdef.name}")
+                f"{st.name(seat)} (the traitor) {'refuses' if refused else 'accepts'} {cdef.name}", seat=seat, card=card,
+                refused=refused)
         if refused:
             return kept
     for i, ability in enumerate(cdef.abilities):
@@ -189,7 +197,8 @@ def card_drawn(st: BetrayalState, seat: str, card: str) -> Gen[str]:
             if "condition" in ability and not condition(st, ability["condition"], ctx):
                 continue
             if ability.get("says"):
-                st.emit("card.read-aloud", f"{cdef.name}: {ability['says']}" + (f" ({target})" if target != seat else ""))
+                st.emit("card.read-aloud", f"{cdef.name}: {ability['says']}" + (f" ({target})" if target != seat else ""),
+                        card=card, target=target)
             if ability.get("optional"):
                 a = yield from st.ask(target, [Action.of("use", ability=f"card:{card}#{i}"), Action.of("skip")],
                                       f"resolve {card}")
@@ -202,7 +211,7 @@ def card_drawn(st: BetrayalState, seat: str, card: str) -> Gen[str]:
 
 def gain_card(st: BetrayalState, seat: str, card: str) -> Gen[None]:
     if st.t.cards[card].companion:
-        st.emit("omen.companions", f"the {st.card_name(card)} is a companion: it goes wherever {st.name(seat)} goes")
+        st.emit("omen.companions", f"the {st.card_name(card)} is a companion: it goes wherever {st.name(seat)} goes", card=card, seat=seat)
     yield from _card_trigger(st, seat, card, "on-gain")
     yield from _set_bonuses(st, seat, card)
 
@@ -218,7 +227,8 @@ def card_stolen(st: BetrayalState, seat: str, card: str) -> Gen[None]:
     Dagger hurts them)."""
     yield from lose_card(st, seat, card)
     if any(a.get("trigger") == "on-stolen" for a in st.t.cards[card].abilities):
-        st.emit("card.read-aloud", f"{st.card_name(card)} was stolen from {st.name(seat)}: its card says what that costs them")
+        st.emit("card.read-aloud", f"{st.card_name(card)} was stolen from {st.name(seat)}: its card says what that costs them",
+            card=card, seat=seat)
         yield from _card_trigger(st, seat, card, "on-stolen")
 
 

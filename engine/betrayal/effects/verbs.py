@@ -45,15 +45,15 @@ def _flag(name: str) -> Callable[..., Gen[None]]:
             if not st.turn.stopped:
                 st.turn.stopped = True
                 st.turn.stop_rule = source_rule(st, ctx)
-                st.emit(st.turn.stop_rule, f"{st.name(ctx.seat)}'s movement ends")
+                st.emit(st.turn.stop_rule, f"{st.name(ctx.seat)}'s movement ends", seat=ctx.seat)
         elif name == "end_turn":
             st.turn.end_now = True
-            st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)}'s turn ends")
+            st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)}'s turn ends", seat=ctx.seat)
         elif name == "no_attack_this_turn":
             st.turn.no_attack = True
         elif name == "extra_move":
             st.turn.extra += int(value)
-            st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} gets {value} free space(s) of movement")
+            st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} gets {value} free space(s) of movement", seat=ctx.seat, amount=value)
         return
         yield
 
@@ -64,7 +64,7 @@ def _choose(st: BetrayalState, options: Sequence[Mapping[str, Any]], ctx: Ctx, e
     acts = [Action.of("option", label=o["label"]) for o in options]
     a = yield from st.ask(ctx.seat, acts, "choose an option")
     chosen = options[acts.index(a)]
-    st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} chooses {chosen['label']}")
+    st.emit(source_rule(st, ctx), f"{st.name(ctx.seat)} chooses {chosen['label']}", seat=ctx.seat, label=chosen['label'])
     yield from run(st, chosen["do"], ctx)
 
 
@@ -82,7 +82,8 @@ def _if(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, 
 def _store_roll(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
     faces = yield from st.roll(int(spec["dice"]), "a roll to keep for later")
     st.stored_rolls[ctx.seat] = sum(faces)
-    st.emit("roll.fixed-dice", f"{st.name(ctx.seat)} rolls {spec['dice']} dice and keeps the result {sum(faces)} for later")
+    st.emit("roll.fixed-dice", f"{st.name(ctx.seat)} rolls {spec['dice']} dice and keeps the result {sum(faces)} for later",
+        seat=ctx.seat, dice=list(faces), total=sum(faces))
 
 
 def _passive(st: BetrayalState, spec: Any, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
@@ -93,7 +94,8 @@ def _passive(st: BetrayalState, spec: Any, ctx: Ctx, eff: Mapping[str, Any]) -> 
 def _custom(st: BetrayalState, name: Any, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
     hook = EFFECT_HOOKS.get(str(name))
     if hook is None:
-        st.emit(source_rule(st, ctx), f"{_source_name(st, ctx.source)}: not simulated before the haunt: {eff.get('says', name)}")
+        st.emit(source_rule(st, ctx), f"{_source_name(st, ctx.source)}: not simulated before the haunt: {eff.get('says', name)}",
+            source=ctx.source)
         return
     yield from hook(st, ctx, eff)
 

@@ -250,7 +250,8 @@ class HauntBase(BetrayalState):
             m.facing = SIDES.index(str(walk["facing"]))  # every such monster starts facing the same way
         self.mon.append(m)
         self.emit(rule, f"{self.mname(m)} enters in {self.room_name(room)} ("
-                  + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")")
+                  + (", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "no traits") + ")",
+                  monster=uid, kind=mdef.id, room=room, seat=counterpart or None, **stats)
         return m
 
     def speed(self, seat: str) -> int:
@@ -369,7 +370,8 @@ class HauntBase(BetrayalState):
         """The Turn/Damage track moves by ``by`` (never below 0)."""
         before, self.track = self.track, max(0, self.track + by)
         if self.track != before:
-            self.emit("haunt.rules-override", f"{why}: the Turn/Damage track goes from {before} to {self.track}")
+            self.emit("haunt.rules-override", f"{why}: the Turn/Damage track goes from {before} to {self.track}",
+                old=before, track=self.track)
 
     def monster_items_changed(self, m: Monster, delta: int) -> None:
         """``carries.on_track``: each item a monster gains puts the track up by 1 and each item it
@@ -415,7 +417,7 @@ class HauntBase(BetrayalState):
         rooms = [r for r in self.house.rooms_on(floor) if r != tile]
         if self.collapsed and rooms and all(r in self.collapsed for r in rooms):
             self.emit("haunt.rules-override", f"every room of the {floor} floor has collapsed: the "
-                      f"{self.room_name(tile)} cannot go there")
+                      f"{self.room_name(tile)} cannot go there", floor=floor, room=tile)
             return False
         return True
 

@@ -75,7 +75,7 @@ class Collapse(Tasks):
         c = self.collapse_rule()
         assert c is not None
         self.collapsed.append(room)
-        self.emit(RULE, f"{self.room_name(room)} collapses into the pit ({len(self.collapsed)} gone)")
+        self.emit(RULE, f"{self.room_name(room)} collapses into the pit ({len(self.collapsed)} gone)", room=room, count=len(self.collapsed))
         engulfed = c.get("engulfed", {})
         for victim in self.seat_ids:
             if not self.in_play(victim) or self.ex[victim].room != room:
@@ -87,14 +87,16 @@ class Collapse(Tasks):
                 faces = yield from self.roll(self.value(victim, trait), f"{self.name(victim)} jumps clear ({trait})")
                 ok = sum(faces) >= int(roll["target"])
                 self.emit("roll.trait-roll", f"{self.name(victim)} rolls {trait} {sum(faces)} against "
-                          f"{roll['target']}+ to jump clear: {'success' if ok else 'failure'}")
+                          f"{roll['target']}+ to jump clear: {'success' if ok else 'failure'}",
+                    seat=victim, trait=trait, dice=list(faces), total=sum(faces), need=roll['target'], passed=ok)
                 if ok and safe:
                     a = yield from self.ask(victim, [Action.of("jump", room=r) for r in safe], "jump to a room still standing")
                     self._set_room(victim, str(a["room"]))
-                    self.emit(RULE, f"{self.name(victim)} jumps into {self.room_name(str(a['room']))}")
+                    self.emit(RULE, f"{self.name(victim)} jumps into {self.room_name(str(a['room']))}", seat=victim,
+                              room=str(a['room']))
                     continue
                 if ok:
-                    self.emit(RULE, f"no room with a connecting door still stands next to {self.room_name(room)}")
+                    self.emit(RULE, f"no room with a connecting door still stands next to {self.room_name(room)}", room=room)
             yield from self._outcome({"kill": True}, victim, None)
 
     def _plummet(self) -> Gen[None]:
@@ -103,7 +105,7 @@ class Collapse(Tasks):
         for seat in self.seat_ids:
             if self.in_play(seat) and self.ex[seat].room in self.collapsed:
                 self.emit(RULE, f"{self.name(seat)} is in {self.room_name(self.ex[seat].room)}, which has collapsed, "
-                          "and falls to their death")
+                          "and falls to their death", seat=seat, room=self.ex[seat].room)
                 yield from self._outcome({"kill": True}, seat, None)
 
     def _collapse_rate(self, c: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -126,7 +128,7 @@ class Collapse(Tasks):
         self.ex[seat].cards.remove(card)
         self.destroyed.append(card)
         self.emit(RULE, f"{self.name(seat)} sacrifices the {self.card_name(card)}: no room falls until the end of "
-                  f"their next turn")
+                  f"their next turn", seat=seat, card=card)
         yield from effects.lose_card(self, seat, card)
         self.collapse_state["paused_by"] = seat
         self.collapse_state["paused_round"] = self.hround
@@ -150,7 +152,7 @@ class Collapse(Tasks):
                 return
             cs["started"] = self.hround
             first = [r for r in self._rooms_for(c["first_room"]) if r not in self.collapsed]
-            self.emit(RULE, c.get("says", "the house begins to collapse"))
+            self.emit(RULE, c.get("says", "the house begins to collapse"), seat=seat)
             for room in first[:1]:
                 yield from self._collapse_room(room)
             return
@@ -163,7 +165,7 @@ class Collapse(Tasks):
         if cs.get("paused_by"):
             if cs["paused_by"] == seat and cs.get("paused_round", 0) < self.hround:
                 del cs["paused_by"]
-                self.emit(RULE, f"the end of {self.name(seat)}'s next turn: the house collapses again")
+                self.emit(RULE, f"the end of {self.name(seat)}'s next turn: the house collapses again", seat=seat)
             else:
                 self.emit(RULE, "the sacrifice holds the collapse back this turn")
                 return
@@ -176,7 +178,7 @@ class Collapse(Tasks):
             faces = yield from self.roll(self._amount(rate["dice"]), f"rooms that collapse at the end of {seat}'s turn")
             count = sum(faces)
             self.emit(RULE, f"{self.name(seat) if self.in_play(seat) else seat} rolls {count}: {count} room"
-                      f"{'' if count == 1 else 's'} collapse")
+                      f"{'' if count == 1 else 's'} collapse", seat=seat, dice=list(faces), count=count)
         else:
             count = self._amount(rate.get("rooms", 1))
         # the traitor's player chooses even when its explorer is dead (the seat still plays)

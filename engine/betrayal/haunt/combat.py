@@ -250,28 +250,29 @@ class Combat(Outcomes):
         self._weapon = w.card if w is not None else None
         ranged = w is not None and w.ranged and self._room_of(target) != self.ex[seat].room
         defend = w.defend if w is not None else trait
-        self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn")
+        self.emit("attack.once-per-turn", f"{self.name(seat)} makes the one attack of this turn", seat=seat)
         held = [c for c in self.ex[target].cards if c in self.weapons] if target in self.ex else []
         if held:
             self.emit("item.weapon-attack-only", f"{self.name(target)} defends without the "
-                      f"{', '.join(self.card_name(c) for c in held)}: a weapon helps only its attacker")
+                      f"{', '.join(self.card_name(c) for c in held)}: a weapon helps only its attacker", target=target, cards=list(held))
         if w is not None:
             self.turn.keys.add(f"attack-weapon:{w.card}")  # for the predicate attack_weapon
             self.emit("item.weapons", f"{self.name(seat)} attacks with the {self.card_name(w.card)} "
-                      f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)")
+                      f"(+{w.bonus} {'die' if w.bonus == 1 else 'dice'}, one weapon per attack)", seat=seat, card=w.card, bonus=w.bonus)
             # Attacking is the weapon's one action this turn: it cannot then be traded or dropped.
             self.turn.items_acted.add(w.card)
-            self.emit("item.one-action-per-item", f"the {self.card_name(w.card)} has been used this turn")
+            self.emit("item.one-action-per-item", f"the {self.card_name(w.card)} has been used this turn", card=w.card)
         if not ranged and self._room_of(target) != self.ex[seat].room:
             self.emit("haunt.rules-override", f"{self.name(seat)} attacks into {self.room_name(self._room_of(target))}, "
-                      "joined by a doorway, as the haunt's rule allows")
+                      "joined by a doorway, as the haunt's rule allows", seat=seat)
         elif not ranged:
-            self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}")
+            self.emit("attack.same-room", f"the target is in {self.room_name(self.ex[seat].room)}", room=self.ex[seat].room)
         if self.hidden is not None and target in self.ex and self.seen_side(target) == self.seen_side(seat):
             self.emit("hidden-traitor.anyone-attacks", f"{self.name(seat)} may attack {self.name(target)}: with a "
-                      "hidden traitor any explorer may attack any other")
+                      "hidden traitor any explorer may attack any other", seat=seat, target=target)
         if ranged:
-            self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight")
+            self.emit("attack.distance", f"a distance attack into {self.room_name(self._room_of(target))}, in line of sight",
+                      seat=seat, target=target, room=self._room_of(target))
         m = None if target in self.ex else self.monster(target)
         # the rules of this fight are those in force when it starts (a steal changes what is held)
         ends_turn = any(r.get("ends_turn") for r in self.fight_rules(seat, target, chosen=chosen))
@@ -279,13 +280,14 @@ class Combat(Outcomes):
         plain = self.value(seat, trait)
         if effects.dice_for(self, seat, plain, effects.Ctx(seat, "attack")) != plain:
             self.emit("roll.attack-not-trait-roll", f"{self.name(seat)}'s attack roll is no trait roll: what changes "
-                      f"trait rolls does not change it ({plain} dice of {trait})")
+                      f"trait rolls does not change it ({plain} dice of {trait})", seat=seat, count=plain, trait=trait)
         if not ranged and concealment.concealed_from(self, seat, target):
             concealment.learn(self, seat, "room", f"{self.name(target)} is attacked by the unseen {self.name(seat)}")
         sneak = next((r for r in self.fight_rules(seat, target, chosen=chosen) if "undefended" in r), None)
         if sneak is not None:
             dice = self._amount(sneak["undefended"]["dice"])
-            self.emit("haunt.rules-override", f"{sneak.get('says', sneak['id'])} ({dice} dice, no defence roll)")
+            self.emit("haunt.rules-override", f"{sneak.get('says', sneak['id'])} ({dice} dice, no defence roll)", seat=seat,
+                      target=target, count=dice)
             att = yield from self.roll(min(8, dice), f"{self.name(seat)}'s sneak attack")
             dfn: tuple[int, ...] = ()
         else:
@@ -304,7 +306,8 @@ class Combat(Outcomes):
         dfn = sum(int(r.get("dice_bonus", {}).get("defender", 0)) for r in rules)
         for r in rules:
             if r.get("dice_bonus"):
-                self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (dice {att:+d} attacking, {dfn:+d} defending)")
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (dice {att:+d} attacking, {dfn:+d} defending)",
+                    clause=r['id'], attack=att, defend=dfn)
         return att, dfn
 
     def _resolve_fight(self, attacker: str, defender: str, trait: str, a_total: int, d_total: int, *,
@@ -320,16 +323,19 @@ class Combat(Outcomes):
             if bonus.get("attacker") or bonus.get("defender"):
                 a_total += int(bonus.get("attacker", 0))
                 d_total += int(bonus.get("defender", 0))
-                self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (results now {a_total} and {d_total})")
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])} (results now {a_total} and {d_total})",
+                    clause=r['id'], total=a_total, against=d_total)
         rule = "attack.might-roll-off" if trait == "might" else "attack.other-trait"
         self.emit(rule, f"{self._who_name(attacker)} attacks {self._who_name(defender)} with {trait}: "
-                  f"{a_total} against {d_total}")
+                  f"{a_total} against {d_total}", seat=attacker, target=defender, trait=trait, total=a_total,
+                  against=d_total)
         if chosen is not None:
-            self.emit("haunt.rules-override", f"{self._who_name(attacker)} fights by the haunt's rule {chosen}")
+            self.emit("haunt.rules-override", f"{self._who_name(attacker)} fights by the haunt's rule {chosen}",
+                seat=attacker, clause=chosen)
         seat, m, _ = self._fight_ctx(attacker, defender)
         for r in rules:
             if r.get("extra"):
-                self.emit("haunt.rules-override", f"{r.get('says', r['id'])}")
+                self.emit("haunt.rules-override", f"{r.get('says', r['id'])}", clause=r['id'])
             for eff in r.get("extra", []):
                 yield from self._outcome(eff, seat, m)
         if self._dead(attacker) or self._dead(defender):
@@ -343,18 +349,18 @@ class Combat(Outcomes):
         kind = "physical" if trait in PHYSICAL else "mental"
         if lose in self.ex:
             kind = next((str(r["damage_type"]) for r in rules if "damage_type" in r), kind)
-        self.emit("attack.higher-wins", f"{self._who_name(win)} wins by {points}")
+        self.emit("attack.higher-wins", f"{self._who_name(win)} wins by {points}", winner=win, amount=points)
         if win == defender and ranged:
-            self.emit("attack.distance-safe", f"{self._who_name(attacker)} attacked from a distance and takes no damage")
+            self.emit("attack.distance-safe", f"{self._who_name(attacker)} attacked from a distance and takes no damage", seat=attacker)
             return
         if win not in self.ex and self.monster(win).stunned:
-            self.emit("attack.stunned-target", f"{self._who_name(win)} is stunned and deals no damage")
+            self.emit("attack.stunned-target", f"{self._who_name(win)} is stunned and deals no damage", winner=win)
             return
         outs = [eff for r in rules for eff in r.get("on_attacker_wins" if win == attacker else "on_defender_wins", [])]
         changes = {k for eff in outs for k in eff} | {k for eff in outs for sub in eff.get("on_target", []) for k in sub}
         if outs:
             self.emit("attack.other-outcome", f"the haunt adds to {self._who_name(win)}'s win: "
-                      + ", ".join(sorted(changes - {"says"})))
+                      + ", ".join(sorted(changes - {"says"})), winner=win, changes=sorted(changes - {"says"}))
         if changes & {"kill_monster", "kill"}:
             pass  # judgement: a win that kills replaces the damage (or stun) it would deal
         elif "no_damage" in changes:
@@ -363,7 +369,7 @@ class Combat(Outcomes):
             for eff in outs:
                 if "damage_scaled" in eff:
                     points = points // 2 if eff["damage_scaled"] == "half-down" else -(-points // 2)
-                    self.emit("haunt.rules-override", f"the damage is halved to {points}")
+                    self.emit("haunt.rules-override", f"the damage is halved to {points}", amount=points)
             yield from self._deal(win, lose, points, kind, attacker, ranged, rules)
         for eff in outs:
             if not {"no_damage", "damage_scaled"} & set(eff):
@@ -380,7 +386,7 @@ class Combat(Outcomes):
                 loot = [c for c in loot if c in only]  # the Demons steal the Ring and nothing else
             if margin is None and points >= 2 and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
                 self.emit("monster.no-special-attacks", f"{self.mname(m)} may not steal (the haunt does not allow it): "
-                          "it deals the damage")
+                          "it deals the damage", monster=m.uid)
             if margin is not None and points >= margin and loot and self.mdef(m).carries.get("items"):
                 acts = [Action.of("damage-them")] + [Action.of("steal", card=c) for c in loot]
                 choice = yield from self.ask(self.monster_controller(m), acts, f"deal {points} damage or steal")
@@ -389,7 +395,7 @@ class Combat(Outcomes):
                     self.ex[lose].cards.remove(card)
                     m.cards.append(card)
                     self.emit("attack.steal", f"{self.mname(m)} takes {self.card_name(card)} from {self.name(lose)} "
-                              "instead of dealing damage")
+                              "instead of dealing damage", monster=m.uid, card=card, loser=lose)
                     yield from effects.card_stolen(self, lose, card)
                     self.monster_items_changed(m, 1)
                     return
@@ -399,7 +405,7 @@ class Combat(Outcomes):
             order = next((list(r["damage_to"]) for r in rules if "damage_to" in r), None)
             if order:
                 self.emit("haunt.rules-override", f"{self.name(lose)} takes {points} damage in the haunt's order: "
-                          f"{', '.join(order)}")
+                          f"{', '.join(order)}", loser=lose, amount=points, order=list(order))
                 left = points
                 for i, trait in enumerate(order):
                     room = self.ex[lose].idx[trait] if i < len(order) - 1 else left  # the last takes the rest
@@ -424,14 +430,14 @@ class Combat(Outcomes):
                         self.held[lose].remove(token)
                         self.held.setdefault(win, []).append(token)
                         self.emit("attack.steal", f"{self.name(win)} steals the {token} token from {self.name(lose)} "
-                                  "instead of dealing damage (item.tokens-like-cards)")
+                                  "instead of dealing damage (item.tokens-like-cards)", winner=win, token=token, loser=lose)
                         return
                     if choice.kind == "steal":
                         card = str(choice["card"])
                         self.ex[lose].cards.remove(card)
                         self.ex[win].cards.append(card)
                         self.emit("attack.steal", f"{self.name(win)} steals {self.card_name(card)} from {self.name(lose)} "
-                                  "instead of dealing damage")
+                                  "instead of dealing damage", winner=win, card=card, loser=lose)
                         yield from effects.card_stolen(self, lose, card)
                         yield from effects.gain_card(self, win, card)
                         return
@@ -439,10 +445,10 @@ class Combat(Outcomes):
                 if ranged and win == attacker and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
                     self.emit("attack.no-steal-at-range", "nothing can be stolen with a distance attack")
                 elif win != attacker and any(self.t.cards[c].can_steal for c in self.ex[lose].cards):
-                    self.emit("attack.steal-by-attacker", f"{self.name(win)} defended: only an attacker may steal")
+                    self.emit("attack.steal-by-attacker", f"{self.name(win)} defended: only an attacker may steal", winner=win)
             rule = "attack.mental" if kind == "mental" else "attack.speed-physical" if self._trait == "speed" else \
                 "attack.damage-difference"
-            self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage")
+            self.emit(rule, f"{self.name(lose)} takes {points} {kind} damage", loser=lose, amount=points, kind=kind)
             hero = self.side.get(lose) == HERO
             self.damage_source = win
             self.damage_weapon = self._weapon if win == attacker else None
@@ -453,7 +459,8 @@ class Combat(Outcomes):
                 self.hero_kills[win] = self.hero_kills.get(win, 0) + 1
                 if win in self.trait_values:
                     shown = ", ".join(f"{t} {self.value(win, t)}" for t in self.trait_values[win]["values"])
-                    self.emit("haunt.rules-override", f"{self.name(win)} has killed {self.hero_kills[win]} hero(es): {shown}")
+                    self.emit("haunt.rules-override", f"{self.name(win)} has killed {self.hero_kills[win]} hero(es): {shown}",
+                        winner=win, count=self.hero_kills[win], values=[self.value(win, t) for t in self.trait_values[win]["values"]])
             elif hero and self.ex[lose].dead and (owner := self.monster(win).counterpart) and self.ex[owner].dead:
                 self.hero_killers.add(owner)  # a dead explorer's player, whose risen monster killed
         else:
@@ -479,7 +486,8 @@ class Combat(Outcomes):
         if spec["fate"] == "set-aside":
             self.pool[token] = self.pool.get(token, 0) + 1
         self.emit("attack.steal", f"{self.mname(m)} takes {self.name(lose)}'s {token} token instead of dealing damage; "
-                  f"it is {'destroyed' if spec['fate'] == 'destroyed' else 'put back with the set-aside tokens'}")
+                  f"it is {'destroyed' if spec['fate'] == 'destroyed' else 'put back with the set-aside tokens'}",
+            monster=m.uid, loser=lose, token=token)
         return True
 
     def _defeat_monster(self, m: Monster, points: int, kind: str) -> None:
@@ -492,16 +500,16 @@ class Combat(Outcomes):
                           f"each time it is beaten: {points}")
             self.track += points
             self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
-                      f"({self.track} of {self._amount(cap['points'])})")
+                      f"({self.track} of {self._amount(cap['points'])})", monster=m.uid, amount=points, track=self.track)
             if self.track >= self._amount(cap["points"]):
                 m.gone = "killed"
-                self.emit("monster.rules-overridable", f"{self.mname(m)} is killed")
+                self.emit("monster.rules-overridable", f"{self.mname(m)} is killed", monster=m.uid)
             return
         if mdef.on_defeat == "leaves-house":
             m.gone = "away"
             m.stunned = False
             self.emit("monster.rules-overridable", f"{self.mname(m)} is beaten and leaves the house for now "
-                      "(no stun, no damage)")
+                      "(no stun, no damage)", monster=m.uid)
             if m.cards:
                 self.piles.setdefault(m.room, []).extend(m.cards)
                 self.monster_items_changed(m, -len(m.cards))
@@ -512,7 +520,7 @@ class Combat(Outcomes):
             # a monster whose defeat kills it (the Rats of haunt 26) drops what it carried
             m.gone = "killed"
             m.stunned = False
-            self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight and is killed")
+            self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight and is killed", monster=m.uid)
             self.leave_remains(m)
             if m.cards:
                 self.piles.setdefault(m.room, []).extend(m.cards)
@@ -522,8 +530,8 @@ class Combat(Outcomes):
         if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
             raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")
         m.stunned = True
-        self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight")
-        self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn")
+        self.emit("attack.monsters-stunned", f"{self.mname(m)} loses the fight", monster=m.uid)
+        self.emit("monster.stun-instead-of-damage", f"{self.mname(m)} is stunned and misses its next turn", monster=m.uid)
         self._release_gone()
         kept = mdef.carries.get("keeps", [])  # only a steal takes these back (the Demons' Ring)
         items = [c for c in m.cards if self.t.cards[c].item and c not in kept]
@@ -531,8 +539,9 @@ class Combat(Outcomes):
             # a companion in its custody is no item: it stays with the monster (omen.not-items)
             self.piles.setdefault(m.room, []).extend(items)
             self.emit("monster.stunned-drops-items", f"{self.mname(m)} drops {', '.join(self.card_name(c) for c in items)} "
-                      "as an item pile")
+                      "as an item pile", monster=m.uid, cards=list(items))
             m.cards = [c for c in m.cards if c not in items]
             self.monster_items_changed(m, -len(items))
         if m.cards:
-            self.emit("omen.not-items", f"{self.mname(m)} keeps custody of {', '.join(self.card_name(c) for c in m.cards)}")
+            self.emit("omen.not-items", f"{self.mname(m)} keeps custody of {', '.join(self.card_name(c) for c in m.cards)}",
+                monster=m.uid, cards=list(m.cards))

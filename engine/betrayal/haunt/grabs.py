@@ -80,7 +80,7 @@ def grab(st: HauntState, seat: str, m: Monster) -> Gen[None]:
     st.held[seat] = []
     st.emit(RULE, f"{st.mname(m)} holds {st.name(seat)}, who drops "
             + (", ".join([st.card_name(c) for c in drop] + [f"the {k} token" for k in tokens]) or "nothing")
-            + f" in {st.room_name(e.room)}")
+            + f" in {st.room_name(e.room)}", monster=m.uid, seat=seat, cards=drop, tokens=tokens, room=e.room)
     for card in drop:
         yield from effects.lose_card(st, seat, card)
 
@@ -101,11 +101,12 @@ def devour(st: HauntState, m: Monster) -> Gen[None]:
     if spec_of(st, m).get("devour_at") != "paired-part" or victim is None or not parts \
             or st.ex[victim].room != parts[0].room:
         return
-    st.emit(RULE, f"{st.name(victim)} is held in the room of {st.mname(parts[0])} when {st.mname(m)}'s turn starts")
+    st.emit(RULE, f"{st.name(victim)} is held in the room of {st.mname(parts[0])} when {st.mname(m)}'s turn starts",
+        target=victim, holder=parts[0].uid, monster=m.uid)
     yield from st._outcome({"kill": True}, victim, None)
     for part in [m, *parts]:
         part.gone = "removed"
-        st.emit(RULE, f"{st.mname(part)} is removed")
+        st.emit(RULE, f"{st.mname(part)} is removed", monster=part.uid)
     st._release_gone()
 
 
@@ -161,7 +162,8 @@ def drag(st: HauntState, m: Monster) -> Gen[bool]:
         m.room = steps[0]
         st._set_room(seat, m.room)
         st.emit("monster.rules-overridable", f"{st.mname(m)} drags {st.name(seat)} {st.room_name(src)} -> "
-                f"{st.room_name(m.room)}, toward {st.mname(parts[0])}")
+                f"{st.room_name(m.room)}, toward {st.mname(parts[0])}",
+            monster=m.uid, seat=seat, origin=src, room=m.room, holder=parts[0].uid)
     return True
     yield  # a generator: the drag asks nobody
 
@@ -193,4 +195,5 @@ def retreat(st: HauntState, m: Monster) -> None:
     if m.gone or not parts or m.room == parts[0].room:
         return
     src, m.room = m.room, parts[0].room
-    st.emit(RULE, f"{st.mname(m)} retreats {st.room_name(src)} -> {st.room_name(m.room)}, to {st.mname(parts[0])}")
+    st.emit(RULE, f"{st.mname(m)} retreats {st.room_name(src)} -> {st.room_name(m.room)}, to {st.mname(parts[0])}",
+        monster=m.uid, origin=src, room=m.room, holder=parts[0].uid)

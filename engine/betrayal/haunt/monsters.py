@@ -28,11 +28,11 @@ class Monsters(Combat):
         assert self.hs is not None
         t = self.traitor()
         if t is not None and self.ex[t].dead:
-            self.emit("turn.monster-turn-after-traitor-death", f"the traitor is dead; {t} still runs the monster turn")
+            self.emit("turn.monster-turn-after-traitor-death", f"the traitor is dead; {t} still runs the monster turn", seat=t)
         else:
             self.emit("traitor.runs-monsters" if t else "monster.one-at-a-time", "the monster turn")
             if t:
-                self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's")
+                self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's", seat=t)
         yield from self._basement_rescue()
         yield from self._appear_when_explored()
         for kind, mdef in self.hs.monsters.items():
@@ -49,7 +49,7 @@ class Monsters(Combat):
                     continue
                 if m.stunned:
                     m.stunned = False
-                    self.emit("monster.stun-token", f"{self.mname(m)} misses this turn and recovers")
+                    self.emit("monster.stun-token", f"{self.mname(m)} misses this turn and recovers", monster=m.uid)
                     continue
                 yield from self._monster_checks(m, "start")
                 for rule in mdef.must:
@@ -92,9 +92,9 @@ class Monsters(Combat):
                     roll = sum(faces)
                     if grouped:
                         shared = roll
-                        self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement")
+                        self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement", total=roll)
                     else:
-                        self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement")
+                        self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement", monster=m.uid, total=roll)
                     yield from self._after_movement_roll(m, roll)
                     if self._check_wins():
                         return
@@ -207,7 +207,8 @@ class Monsters(Combat):
                 continue
             if "requires" in rule and not self.pred(rule["requires"], None, m):
                 continue
-            self.emit("monster.rules-overridable", f"{self.mdef(m).name} rolled {roll}: {rule.get('says', rule['id'])}")
+            self.emit("monster.rules-overridable", f"{self.mdef(m).name} rolled {roll}: {rule.get('says', rule['id'])}", total=roll,
+                clause=rule['id'])
             for eff in rule.get("do", []):
                 yield from self._outcome(eff, None, m)
 
@@ -244,13 +245,14 @@ class Monsters(Combat):
         if any(self._monster_raw(self.mdef(m)).get("discovers_rooms") for m in stuck):
             # they find their own way out by discovering rooms
             self.emit("monster.basement-rescue-not-if-exploring", f"{', '.join(self.mname(m) for m in stuck)} cannot reach "
-                      "a hero, but this haunt lets them explore: the Stairs from Basement stay in the stack")
+                      "a hero, but this haunt lets them explore: the Stairs from Basement stay in the stack",
+                monsters=[m.uid for m in stuck])
             return
         a = yield from self.ask(t, [Action.of("rescue", room=stairs), Action.of("no-rescue", room=stairs)],
                                 "fetch the Stairs from Basement for the monsters shut in the basement?")
         if a.kind == "rescue":
             self.emit("monster.basement-rescue", f"{', '.join(self.mname(m) for m in stuck)} cannot reach a hero: the "
-                      "Stairs from Basement come out of the stack")
+                      "Stairs from Basement come out of the stack", monsters=[m.uid for m in stuck])
             yield from self._fetch_room({"room": stairs, "place": {"floor": "basement", "chosen_by": "traitor"}})
 
     def _monster_pickup(self, m: Monster) -> Gen[None]:
@@ -260,7 +262,7 @@ class Monsters(Combat):
         pile = self.piles.get(m.room, [])
         if pile and not self.mdef(m).carries.get("items") and not m.stunned:
             self.emit("monster.no-items", f"{self.mname(m)} leaves the item pile in {self.room_name(m.room)}: this haunt lets "
-                      "its monsters carry no items")
+                      "its monsters carry no items", monster=m.uid, room=m.room)
         if not pile or not self.mdef(m).carries.get("items") or m.stunned:
             return
         acts = [Action.of("monster-pickup", monster=m.uid, card=c) for c in pile]
@@ -272,7 +274,7 @@ class Monsters(Combat):
             if not pile:
                 del self.piles[m.room]
             m.cards.append(card)
-            self.emit("monster.rules-overridable", f"{self.mname(m)} picks up {self.card_name(card)}")
+            self.emit("monster.rules-overridable", f"{self.mname(m)} picks up {self.card_name(card)}", monster=m.uid, card=card)
             self.monster_items_changed(m, 1)
 
     def _monster_token_pickup(self, m: Monster) -> Gen[None]:
@@ -289,7 +291,8 @@ class Monsters(Combat):
             token = str(a["token"])
             self.htokens[token].remove(m.room)
             self.held.setdefault(m.uid, []).append(token)
-            self.emit("monster.rules-overridable", f"{self.mname(m)} picks up the {token} token in {self.room_name(m.room)}")
+            self.emit("monster.rules-overridable", f"{self.mname(m)} picks up the {token} token in {self.room_name(m.room)}",
+                monster=m.uid, token=token, room=m.room)
 
     def _group_move(self, mdef: MonsterDef) -> bool:
         raw = self.haunts[self.hs.number][1] if self.hs is not None else {}
@@ -325,13 +328,14 @@ class Monsters(Combat):
             m = self._add_monster(mdef, room, rule="monster.rules-overridable")
         else:
             m.gone, m.room, m.stunned = "", room, False
-            self.emit("monster.rules-overridable", f"{self.mname(m)} appears in {self.room_name(room)}")
+            self.emit("monster.rules-overridable", f"{self.mname(m)} appears in {self.room_name(room)}", monster=m.uid, room=room)
         mark = spec.get("mark")
         if mark and room not in self.htokens.get(str(mark), []):
             self.htokens.setdefault(str(mark), []).append(room)
         if spec.get("instead_of_card") == "attack" and seat is not None and self.in_play(seat):
             trait = next((str(r["attack_with"][0]) for r in self.fight_rules(seat, m.uid) if r.get("attack_with")), "might")
-            self.emit("haunt.rules-override", f"{self.name(seat)} must attack {self.mname(m)} instead of drawing a card")
+            self.emit("haunt.rules-override", f"{self.name(seat)} must attack {self.mname(m)} instead of drawing a card",
+                seat=seat, monster=m.uid)
             yield from self._attack(seat, Action.of("attack", target=m.uid, trait=trait))
 
     def _appear_when_explored(self) -> Gen[None]:
@@ -376,7 +380,7 @@ class Monsters(Combat):
         m.gone = "escaped"
         self.used_places.add(f"exit:{m.kind}/{m.room}")
         self.emit("monster.rules-overridable", f"{self.mname(m)} leaves the house from {self.room_name(m.room)}"
-                  + (f": {spec['says']}" if spec.get("says") else ""))
+                  + (f": {spec['says']}" if spec.get("says") else ""), monster=m.uid, room=m.room)
         for eff in spec.get("do", []):
             yield from self._outcome(eff, None, m)
 
@@ -387,7 +391,7 @@ class Monsters(Combat):
             return
         budget = roll
         if roll == 0:
-            self.emit("monster.zero-roll-still-moves", f"{self.mname(m)} rolled 0 and may still move one space")
+            self.emit("monster.zero-roll-still-moves", f"{self.mname(m)} rolled 0 and may still move one space", monster=m.uid)
             budget = 1
         moved = 0
         seat = self.monster_controller(m)
@@ -400,7 +404,7 @@ class Monsters(Combat):
             if a.kind == "monster-teleport":
                 src, m.room = m.room, str(a["to"])
                 self.emit("monster.rules-overridable", f"{self.mname(m)} rolled {roll} and moves {self.room_name(src)} -> "
-                          f"{self.room_name(m.room)} by a secret way")
+                          f"{self.room_name(m.room)} by a secret way", monster=m.uid, total=roll, origin=src, room=m.room)
                 yield from self._monster_checks(m, "enter")
                 return
         while True:
@@ -440,18 +444,20 @@ class Monsters(Combat):
             self._leave_trail(m, src)
             moved += cost + slow + self.carrying_cost(m.uid) - 1 + self._doorway_spaces(m)
             self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
-                      f"({min(moved, budget)} of {budget})")
+                      f"({min(moved, budget)} of {budget})", monster=m.uid, origin=src, to=to, moved=min(moved, budget),
+                      speed=budget)
             if passage is not None:
                 self._monster_passage(m, src, passage)
             if any({a, b} == {src, to} for a, b, _ in self.passages):
                 self.emit("monster.revolving-wall", f"{self.mname(m)} passes the Revolving Wall between the "
-                          f"{self.room_name(src)} and the {self.room_name(to)} without rolling")
+                          f"{self.room_name(src)} and the {self.room_name(to)} without rolling", monster=m.uid, origin=src, to=to)
             card_way = next((tok for a, b, _, tok in self.links if {a, b} == {src, to}), None)
             if card_way is not None:
                 self.emit("monster.card-movement", f"{self.mname(m)} uses the {card_way} a card made between the "
-                          f"{self.room_name(src)} and the {self.room_name(to)}")
+                          f"{self.room_name(src)} and the {self.room_name(to)}", monster=m.uid, way=card_way, origin=src, to=to)
             if slow:
-                self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind")
+                self.emit("monster.slowed-by-heroes", f"{self.mname(m)} pays {slow} extra to leave heroes behind",
+                    monster=m.uid, amount=slow)
             if passage is None or not passage.endswith("-up"):
                 # climbing up a passage is no entry by the room's way in (the Coal Chute's slide)
                 self._monster_room_text(m, ("enter", "cross"))
@@ -479,7 +485,8 @@ class Monsters(Combat):
             return
         self._add_monster(mdef, room, rule="monster.rules-overridable")
         self.emit("monster.rules-overridable", f"{self.mname(m)} leaves {mdef.name} {len(placed) + 1} of "
-                  f"{self._amount(mdef.count or 0)} in {self.room_name(room)}")
+                  f"{self._amount(mdef.count or 0)} in {self.room_name(room)}", monster=m.uid, room=room,
+                  kind=mdef.id, count=len(placed) + 1)
 
     def _monster_explore_actions(self, m: Monster) -> list[Action]:
         """``discovers_rooms: true``: the doorways of the monster's room with no room beyond them
@@ -502,7 +509,7 @@ class Monsters(Combat):
         entry = opposite(side)
         tile = yield from self.draw_tile(floor, lambda t: self._placements(t, floor, cell, entry))
         if tile is None:
-            self.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor")
+            self.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor", floor=floor)
             return False
         options = self._placements(tile, floor, cell, entry)
         place = yield from self.choose_placement(self.monster_controller(m), tile, floor, options)
@@ -511,11 +518,12 @@ class Monsters(Combat):
         if tile in self._monster_raw(self.mdef(m)).get("may_not_use", ()):
             # judgement: the room is found, but a monster that may not use it stays out and stops
             self.emit("haunt.rules-override", f"{self.mname(m)} discovers {self.room_name(tile)}, which it may not "
-                      "enter: it stops")
+                      "enter: it stops", monster=m.uid, room=tile)
             return False
         m.room = tile
         self.emit("haunt.rules-override", f"{self.mname(m)} discovers {self.room_name(tile)} through the "
-                  f"{SIDES[side]} doorway of {self.room_name(src)}; it draws no card and keeps moving")
+                  f"{SIDES[side]} doorway of {self.room_name(src)}; it draws no card and keeps moving",
+            monster=m.uid, room=tile, origin=src)
         return True
 
     def _steered(self, room: str) -> bool:
@@ -528,17 +536,17 @@ class Monsters(Combat):
         kind, _, way = how.partition("-")
         if kind == "jump" and way == "up":
             self.emit("room.gallery.monsters-climb-up", f"{self.mname(m)} climbs up from the {self.room_name(src)} to the "
-                      f"{self.room_name(m.room)}")
+                      f"{self.room_name(m.room)}", monster=m.uid, origin=src, room=m.room)
             return
         self.emit("monster.vertical-passages", f"{self.mname(m)} goes {way} from the {self.room_name(src)} to the "
-                  f"{self.room_name(m.room)} ({kind})")
+                  f"{self.room_name(m.room)} ({kind})", monster=m.uid, way=how, origin=src, room=m.room)
         for c in self.t.rooms[src].connections:
             if kind == "fall" and c.kind == "fall" and c.to not in self.t.rooms \
                     and not any(c.to in ts for ts in self.tokens.values()):
                 self.tokens.setdefault(m.room, []).append(c.to)
                 self.emit("room.collapsed-room.monster-first", f"{self.mname(m)} is the first down the "
                           f"{self.room_name(src)}: no tile is drawn, the {c.to} token marks the "
-                          f"{self.room_name(m.room)}")
+                          f"{self.room_name(m.room)}", monster=m.uid, origin=src, to=c.to, room=m.room)
 
     def _monster_room_text(self, m: Monster, triggers: tuple[str, ...]) -> None:
         """Room text does nothing to monsters: harmful text and barriers are ignored
@@ -547,15 +555,16 @@ class Monsters(Combat):
         Coal Chute's slide, ``monster.coal-chute``)."""
         rdef = self.t.rooms[m.room]
         if "cross" in triggers and len(rdef.barrier) >= 2:
-            self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} ignores the barrier of {rdef.name}")
+            self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} ignores the barrier of {rdef.name}", monster=m.uid, room=rdef.id)
         for ability in rdef.abilities:
             if ability.get("trigger") not in triggers or ability.get("trigger") == "cross":
                 continue
             exempt = ability.get("exemptions", {})
             if exempt.get("monsters_immune"):
-                self.emit("monster.ignore-harmful-room-text", f"{self.mname(m)} ignores the {rdef.name}'s text")
+                self.emit("monster.ignore-harmful-room-text", f"{self.mname(m)} ignores the {rdef.name}'s text",
+                    monster=m.uid, room=rdef.id)
             elif exempt.get("monsters_excluded"):
-                self.emit("monster.no-trait-gain-rooms", f"{self.mname(m)} gains nothing from the {rdef.name}")
+                self.emit("monster.no-trait-gain-rooms", f"{self.mname(m)} gains nothing from the {rdef.name}", monster=m.uid, room=rdef.id)
             elif exempt.get("monsters_affected"):
                 # Text that moves monsters too (the Coal Chute's slide, part of the same space).
                 for eff in ability.get("do", []):
@@ -563,9 +572,9 @@ class Monsters(Combat):
                     if to in self.house.spots:
                         m.room = str(to)
                         self.emit("room.coal-chute.affects-all", f"the {rdef.name}'s slide is no harmful text: it moves "
-                                  f"{self.mname(m)} too")
+                                  f"{self.mname(m)} too", monster=m.uid, room=rdef.id)
                         self.emit("monster.coal-chute", f"{self.mname(m)} slides from the {rdef.name} to the "
-                                  f"{self.room_name(m.room)}")
+                                  f"{self.room_name(m.room)}", monster=m.uid, room=m.room)
 
     def _monster_stops(self, m: Monster) -> Gen[None]:
         """Where a monster ends its move: room text meant for the end of a turn does not touch it,
@@ -579,7 +588,8 @@ class Monsters(Combat):
         opts = [Action.of("monster-side", monster=m.uid, side=SIDES[(s + rot) % 4]) for s in rdef.barrier]
         a = yield from self.ask(self.monster_controller(m), opts, f"choose the side of {rdef.name} {self.mname(m)} stands on")
         m.part = opts.index(a)
-        self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} stops on the {a['side']} side of {rdef.name}")
+        self.emit("room.barrier.monsters-ignore", f"{self.mname(m)} stops on the {a['side']} side of {rdef.name}", room=rdef.id,
+            monster=m.uid, side=a['side'])
 
     def _monster_steps(self, m: Monster, left: int, first: bool) -> list[tuple[str, int]]:
         """Rooms a monster may step into now (no exploring: ``monster.no-exploring``)."""
@@ -670,7 +680,7 @@ class Monsters(Combat):
             ok = total >= int(roll.get("target", 0))
             self.emit("haunt.specific-action", f"{self.mname(m)} {'enters' if moment == 'enter' else 'starts in'} "
                       f"{self.room_name(m.room)}: {trait} {total} against {roll.get('target')}+ "
-                      f"({'resists' if ok else 'fails'})")
+                      f"({'resists' if ok else 'fails'})", monster=m.uid, room=m.room, trait=trait, total=total, passed=bool(ok))
             for eff in rule.get("success" if ok else "failure", []):
                 yield from self._outcome(eff, None, m)
                 if rule.get("reuse") == "once-per-place":
@@ -705,7 +715,8 @@ class Monsters(Combat):
                 if "requires" in rule and not self.pred(rule["requires"], seat, m):
                     continue
                 if "unless" in rule and self.pred(rule["unless"], seat, m):
-                    self.emit("monster.rules-overridable", f"{self.name(seat)} is spared: {rule.get('says', rule['id'])}")
+                    self.emit("monster.rules-overridable", f"{self.name(seat)} is spared: {rule.get('says', rule['id'])}", seat=seat,
+                        clause=rule['id'])
                     continue
                 trait = str(rule["roll"]["trait"])
                 faces = yield from self.roll(self.value(seat, trait), f"{rule['id']}: {self.name(seat)} rolls {trait}")
@@ -713,7 +724,7 @@ class Monsters(Combat):
                 band = next((b for b in rule["roll"].get("bands", ())
                              if b.get("min", 0) <= total <= b.get("max", 99)), None)
                 self.emit("monster.rules-overridable", f"{self.mname(m)}'s {rule['id']} reaches {self.name(seat)}: "
-                          f"{trait} {total}")
+                          f"{trait} {total}", monster=m.uid, seat=seat, trait=trait, total=total)
                 for eff in band.get("then", []) if band else []:
                     yield from self._outcome(eff, seat, m)
 
@@ -741,7 +752,7 @@ class Monsters(Combat):
         ab = next(x for x in abilities if x["id"] == a["id"])
         target = str(a["target"]) if a.get("target") else None
         self.emit("monster.rules-overridable", f"{self.mname(m)}: {ab.get('says', ab['id'])}"
-                  + (f" (on {self.name(target)})" if target else ""))
+                  + (f" (on {self.name(target)})" if target else ""), monster=m.uid, ability=ab["id"], target=target)
         roll = ab.get("roll")
         ok = True
         if roll:
@@ -755,7 +766,8 @@ class Monsters(Combat):
                 ok = sum(mine) >= int(roll.get("target", 0))
             self.emit("monster.rules-overridable", f"{self.mname(m)} rolls {trait} {sum(mine)}"
                       + (f" against {sum(theirs)}" if roll.get("opposed_by") else "")
-                      + (": it works" if ok else ": it fails"))
+                      + (": it works" if ok else ": it fails"),
+                      monster=m.uid, trait=trait, dice=list(mine), against=list(theirs) if theirs else None, passed=ok)
         for eff in (ab.get("success" if ok else "failure", []) if roll else ab.get("do", [])):
             yield from self._outcome(eff, None, m, target)
 
@@ -787,13 +799,14 @@ class Monsters(Combat):
         each rolled and settled on its own under the ability's attack rules."""
         name = str(ability["id"])
         self.emit("haunt.rules-override", f"{self.mname(m)} uses {name} instead of its attack: "
-                  f"{ability.get('says', name)}")
+                  f"{ability.get('says', name)}", monster=m.uid, ability=name)
         for target in targets:
             if not self.in_play(target) or m.gone or self.ex[target].room != m.room:
                 continue
             rules = self.fight_rules(m.uid, target, name)
             trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
-            self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)} ({name})")
+            self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)} ({name})",
+                monster=m.uid, target=target, ability=name)
             att = yield from self.roll(self._dice(None, m, trait), f"{self.mname(m)} attacks")
             dfn = yield from self.roll(self._dice(target, None, trait), f"{self.name(target)} defends")
             yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn), ability=name)
@@ -811,7 +824,8 @@ class Monsters(Combat):
             self.joined[x.uid] = self.hround
         dice = min(int(together.get("max_dice", 8)), self._dice(None, m, trait, plus + sum(self.mstat(x, trait) for x in swarm)))
         if swarm:
-            self.emit("haunt.rules-override", f"{len(swarm) + 1} {self.mdef(m).name}s attack together: {dice} dice")
+            self.emit("haunt.rules-override", f"{len(swarm) + 1} {self.mdef(m).name}s attack together: {dice} dice",
+                      monsters=[x.uid for x in (m, *swarm)], count=dice)
         return dice
 
     def _monster_attack(self, m: Monster) -> Gen[None]:
@@ -821,7 +835,8 @@ class Monsters(Combat):
         across = [s for s in self.living_heroes() if self.ex[s].room == m.room and s not in here]
         if across:
             self.emit("room.barrier.no-interaction-across", f"{self.mname(m)} cannot reach "
-                      f"{', '.join(self.name(s) for s in across)} across the {self.room_name(m.room)}")
+                      f"{', '.join(self.name(s) for s in across)} across the {self.room_name(m.room)}",
+                monster=m.uid, seats=list(across), room=m.room)
         if not here:
             return
         attack_rules = [r for r in self.mdef(m).must if r.get("when") == "monster-turn"
@@ -859,12 +874,13 @@ class Monsters(Combat):
             target = str(a["target"])
         rules = self.fight_rules(m.uid, target)
         trait = next((str(r["attack_with"][0]) for r in rules if "attack_with" in r), "might")
-        self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)}")
+        self.emit("monster.one-attack", f"{self.mname(m)} attacks {self.name(target)}", monster=m.uid, target=target)
         plus, minus = self._dice_bonus(rules)
         att = yield from self.roll(self._swarm_dice(m, trait, plus), f"{self.mname(m)} attacks")
         if any(r.get("reroll_blanks") for r in rules) and 0 in att:
             again = yield from self.roll(att.count(0), f"{self.mname(m)} rerolls its blanks")
-            self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {att.count(0)} blank dice: {sum(again)} more")
+            self.emit("haunt.rules-override", f"{self.mname(m)} rerolls {att.count(0)} blank dice: {sum(again)} more",
+                monster=m.uid, dice=list(again), total=sum(again))
             att = tuple(f for f in att if f) + again
         dfn = yield from self.roll(self._dice(target, None, trait, minus), f"{self.name(target)} defends")
         yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn))

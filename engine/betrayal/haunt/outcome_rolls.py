@@ -27,13 +27,14 @@ def trait_points(st: Outcomes, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
     if "points" in spec:
         total = st._amount(spec["points"])
         st.emit("haunt.rules-override", f"{st.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s), "
-                  f"spread over {', '.join(traits)}")
+                  f"spread over {', '.join(traits)}", seat=seat, lose=bool(lose), total=total, traits=list(traits))
     else:
         dice = st._amount(spec["dice"])
         total = yield from effects.own_roll(st, seat, dice, "trait", f"{dice} dice of trait points",
                                             effects.Ctx(seat, "haunt"))
         st.emit("haunt.rules-override", f"{st.name(seat)} {'loses' if lose else 'gains'} {total} trait point(s) "
-                  f"({dice} dice), spread over {', '.join(traits)}")
+                  f"({dice} dice), spread over {', '.join(traits)}",
+            seat=seat, lose=bool(lose), total=total, count=dice, traits=list(traits))
     for i in range(total):
         e = st.ex[seat]
         if e.dead:
@@ -83,11 +84,11 @@ def trait_roll(st: Outcomes, seat: str | None, spec: Mapping[str, Any], m: Monst
         dice = st._amount(spec["dice"])
         target = st._amount(spec["target"])
         if dice > 8:
-            st.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled")
+            st.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled", dice=dice)
         faces = yield from st.roll(min(dice, 8), f"{dice} dice against {target}+")
         ok = sum(faces) >= target
         st.emit("haunt.rules-override", f"{min(dice, 8)} dice roll {sum(faces)} against {target}+: "
-                  f"{'success' if ok else 'failure'}")
+                  f"{'success' if ok else 'failure'}", dice=list(faces), total=sum(faces), need=target, passed=bool(ok))
         for eff in spec.get("success" if ok else "failure", []):
             yield from st._outcome(eff, seat, m)
         return
@@ -102,7 +103,7 @@ def trait_roll(st: Outcomes, seat: str | None, spec: Mapping[str, Any], m: Monst
                                         effects.Ctx(seat, "haunt"))
     ok = total >= target
     st.emit("roll.trait-roll", f"{st.name(seat)} rolls {trait} {total} against {target}+: "
-              f"{'success' if ok else 'failure'}")
+              f"{'success' if ok else 'failure'}", seat=seat, trait=trait, total=total, need=target, passed=bool(ok))
     for eff in spec.get("success" if ok else "failure", []):
         if st.in_play(seat):
             yield from st._outcome(eff, seat, m)
@@ -126,7 +127,8 @@ def roll_dice(st: Outcomes, spec: Mapping[str, Any], seat: str | None, m: Monste
             faces = yield from st.roll(dice, f"{dice} dice ({says})")
             total, what = sum(faces), f"{dice} dice roll"
         ok = total >= st._amount(spec["target"])
-        st.emit(rule, f"{what} {total} against {st._amount(spec['target'])}+: {'success' if ok else 'failure'}")
+        st.emit(rule, f"{what} {total} against {st._amount(spec['target'])}+: {'success' if ok else 'failure'}",
+            seat=seat if "trait" in spec else None, total=total, need=st._amount(spec["target"]), passed=bool(ok))
         for sub in spec.get("success" if ok else "failure", []):
             yield from st._outcome(sub, seat, m, target)
         return
@@ -144,7 +146,7 @@ def roll_dice(st: Outcomes, spec: Mapping[str, Any], seat: str | None, m: Monste
         total, what = sum(faces), f"{dice} dice roll"
     band = next((b for b in spec["bands"] if int(b.get("min", 0)) <= total <= int(b.get("max", 99))), None)
     st.emit("haunt.rules-override", f"{what} {total}" + (f": {band.get('says', '')}" if band else
-                                                         ": no band applies"))
+                                                         ": no band applies"), total=total)
     for eff in band.get("then", []) if band else []:
         yield from st._outcome(eff, seat, m, target)
 
@@ -165,16 +167,18 @@ def contest(st: Outcomes, spec: Mapping[str, Any], m: Monster) -> Gen[None]:
     opponent = max(here, key=lambda s: (st.value(s, trait), -st.seat_ids.index(s)))
     bonus = sum(int(b.get("dice", 1)) for b in spec.get("opponent_bonus", []) if st.holds(opponent, str(b["holding"])))
     st.emit("monster.rules-overridable", f"{st.mname(m)} takes on {st.name(opponent)}: "
-              f"{spec.get('says', 'a ' + trait + ' contest')}")
+              f"{spec.get('says', 'a ' + trait + ' contest')}", monster=m.uid, target=opponent)
     mine = yield from st.roll(st._dice(None, m, trait), f"{st.mname(m)}'s {trait} roll")
     if spec.get("reroll_blanks") and 0 in mine:
         again = yield from st.roll(mine.count(0), f"{st.mname(m)} rerolls its blanks")
-        st.emit("haunt.rules-override", f"{st.mname(m)} rerolls {mine.count(0)} blank dice: {sum(again)} more")
+        st.emit("haunt.rules-override", f"{st.mname(m)} rerolls {mine.count(0)} blank dice: {sum(again)} more",
+            monster=m.uid, dice=list(again), total=sum(again))
         mine = tuple(f for f in mine if f) + again
     theirs = yield from st.roll(st._dice(opponent, None, trait, bonus), f"{st.name(opponent)}'s {trait} roll")
     lead = sum(mine) - sum(theirs)
     st.emit("monster.rules-overridable", f"{st.mname(m)} {sum(mine)} against {st.name(opponent)} {sum(theirs)}"
-              + (f" ({bonus} die from what they carry)" if bonus else ""))
+              + (f" ({bonus} die from what they carry)" if bonus else ""), monster=m.uid, target=opponent, total=sum(mine),
+            against=sum(theirs), bonus=bonus)
     if lead < 0:
         for eff in spec.get("opponent_wins", []):
             yield from st._outcome(eff, opponent, m)
@@ -184,7 +188,7 @@ def contest(st: Outcomes, spec: Mapping[str, Any], m: Monster) -> Gen[None]:
         st.emit("monster.rules-overridable", "a tie: nothing happens" if lead == 0 else "nothing happens")
         return
     if "says" in row:
-        st.emit("monster.rules-overridable", str(row["says"]))
+        st.emit("monster.rules-overridable", str(row["says"]), monster=m.uid, amount=lead)
     for hero in st.living_heroes():
         for eff in row.get("each_hero", []):
             if st.in_play(hero):

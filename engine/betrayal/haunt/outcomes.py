@@ -28,7 +28,7 @@ class Outcomes(Wins):
             effects._discard_status_card(self, seat, name)
         e.status = {}
         if held:
-            self.emit("traitor.freed-from-events", f"{self.name(seat)} is freed from {', '.join(held)}")
+            self.emit("traitor.freed-from-events", f"{self.name(seat)} is freed from {', '.join(held)}", seat=seat, statuses=list(held))
 
     def reveal_traitor(self, how: str) -> None:
         """The hidden traitor's token is turned face up: by choice (``hidden-traitor.self-reveal``,
@@ -43,7 +43,7 @@ class Outcomes(Wins):
         rule = {"self": "hidden-traitor.self-reveal", "death": "hidden-traitor.reveal-on-death"}.get(how,
                                                                                                       "haunt.rules-override")
         why = {"self": "chooses to turn", "death": "dies and turns", "haunt": "must turn"}.get(how, "turns")
-        self.emit(rule, f"{self.name(seat)} {why} token 1 face up: {self.name(seat)} is the traitor")
+        self.emit(rule, f"{self.name(seat)} {why} token 1 face up: {self.name(seat)} is the traitor", seat=seat)
         if not self.ex[seat].dead:
             self._free_traitor(seat)
 
@@ -75,7 +75,7 @@ class Outcomes(Wins):
         if isinstance(eff.get("who"), Mapping) and "left_of_traitor" in eff["who"]:
             seat = self._left_of_traitor(eff["who"]["left_of_traitor"])
             if seat is None:
-                self.emit(rule, f"no hero meets it: {eff.get('says', verb)}")
+                self.emit(rule, f"no hero meets it: {eff.get('says', verb)}", verb=verb)
                 return
         if verb == "on_target":
             for sub in spec:
@@ -93,11 +93,12 @@ class Outcomes(Wins):
             if victim is not None:
                 victim.gone = "killed" if verb == "kill_monster" else "trapped"
                 where = f" in {self.room_name(victim.room)} for good" if verb == "trap_monster" else ""
-                self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}")
+                self.emit(rule, f"{self.mname(victim)} is {victim.gone}{where}", monster=victim.uid, gone=victim.gone)
                 self.leave_remains(victim)
                 for partner in self.partners(victim):
                     partner.gone = victim.gone
-                    self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it")
+                    self.emit(rule, f"{self.mname(partner)}, its other part, is {victim.gone} with it",
+                        monster=partner.uid, gone=victim.gone)
                 self._release_gone()
         elif verb == "hit_monster":
             victim = self.monster(target) if target is not None and target not in self.ex else m
@@ -107,7 +108,7 @@ class Outcomes(Wins):
                 hits = self._count_hit(victim, cap, need)
                 if hits >= need:
                     victim.gone = "killed"
-                    self.emit(rule, f"{self.mname(victim)} is killed")
+                    self.emit(rule, f"{self.mname(victim)} is killed", monster=victim.uid)
         elif verb == "grab" and seat is not None and m is not None:
             yield from grab(self.as_haunt_state(), seat, m)
         elif verb == "retreat":
@@ -117,24 +118,25 @@ class Outcomes(Wins):
         elif verb == "rise_as" and seat is not None and self.hs is not None:
             risen = self._add_monster(self.hs.monsters[str(spec)], self.ex[seat].room, rule=rule)
             risen.counterpart = seat  # run by the dead explorer's player (monster_controller)
-            self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player")
+            self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player", seat=seat, monster=risen.uid)
         elif verb in ("mark_monster", "set_monster_stat"):
             marked = self.monster(target) if target is not None and target not in self.ex else m
             if marked is not None and verb == "mark_monster":
                 marks = self.hook_state.setdefault("monster-marks", {}).setdefault(marked.uid, [])
                 if str(spec) not in marks:
                     marks.append(str(spec))
-                self.emit(rule, f"{self.mname(marked)} is {spec} for the rest of the game")
+                self.emit(rule, f"{self.mname(marked)} is {spec} for the rest of the game", monster=marked.uid, status=spec)
             elif marked is not None:
                 marked.stats.update({str(k): int(v) for k, v in spec.items()})
-                self.emit(rule, f"{self.mname(marked)} now has " + ", ".join(f"{k} {v}" for k, v in sorted(spec.items())))
+                self.emit(rule, f"{self.mname(marked)} now has " + ", ".join(f"{k} {v}" for k, v in sorted(spec.items())),
+                          monster=marked.uid, **{str(k): int(v) for k, v in spec.items()})
         elif verb == "roll_dice":
             yield from outcome_rolls.roll_dice(self, spec, seat, m, target, rule, str(eff.get("says", "a haunt roll")))
         elif verb == "fetch_room":
             yield from self._fetch_room(spec)
         elif verb == "room_cost" and seat is not None:
             self.turn_mods.setdefault(seat, set()).add(f"room-cost:{int(spec)}")
-            self.emit(rule, f"for the rest of the turn each room {self.name(seat)} moves into costs {int(spec)} spaces")
+            self.emit(rule, f"for the rest of the turn each room {self.name(seat)} moves into costs {int(spec)} spaces", seat=seat)
         elif verb == "return_monster" and self.hs is not None:
             kind = str(spec["monster"])
             for back in [x for x in self.mon if x.kind == kind and x.gone == "away"]:
@@ -146,23 +148,24 @@ class Outcomes(Wins):
                     back.stats[trait] += gain
                 self.emit(rule, f"{self.mname(back)} comes back in {self.room_name(back.room)}"
                           + (f", each trait {gain} higher: " + ", ".join(f"{k} {v}" for k, v in sorted(back.stats.items()))
-                             if gain else ""))
+                             if gain else ""), monster=back.uid, room=back.room, amount=gain)
         elif verb == "monster_gain":
             fed = self.monster(target) if target is not None and target not in self.ex else m
             if fed is not None and not fed.gone:
                 for trait in fed.stats:
                     fed.stats[trait] += int(spec["each_trait"])
-                self.emit(rule, f"{self.mname(fed)} grows stronger: " + ", ".join(f"{k} {v}" for k, v in sorted(fed.stats.items())))
+                self.emit(rule, f"{self.mname(fed)} grows stronger: " + ", ".join(f"{k} {v}" for k, v in sorted(fed.stats.items())),
+                          monster=fed.uid, amount=int(spec["each_trait"]))
         elif verb == "return_token" and seat is not None:
             if str(spec) in self.held.get(seat, []):
                 self.held[seat].remove(str(spec))
                 self.pool[str(spec)] = self.pool.get(str(spec), 0) + 1
-                self.emit(rule, f"{self.name(seat)}'s {spec} token goes back to the set-aside tokens")
+                self.emit(rule, f"{self.name(seat)}'s {spec} token goes back to the set-aside tokens", seat=seat, token=spec)
         elif verb == "stun_monster":
             victim = self.monster(target) if target is not None and target not in self.ex else m
             if victim is not None and not victim.gone and not victim.stunned:
                 victim.stunned = True
-                self.emit("monster.stun-token", f"{self.mname(victim)} is stunned")
+                self.emit("monster.stun-token", f"{self.mname(victim)} is stunned", monster=victim.uid)
             self._release_gone()  # a stunned holder lets go
         elif verb == "kill" and seat is not None:
             self.lethal = True
@@ -170,7 +173,7 @@ class Outcomes(Wins):
             e.idx["might"] = -1
             self._die(seat, "might")
             self.lethal = False
-            self.emit(rule, f"{self.name(seat)} is killed")
+            self.emit(rule, f"{self.name(seat)} is killed", seat=seat)
         elif verb == "lose" and seat is not None:
             self.own_change = True  # the haunt's own rule: it moves even fixed traits (traits_fixed)
             try:
@@ -186,7 +189,7 @@ class Outcomes(Wins):
                 if hero not in self.living_heroes() or ("requires" in spec and not self.pred(spec["requires"], hero)):
                     continue
                 if "says" in eff:
-                    self.emit(rule, f"{self.name(hero)}: {eff['says']}")
+                    self.emit(rule, f"{self.name(hero)}: {eff['says']}", seat=hero)
                 for sub in spec["do"]:
                     if self.in_play(hero):
                         yield from self._outcome(sub, hero, m, target)
@@ -197,13 +200,14 @@ class Outcomes(Wins):
             blasted = [seat] + [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == room
                                 and (spec.get("to") == "explorers" or self.side.get(s) == HERO)]
             self.emit(rule, f"{eff.get('says', 'everyone there dies')} in {self.room_name(room)}: "
-                      f"{', '.join(self.name(v) for v in blasted)}")
+                      f"{', '.join(self.name(v) for v in blasted)}", room=room, seats=list(blasted))
             for dying in blasted:
                 if spec.get("destroy_cards") and self.ex[dying].cards:
                     gone = list(self.ex[dying].cards)
                     self.ex[dying].cards = []
                     self.destroyed.extend(gone)
-                    self.emit(rule, f"destroyed with {self.name(dying)}: {', '.join(self.card_name(c) for c in gone)}")
+                    self.emit(rule, f"destroyed with {self.name(dying)}: {', '.join(self.card_name(c) for c in gone)}",
+                        seat=dying, cards=list(gone))
                 if self.in_play(dying):
                     yield from self._outcome({"kill": True}, dying, None)
         elif verb == "trait_points" and seat is not None:
@@ -215,26 +219,26 @@ class Outcomes(Wins):
             immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
                       and status in self.hs.statuses.get(s, {}).get("immune_to_statuses", [])]
             if immune:
-                self.emit(rule, f"{self.name(seat)} is {immune[0]} and cannot become {status}")
+                self.emit(rule, f"{self.name(seat)} is {immune[0]} and cannot become {status}", seat=seat, status=status)
             elif status not in self.hstatus.setdefault(seat, []):
                 self.hstatus[seat].append(status)
-                self.emit(rule, f"{self.name(seat)} becomes {status}")
+                self.emit(rule, f"{self.name(seat)} becomes {status}", seat=seat, status=status)
                 if self.hs is not None and self.hs.statuses.get(status, {}).get("drops_items"):
                     yield from self._drop_everything(seat)
                 if self.hs is not None and self.hs.statuses.get(status, {}).get("removes_from_play"):
                     self.removed.add(seat)
-                    self.emit(rule, f"{self.name(seat)} is out of the game ({status})")
+                    self.emit(rule, f"{self.name(seat)} is out of the game ({status})", seat=seat, status=status)
                     if seat == self.current:
                         self.turn.end_now = True
         elif verb == "lose_status" and seat is not None:
             if spec in self.hstatus.get(seat, []):
                 self.hstatus[seat].remove(spec)
-                self.emit(rule, f"{self.name(seat)} is no longer {spec}")
+                self.emit(rule, f"{self.name(seat)} is no longer {spec}", seat=seat, status=spec)
         elif verb == "turn_traitor" and seat is not None:
             yield from self._turn_traitor(seat, bool(spec.get("run_setup")) if isinstance(spec, Mapping) else False)
         elif verb == "set_flag":
             self.hflags.add(str(spec))
-            self.emit(rule, f"{self.hs.flags.get(str(spec), spec) if self.hs else spec}")
+            self.emit(rule, f"{self.hs.flags.get(str(spec), spec) if self.hs else spec}", flag=str(spec))
         elif verb == "clear_flag":
             self.hflags.discard(str(spec))
         elif verb == "earn":
@@ -244,7 +248,7 @@ class Outcomes(Wins):
                 token = next((t for t in spec.get("tokens", []) if self.hs.tokens[t].trait == self.rolled), token)
             if token in self.pool:
                 if self.pool[token] <= 0:
-                    self.emit(rule, f"no {token} token is left to earn")
+                    self.emit(rule, f"no {token} token is left to earn", token=token)
                     return
                 self.pool[token] -= 1
             self.earned[token] = self.earned.get(token, 0) + 1
@@ -254,7 +258,7 @@ class Outcomes(Wins):
                 self.htokens.setdefault(token, []).append(m.room)  # a monster's room (an escape marked)
             elif spec.get("put") == "in-haunt-room" and self.haunt is not None:
                 self.htokens.setdefault(token, []).append(str(self.haunt["room"]))
-            self.emit(rule, f"a {token} token is earned ({self.earned[token]} so far)")
+            self.emit(rule, f"a {token} token is earned ({self.earned[token]} so far)", token=token)
         elif verb == "take_token" and seat is not None and isinstance(spec, Mapping):
             yield from self._take_one_of(seat, spec)
         elif verb == "take_token" and seat is not None:
@@ -266,10 +270,10 @@ class Outcomes(Wins):
             elif self.pool.get(token, 0) > 0:
                 self.pool[token] -= 1
             else:
-                self.emit(rule, f"no {token} token is left to take")
+                self.emit(rule, f"no {token} token is left to take", token=token)
                 return
             self.held.setdefault(seat, []).append(token)
-            self.emit(rule, f"{self.name(seat)} takes a {token} token")
+            self.emit(rule, f"{self.name(seat)} takes a {token} token", seat=seat, token=token)
         elif verb == "fetch_card" and seat is not None:
             cards = spec["card"] if isinstance(spec["card"], list) else [spec["card"]]
             for card in cards:
@@ -283,15 +287,18 @@ class Outcomes(Wins):
                             self.omens_drawn += 1  # it has left the omen stack
                         self.ex[seat].cards.append(card)
                         self.emit(rule, f"{self.name(seat)} finds the {self.card_name(card)} in the {kind} stack"
-                                  if pile is not self.token_cards else f"{self.name(seat)} takes the set-aside {self.card_name(card)}")
+                                  if pile is not self.token_cards else f"{self.name(seat)} takes the set-aside {self.card_name(card)}",
+                                  seat=seat, card=card)
                         yield from effects.gain_card(self, seat, card)
                         return
             where = "its" if spec.get("stack") == "own-stack" else f"the {spec.get('stack', 'item')}"
-            self.emit(rule, f"the {', '.join(cards)} is not in {where} stack: nothing is found")
+            self.emit(rule, f"the {', '.join(cards)} is not in {where} stack: nothing is found",
+                cards=list(cards), stack=spec.get("stack", "item"))
         elif verb == "steal" and spec == "chosen-token" and seat is not None and target in self.ex:
             loot = sorted({t for t in self.held.get(target, []) if self._carried(t) and self._room_for_token(seat, t)})
             if not loot:
-                self.emit("item.tokens-like-cards", f"{self.name(target)} carries no token {self.name(seat)} can take")
+                self.emit("item.tokens-like-cards", f"{self.name(target)} carries no token {self.name(seat)} can take",
+                    target=target, seat=seat)
                 return
             token = loot[0]
             if len(loot) > 1:
@@ -299,7 +306,8 @@ class Outcomes(Wins):
                 token = str(a["token"])
             self.held[target].remove(token)
             self.held.setdefault(seat, []).append(token)
-            self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}")
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} takes the {token} token from {self.name(target)}",
+                      seat=seat, token=token, target=target)
         elif verb == "steal" and spec in ("item", "any-card") and seat is not None and target in self.ex:
             yield from self._take_from_explorer(seat, target, omens=spec == "any-card")
         elif verb == "learn_position":
@@ -311,11 +319,12 @@ class Outcomes(Wins):
         elif verb == "monster_draws" and m is not None and not m.gone:
             kind = str(spec)
             if not self.decks[kind]:
-                self.emit(rule, f"the {kind} stack is empty: {self.mname(m)} draws nothing")
+                self.emit(rule, f"the {kind} stack is empty: {self.mname(m)} draws nothing", kind=kind, monster=m.uid)
                 return
             card = yield from self.top_card(kind)
             m.cards.append(card)
-            self.emit(rule, f"{self.mname(m)} draws {self.card_name(card)} and keeps it (its effects do nothing for it)")
+            self.emit(rule, f"{self.mname(m)} draws {self.card_name(card)} and keeps it (its effects do nothing for it)",
+                monster=m.uid, card=card)
             self.monster_items_changed(m, 1)
         elif verb == "move_track":
             way = "up" if "up" in spec else "down"
@@ -331,7 +340,7 @@ class Outcomes(Wins):
                 self.emit(rule, f"{self.name(seat)} rides with {self.name(carrier)}")
         elif verb == "exit_house" and seat is not None:
             self.exited.add(seat)
-            self.emit(rule, f"{self.name(seat)} leaves the house")
+            self.emit(rule, f"{self.name(seat)} leaves the house", seat=seat)
             if seat == self.current:
                 self.turn.end_now = True
         elif verb == "end_turn" and seat is None and m is not None:
@@ -356,11 +365,12 @@ class Outcomes(Wins):
                 for _ in range(count):
                     self._add_monster(mdef, room, rule=rule)
                 if count == 0:
-                    self.emit(rule, f"no new {mdef.name} appears")
+                    self.emit(rule, f"no new {mdef.name} appears", kind=mdef.id, room=room)
             elif len(there) == 1 and mdef.count is None:
                 # a single monster already in the house is moved there (the Witch's Wings of Raven)
                 src, there[0].room = there[0].room, room
-                self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}")
+                self.emit(rule, f"{self.mname(there[0])} moves {self.room_name(src)} -> {self.room_name(room)}",
+                    monster=there[0].uid, origin=src, room=room)
             else:
                 self._add_monster(mdef, room)
         elif verb == "place" and isinstance(spec, Mapping) and "token" in spec:
@@ -371,10 +381,11 @@ class Outcomes(Wins):
             if room in rooms:
                 rooms.remove(room)
                 freed = self._add_monster(self.hs.monsters[str(spec["monster"])], room, rule=rule)
-                self.emit(rule, f"the face-down token in {self.room_name(room)} is turned up: {self.mname(freed)} is in play")
+                self.emit(rule, f"the face-down token in {self.room_name(room)} is turned up: {self.mname(freed)} is in play",
+                    room=room, monster=freed.uid)
         elif verb == "monster_leaves" and m is not None and not m.gone:
             m.gone = "away"
-            self.emit(rule, f"{self.mname(m)} leaves the house for now")
+            self.emit(rule, f"{self.mname(m)} leaves the house for now", monster=m.uid)
         elif verb == "collapse_room" and seat is not None:
             yield from self._collapse_one(seat, spec)
         elif verb == "on_each" and (seat is not None or m is not None):
@@ -389,10 +400,10 @@ class Outcomes(Wins):
             for x in [x for x in self.mon if x.kind == spec["monster"] and not x.gone]:
                 trait = str(spec["trait"])
                 x.stats[trait] = max(0, self.mstat(x, trait) - self._amount(spec["by"]))
-                self.emit(rule, f"{self.mname(x)}'s {trait} drops to {x.stats[trait]}")
+                self.emit(rule, f"{self.mname(x)}'s {trait} drops to {x.stats[trait]}", monster=x.uid, trait=trait, value=x.stats[trait])
         elif verb == "control":
             self.control[str(spec["monster"])] = str(spec["to"])
-            self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}")
+            self.emit(rule, f"the {spec['monster']} is now controlled by the {spec['to']}", monster=spec['monster'], to=spec['to'])
         elif verb == "branch":
             chosen = spec["then"] if self.pred(spec["when"], seat, m) else spec.get("else", [])
             for sub in chosen:
@@ -403,47 +414,47 @@ class Outcomes(Wins):
             # kept with the turn's limits; movement_left takes it off, never below ``at_least``
             self.turn_mods.setdefault(seat, set()).add(f"move-fewer:{int(spec['by'])}:{int(spec.get('at_least', 1))}")
             self.emit(rule, f"{self.name(seat)} moves {int(spec['by'])} fewer spaces this turn "
-                      f"(at least {int(spec.get('at_least', 1))})")
+                      f"(at least {int(spec.get('at_least', 1))})", seat=seat)
         elif verb == "max_move" and seat is not None:
             if int(spec) == 0:
                 self.turn_mods.setdefault(seat, set()).add("no-move")
-                self.emit(rule, f"{self.name(seat)} cannot move this turn")
+                self.emit(rule, f"{self.name(seat)} cannot move this turn", seat=seat)
         elif verb == "destroy_item" and seat is not None and str(spec) in self.held.get(seat, []):
             # a token carried like an item: the one the actor holds (others may hold more of them)
             self.held[seat].remove(str(spec))
             self.destroyed.append(str(spec))
-            self.emit(rule, f"{self.name(seat)}'s {spec} token is destroyed")
+            self.emit(rule, f"{self.name(seat)}'s {spec} token is destroyed", seat=seat, token=spec)
         elif verb == "destroy_item":
             card = str(spec)
             for s_ in self.seat_ids:
                 if card in self.held.get(s_, []):
                     self.held[s_].remove(card)
                     self.destroyed.append(card)
-                    self.emit(rule, f"the {card} token is destroyed")
+                    self.emit(rule, f"the {card} token is destroyed", card=card)
                 if card in self.ex[s_].cards:
                     self.ex[s_].cards.remove(card)
                     self.destroyed.append(card)
-                    self.emit(rule, f"the {self.card_name(card)} is destroyed")
+                    self.emit(rule, f"the {self.card_name(card)} is destroyed", card=card)
                     yield from effects.lose_card(self, s_, card)
         elif verb == "discard_token" and seat is not None and seat in self.dealt.get(str(spec), {}):
             number = self.dealt[str(spec)].pop(seat)
-            self.emit(rule, f"{self.name(seat)}'s {spec} token ({number}) is discarded")
+            self.emit(rule, f"{self.name(seat)}'s {spec} token ({number}) is discarded", seat=seat, token=spec, value=number)
         elif verb == "discard_token" and seat is not None and str(spec) in self.held.get(seat, []) and \
                 self.hs is not None and self.hs.tokens[str(spec)].carried_as_item:
             self.held[seat].remove(str(spec))  # a token carried like an item is spent from the hand
-            self.emit(rule, f"{self.name(seat)} spends a {spec} token")
+            self.emit(rule, f"{self.name(seat)} spends a {spec} token", seat=seat, token=spec)
         elif verb == "discard_token" and seat is None and m is not None:
             rooms = self.htokens.get(str(spec), [])
             if m.room in rooms:
                 rooms.remove(m.room)  # the token lying in the monster's room (a Corpse a Freak eats)
-                self.emit(rule, f"the {spec} token in {self.room_name(m.room)} is discarded")
+                self.emit(rule, f"the {spec} token in {self.room_name(m.room)} is discarded", token=spec, room=m.room)
         elif verb == "discard_token" and seat is not None:
             rooms = self.htokens.get(str(spec), [])
             if self.ex[seat].room in rooms:
                 rooms.remove(self.ex[seat].room)
             elif str(spec) in self.held.get(seat, []):
                 self.held[seat].remove(str(spec))
-            self.emit(rule, f"a {spec} token is discarded")
+            self.emit(rule, f"a {spec} token is discarded", token=spec)
         elif verb == "custom" and spec in registry.hook.outcome:
             yield from registry.hook.outcome[spec](self.as_haunt_state(), seat, target)
         elif verb == "custom" and spec in registry.hook.standing:
@@ -471,7 +482,7 @@ class Outcomes(Wins):
             else:
                 lying = [t for t in kinds if self.htokens.get(t)]
             if not lying:
-                self.emit("haunt.rules-override", f"no face-down {kinds[0].rsplit('-', 1)[0]} token is left to take")
+                self.emit("haunt.rules-override", f"no face-down {kinds[0].rsplit('-', 1)[0]} token is left to take", tokens=list(kinds))
                 return
             token = lying[0]
             if len(lying) > 1:
@@ -483,7 +494,7 @@ class Outcomes(Wins):
             self.held.setdefault(seat, []).append(token)
             tdef = self.hs.tokens.get(token) if self.hs is not None else None
             self.emit("haunt.rules-override", f"{self.name(seat)} takes {token} and turns it face up"
-                      + (f": {tdef.represents}" if tdef is not None else ""))
+                      + (f": {tdef.represents}" if tdef is not None else ""), seat=seat, token=token)
             for eff in tdef.on_take if tdef is not None else ():
                 if self.in_play(seat):
                     yield from self._outcome(eff, seat, None)
@@ -522,7 +533,7 @@ class Outcomes(Wins):
         (``omens``) also an omen (the Ring a Demon stole)."""
         loot = [c for c in m.cards if self.t.cards[c].item or omens]
         if not loot:
-            self.emit("attack.steal", f"{self.mname(m)} carries no item for {self.name(seat)} to take")
+            self.emit("attack.steal", f"{self.mname(m)} carries no item for {self.name(seat)} to take", monster=m.uid, seat=seat)
             return
         card = loot[0]
         if len(loot) > 1:
@@ -530,7 +541,8 @@ class Outcomes(Wins):
             card = str(a["card"])
         m.cards.remove(card)
         self.ex[seat].cards.append(card)
-        self.emit("attack.steal", f"{self.name(seat)} takes {self.card_name(card)} from {self.mname(m)}")
+        self.emit("attack.steal", f"{self.name(seat)} takes {self.card_name(card)} from {self.mname(m)}",
+            seat=seat, card=card, monster=m.uid)
         self.monster_items_changed(m, -1)
         yield from effects.gain_card(self, seat, card)
 
@@ -545,21 +557,23 @@ class Outcomes(Wins):
                 source = self.damage_source
                 if source is not None and source in self.ex and any(self.holds(source, c) for c in sdef.get("hurt_by_holders", [])):
                     self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) is hurt by {self.name(source)}, "
-                              f"who holds {' or '.join(self.card_name(c) for c in sdef['hurt_by_holders'])}")
+                              f"who holds {' or '.join(self.card_name(c) for c in sdef['hurt_by_holders'])}",
+                        seat=seat, status=status, source=source, cards=list(sdef['hurt_by_holders']))
                     continue
-                self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes none of the {points} {kind} damage")
+                self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes none of the {points} {kind} damage",
+                    seat=seat, status=status, amount=points, kind=kind)
                 return 0
             if self.hs is not None and self.hs.statuses.get(status, {}).get("damage_taken") == "half-up":
                 points = -(-points // 2)
                 self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes half the {kind} damage, "
-                          f"rounded up: {points}")
+                          f"rounded up: {points}", seat=seat, status=status, kind=kind, amount=points)
             less = sdef.get("less_damage")
             # ``from: attacks``: only damage from a fight it lost (damage_source is the winner then)
             if less and reducible and less["type"] in (kind, "any") and points > 0 and \
                     (less.get("from", "any") == "any" or self.damage_source is not None):
                 points = max(0, points - int(less["by"]))
                 self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) takes {less['by']} less {kind} "
-                          f"damage: {points}")
+                          f"damage: {points}", seat=seat, status=status, kind=kind, amount=points)
         return points
 
     def _room_damage(self, spec: Mapping[str, Any], seat: str | None, m: Monster | None) -> Gen[None]:
@@ -576,13 +590,13 @@ class Outcomes(Wins):
             return
         dice = self._amount(spec["dice"], room)
         if dice > 8:
-            self.emit("roll.max-eight-dice", f"{dice} dice are called for in {self.room_name(room)}: 8 are rolled")
+            self.emit("roll.max-eight-dice", f"{dice} dice are called for in {self.room_name(room)}: 8 are rolled", count=dice, room=room)
         faces = yield from self.roll(dice, f"{kind} damage in {self.room_name(room)}")
         total = sum(faces)
         rolled = min(dice, 8)
         self.emit("haunt.rules-override", f"{rolled} {'die' if rolled == 1 else 'dice'} of {kind} damage in "
                   f"{self.room_name(room)}: {total} to "
-                  f"{', '.join(self.name(s) for s in victims)}")
+                  f"{', '.join(self.name(s) for s in victims)}", count=rolled, kind=kind, room=room, total=total, seats=list(victims))
         for victim in victims:
             if total > 0 and self.in_play(victim):
                 yield from effects.take_damage(self, victim, kind, total, effects.Ctx(victim, "token:haunt"))
@@ -601,20 +615,21 @@ class Outcomes(Wins):
                     e.cards.append(card)  # the Bite is no item to drop (omen.not-items)
                     continue
                 self.discards[self.t.cards[card].type].append(card)
-                self.emit("haunt.rules-override", f"{self.name(seat)} discards the {self.card_name(card)}")
+                self.emit("haunt.rules-override", f"{self.name(seat)} discards the {self.card_name(card)}", seat=seat, card=card)
             else:
                 self.piles.setdefault(e.room, []).append(card)
                 self.emit("haunt.rules-override", f"{self.name(seat)} drops the {self.card_name(card)} in "
-                          f"{self.room_name(e.room)}")
+                          f"{self.room_name(e.room)}", seat=seat, card=card, room=e.room)
             yield from effects.lose_card(self, seat, card)
         for token in self.held.pop(seat, []):
             # judgement: a dropped token lies in the room as before it was taken
             self.htokens.setdefault(token, []).append(e.room)
-            self.emit("haunt.rules-override", f"{self.name(seat)} drops a {token} token in {self.room_name(e.room)}")
+            self.emit("haunt.rules-override", f"{self.name(seat)} drops a {token} token in {self.room_name(e.room)}",
+                seat=seat, token=token, room=e.room)
         for who, carrier in sorted(self.carried.items()):
             if carrier == seat:
                 del self.carried[who]
-                self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down")
+                self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down", seat=seat, target=who)
 
     def _count_hit(self, victim: Monster, cap: Mapping[str, Any], need: int) -> int:
         """One hit on a ``damage_capacity`` of ``type: hits``: counted on the Turn/Damage track, or
@@ -623,7 +638,8 @@ class Outcomes(Wins):
         counted = cap.get("counted_on")
         if counted == "monster":
             victim.damage += 1
-            self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit ({victim.damage} of {need})")
+            self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit ({victim.damage} of {need})",
+                monster=victim.uid, damage=victim.damage, need=need)
             return victim.damage
         if isinstance(counted, Mapping):
             token = str(counted["token"])
@@ -632,11 +648,12 @@ class Outcomes(Wins):
             self.htokens.setdefault(token, []).append(victim.room)
             victim.damage += 1
             self.emit("monster.rules-overridable", f"{self.mname(victim)} would take damage: a {token} token is placed "
-                      f"in {self.room_name(victim.room)} ({victim.damage} of {need})")
+                      f"in {self.room_name(victim.room)} ({victim.damage} of {need})",
+                monster=victim.uid, token=token, room=victim.room, damage=victim.damage, need=need)
             return victim.damage
         self.track += 1
         self.emit("monster.rules-overridable", f"{self.mname(victim)} takes a hit on the Turn/Damage track "
-                  f"({self.track} of {need})")
+                  f"({self.track} of {need})", monster=victim.uid, track=self.track, need=need)
         return self.track
 
 
@@ -649,7 +666,7 @@ class Outcomes(Wins):
                 if self.in_play(seat) and status in self.hstatus.get(seat, []):
                     self.hstatus[seat].remove(status)
                     self.emit("haunt.rules-override", f"{self.mname(m)} lets go of {self.name(seat)}, who is no "
-                              f"longer {status}")
+                              f"longer {status}", monster=m.uid, seat=seat, status=status)
 
     def _die(self, seat: str, trait: str) -> None:
         """``death.skull``, unless a status keeps the explorer off the skull (``no_skull``) or
@@ -662,7 +679,8 @@ class Outcomes(Wins):
             for status in self.hstatus.get(seat, []):
                 if self.hs.statuses.get(status, {}).get("no_skull"):
                     self.ex[seat].idx[trait] = 0
-                    self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value")
+                    self.emit("haunt.rules-override", f"{self.name(seat)} is {status}: {trait} stops on its lowest value",
+                        seat=seat, status=status, trait=trait)
                     return
         super()._die(seat, trait)
         if self.hs is None or not self.ex[seat].dead:
@@ -675,14 +693,16 @@ class Outcomes(Wins):
                 if self.hs.tokens.get(token) is not None and self.hs.tokens[token].carried_as_item:
                     # death.items-drop: a token carried like an item lies in the room again
                     self.htokens.setdefault(token, []).append(room)
-                    self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}")
+                    self.emit("death.items-drop", f"{self.name(seat)}'s {token} token stays in {self.room_name(room)}",
+                        seat=seat, token=token, room=room)
                 else:
                     self.held.setdefault(seat, []).append(token)
         for token in sorted(t for t, tdef in self.hs.tokens.items() if self._leaves_body(tdef.left_on_death)):
             # a token left by the dead (a corpse) lies where the explorer died
             room = self.ex[seat].room
             self.htokens.setdefault(token, []).append(room)
-            self.emit("haunt.rules-override", f"{self.name(seat)} leaves a {token} token in {self.room_name(room)}")
+            self.emit("haunt.rules-override", f"{self.name(seat)} leaves a {token} token in {self.room_name(room)}",
+                seat=seat, token=token, room=room)
         if hero:
             self._on_death(seat)
         if seat == self.hidden:
@@ -690,7 +710,7 @@ class Outcomes(Wins):
         elif self.hidden is not None:
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
-                      + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
+                      + (f": {number}, not the traitor" if number is not None else ": not the traitor"), seat=seat, value=number)
 
     def trait_change(self, seat: str, trait: str, steps: int, card: str | None = None,
                      rule: str = "trait.adjust-by-steps") -> int:
@@ -749,14 +769,14 @@ class Outcomes(Wins):
             for r in side.rules:
                 if r.get("on_death") != "hero":
                     continue
-                self.emit("haunt.rules-override", f"{self.name(seat)} died: {r.get('says', r['id'])}")
+                self.emit("haunt.rules-override", f"{self.name(seat)} died: {r.get('says', r['id'])}", seat=seat, clause=r['id'])
                 for eff in r.get("do", []):
                     self._run_now(self._outcome(eff, seat, None))
 
     def _turn_traitor(self, seat: str, run_setup: bool) -> Gen[None]:
         self.side[seat] = TRAITOR
         self.converts.append(seat)
-        self.emit("death.hero-may-turn", f"{self.name(seat)} joins the traitor's side")
+        self.emit("death.hero-may-turn", f"{self.name(seat)} joins the traitor's side", seat=seat)
         if run_setup and self.hs is not None and self.hs.traitor_side is not None:
             for step_ in self.hs.traitor_side.setup:
                 verb = next(k for k in step_ if k not in ("says", "cite", "unverified", "judgement", "who"))

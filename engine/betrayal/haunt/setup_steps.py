@@ -62,7 +62,7 @@ class SetupSteps(Monsters):
         self.hidden = next(s for s, k in self.dealt[token].items() if k == number)
         for s in self.seat_ids:
             self.side[s] = TRAITOR if s == self.hidden else HERO
-        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who")
+        self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who", value=number)
         self.emit("hidden-traitor.all-read-survival", "every player reads the haunt, the traitor's goals included")
 
     def _deal_tokens(self, token: str, count: int, face_down: bool = True) -> Gen[None]:
@@ -76,10 +76,12 @@ class SetupSteps(Monsters):
         self.dealt[token] = {s: int(k) for s, k in zip(seats, order, strict=False)}
         rule = "hidden-traitor.deal-tokens" if face_down else "haunt.setup-right-now"
         if face_down:
-            self.emit(rule, f"the {token} tokens are dealt face down, one to each player")
+            self.emit(rule, f"the {token} tokens are dealt face down, one to each player", token=token)
         else:
             self.emit(rule, f"the {token} tokens are dealt face up: "
-                      + ", ".join(f"{self.name(s)} {self.dealt[token][s]}" for s in seats if s in self.dealt[token]))
+                      + ", ".join(f"{self.name(s)} {self.dealt[token][s]}" for s in seats if s in self.dealt[token]),
+                      token=token, seats=[s for s in seats if s in self.dealt[token]],
+                      values=[self.dealt[token][s] for s in seats if s in self.dealt[token]])
 
     def _haunt_setup(self) -> Gen[None]:
         hs = self.hs
@@ -109,7 +111,7 @@ class SetupSteps(Monsters):
         if verb == "remove_explorer":
             for seat in who(spec["who"]):
                 self.removed.add(seat)
-                self.emit(rule, f"{self.name(seat)} leaves play (the haunt removes the traitor's explorer)")
+                self.emit(rule, f"{self.name(seat)} leaves play (the haunt removes the traitor's explorer)", seat=seat)
                 e = self.ex[seat]
                 if e.cards and not spec.get("keeps_possessions"):
                     # judgement: an explorer taken out of play leaves its items behind as a pile
@@ -122,14 +124,14 @@ class SetupSteps(Monsters):
                         if not self.piles[e.room]:
                             del self.piles[e.room]
                         self.emit(rule, f"{', '.join(self.card_name(c) for c in companions)} "
-                                  f"{'is' if len(companions) == 1 else 'are'} devoured and discarded")
+                                  f"{'is' if len(companions) == 1 else 'are'} devoured and discarded", cards=list(companions))
                         companions = []
                     if items:
                         self.emit(rule, f"{self.name(seat)}'s {', '.join(self.card_name(c) for c in items)} stay in "
-                                  f"{self.room_name(e.room)} as an item pile")
+                                  f"{self.room_name(e.room)} as an item pile", seat=seat, cards=list(items), room=e.room)
                     if companions:
                         self.emit("death.companion-stays", f"{', '.join(self.card_name(c) for c in companions)} stay in "
-                                  f"{self.room_name(e.room)} for the next explorer to take custody of")
+                                  f"{self.room_name(e.room)} for the next explorer to take custody of", cards=list(companions), room=e.room)
                 token = spec.get("replace_with")
                 for mdef in self.hs.monsters.values():
                     if mdef.token == token:
@@ -150,7 +152,8 @@ class SetupSteps(Monsters):
                     self.piles.setdefault(e.room, []).extend(drop)
                     self.emit(rule, f"{self.name(seat)} drops {', '.join(self.card_name(c) for c in drop)} as an item "
                               f"pile in {self.room_name(e.room)}" + (" and may never pick it up again"
-                                                                     if spec.get("may_not_pick_up") else ""))
+                                                                     if spec.get("may_not_pick_up") else ""),
+                              seat=seat, cards=drop, room=e.room)
                     e.cards = [c for c in e.cards if c not in drop]
                     for card in drop:  # a dropped card's bonuses go with it (item.over-the-top)
                         yield from effects.lose_card(self, seat, card)
@@ -158,7 +161,8 @@ class SetupSteps(Monsters):
                 for token in tokens:  # item tokens are items too, unless the haunt says otherwise
                     self.held[seat].remove(token)
                     self.htokens.setdefault(token, []).append(e.room)
-                    self.emit("item.tokens-like-cards", f"{self.name(seat)} drops the {token} token in {self.room_name(e.room)}")
+                    self.emit("item.tokens-like-cards", f"{self.name(seat)} drops the {token} token in {self.room_name(e.room)}",
+                        seat=seat, token=token, room=e.room)
         elif verb == "place":
             if "monster" in spec and "rooms" in spec["in"] and spec["in"].get("on_discovery"):
                 yield from self._place_in_listed_rooms(spec)
@@ -168,7 +172,7 @@ class SetupSteps(Monsters):
                 for other in [m for m in self.mon if m.kind == mdef.paired_with]:
                     self._add_monster(mdef, other.room)
                 self.emit(rule, f"each {mdef.name} starts with its matching {self.hs.monsters[str(mdef.paired_with)].name}"
-                          + (" (the others come with theirs)" if self.waiting else ""))
+                          + (" (the others come with theirs)" if self.waiting else ""), kind=mdef.id, other=mdef.paired_with)
             elif "monster" in spec and spec.get("each_room"):
                 mdef = self.hs.monsters[str(spec["monster"])]
                 rooms = [r for r in self._rooms_for(spec["in"]) if r in self.house.spots]
@@ -196,7 +200,7 @@ class SetupSteps(Monsters):
                     # out of the house to its discard pile: nobody takes custody of it later
                     self.ex[seat].cards.remove(card)
                     self.discards[self.t.cards[card].type].append(card)
-                    self.emit(rule, f"{self.name(seat)} discards the {self.card_name(card)}")
+                    self.emit(rule, f"{self.name(seat)} discards the {self.card_name(card)}", seat=seat, card=card)
                     yield from effects.lose_card(self, seat, card)
         elif verb == "assign":
             yield from self._assign(spec, who)
@@ -210,7 +214,8 @@ class SetupSteps(Monsters):
                 if card in self.ex[seat].cards and spec.get("to") == "set-aside":
                     self.ex[seat].cards.remove(card)
                     self.token_cards.append(card)  # out of play, its token set aside with it
-                    self.emit("haunt.setup-right-now", f"{self.name(seat)} loses the {self.card_name(card)}: it is set aside")
+                    self.emit("haunt.setup-right-now", f"{self.name(seat)} loses the {self.card_name(card)}: it is set aside",
+                        seat=seat, card=card)
                     yield from effects.lose_card(self, seat, card)
                     continue
                 if card in self.ex[seat].cards:
@@ -225,11 +230,12 @@ class SetupSteps(Monsters):
                     if not self.piles[room]:
                         del self.piles[room]
                     self.token_cards.append(card)
-                    self.emit(rule, f"the {self.card_name(card)} is set aside; its {token} token stands for it")
+                    self.emit(rule, f"the {self.card_name(card)} is set aside; its {token} token stands for it", card=card, token=token)
                 elif card in self.piles.get(room, []):
                     # judgement: the token standing for the card is kept as the card itself in
                     # the room's item pile, where others may collect it.
-                    self.emit(rule, f"the {self.card_name(card)} stays in {self.room_name(room)} for others to collect")
+                    self.emit(rule, f"the {self.card_name(card)} stays in {self.room_name(room)} for others to collect",
+                        card=card, room=room)
         elif verb == "do":
             for seat in who(step_.get("who", "traitor")):
                 yield from effects.run(self, spec, effects.Ctx(seat, "token:haunt"))
@@ -257,7 +263,8 @@ class SetupSteps(Monsters):
                 self.trait_values[seat] = {"values": values, "per_hero_killed": dict(spec.get("per_hero_killed", {})),
                                            "minimum": int(spec.get("minimum", 0))}
                 shown = ", ".join(f"{t} {v}" for t, v in values.items())
-                self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on")
+                self.emit(rule, f"{self.name(seat)}'s {shown} are held on the Turn/Damage track from now on", seat=seat,
+                          **values)
         elif verb == "fetch_card" and spec.get("when") == "now" and spec.get("first_found"):
             for seat in who(spec.get("by", "traitor")):
                 yield from self._fetch_first(seat, spec)
@@ -270,25 +277,26 @@ class SetupSteps(Monsters):
             in_play = [c for c in cards if any(self.holds(x, c) for x in self.seat_ids)
                        or any(c in pile for pile in self.piles.values())]
             if spec.get("only_if_absent") and in_play:
-                self.emit(rule, f"the {self.card_name(in_play[0])} is in play: no card is fetched")
+                self.emit(rule, f"the {self.card_name(in_play[0])} is in play: no card is fetched", card=in_play[0])
             else:
                 self.next_omen.append((side, tuple(cards)))
                 self.emit(rule, f"the {side}' next omen-room discovery takes "
-                          f"{' or '.join(self.card_name(c) for c in cards)} from the omen stack")
+                          f"{' or '.join(self.card_name(c) for c in cards)} from the omen stack", side=side, cards=list(cards))
         elif verb == "fetch_card" and spec.get("when") in ("instead-of-item-draw", "instead-of-draw"):
             self.fetches.append((side, str(spec["card"]), str(spec.get("stack", "item"))))
             if "floor" in spec:
                 self.fetch_floor[str(spec["card"])] = str(spec["floor"])
             self.emit(rule, f"while the {self.card_name(str(spec['card']))} is in the {spec.get('stack', 'item')} stack, "
                       f"the {side} may take it instead of drawing"
-                      + (f" (on the {spec['floor']} floor)" if "floor" in spec else ""))
+                      + (f" (on the {spec['floor']} floor)" if "floor" in spec else ""),
+                      card=str(spec["card"]), kind=str(spec.get("stack", "item")), side=side, floor=spec.get("floor"))
         elif verb == "fetch_room":
             yield from self._fetch_room(spec)
         elif verb == "fetch_rooms":
             yield from self._fetch_rooms(spec)
         elif verb == "draw_choice":
             self.emit(rule, f"from now on the {side} draw {spec['draw']} {spec['stack']} cards, keep one and put the "
-                      "others back, whenever they draw one")
+                      "others back, whenever they draw one", side=side, count=spec["draw"], kind=spec["stack"])
         elif verb == "traitor_in_play":
             self.emit(rule, "the traitor's explorer stays in play")
         elif verb == "conceal":
@@ -297,17 +305,18 @@ class SetupSteps(Monsters):
             seats = self._who(spec.get("who", "traitor"))
             self.extra_turns.extend(seats)
             for seat in seats:
-                self.emit(rule, f"{self.name(seat)} takes an extra turn at once")
+                self.emit(rule, f"{self.name(seat)} takes an extra turn at once", seat=seat)
         elif verb == "start_track":
             self.track = self._amount(spec.get("at", 0))
-            self.emit(rule, f"the Turn/Damage track starts at {self.track}")
+            self.emit(rule, f"the Turn/Damage track starts at {self.track}", track=self.track)
         elif verb == "set_aside" and "monster" in spec:
             mdef = self.hs.monsters[str(spec["monster"])]
-            self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside")
+            self.emit(rule, f"{self.hs.amount(spec.get('count', 1), self.n)} {mdef.name} token(s) are set aside",
+                      kind=mdef.id, count=self.hs.amount(spec.get('count', 1), self.n))
         elif verb == "set_aside":
             token = str(spec["token"])
             self.pool[token] = self.pool.get(token, 0) + self._amount(spec.get("count", 1))
-            self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside")
+            self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside", token=token, count=self.pool[token])
         elif verb == "deal":
             if "traitor_number" in spec and str(spec["token"]) in self.dealt:
                 return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
@@ -315,7 +324,7 @@ class SetupSteps(Monsters):
         elif verb == "scatter":
             yield from self._scatter(spec)
         elif verb == "first_player":
-            self.emit(rule, f"first player: {str(spec).replace('-', ' ')}")
+            self.emit(rule, f"first player: {str(spec).replace('-', ' ')}", value=str(spec))
         elif verb == "custom" and spec in registry.hook.setup:
             yield from registry.hook.setup[spec](self.as_haunt_state())
         else:
@@ -346,7 +355,7 @@ class SetupSteps(Monsters):
         for i in range(count if rooms else 0):
             spot = rooms[i % len(rooms)]
             self.htokens.setdefault(token, []).append(spot)
-            self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}")
+            self.emit(rule, f"a {token} token is placed in {self.room_name(spot)}", token=token, room=spot)
 
     def _place_tokens_apart(self, token: str, count: int, where: Mapping[str, Any]) -> Gen[None]:
         """Tokens one to a room (``one_per_room`` with ``any_room``): each goes in a room that
@@ -370,9 +379,10 @@ class SetupSteps(Monsters):
             self.htokens.setdefault(token, []).append(room)
             placed += 1
             said = f"secretly, {self.room_name(room)}" if where.get("secret") else self.room_name(room)
-            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})")
+            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})", token=token, room=room)
         if placed < count:
-            self.emit("haunt.setup-right-now", f"no room is left for {count - placed} {token} token(s)")
+            self.emit("haunt.setup-right-now", f"no room is left for {count - placed} {token} token(s)", token=token,
+                      count=count - placed)
 
     def _fitting_rooms(self, where: Mapping[str, Any], used: set[str]) -> list[str]:
         """The rooms in the house a ``one_per_room`` placement may still use: of the floor or
@@ -396,14 +406,14 @@ class SetupSteps(Monsters):
             spot = rooms[i % len(rooms)]
             if spot in self.house.spots:
                 self.htokens.setdefault(token, []).append(spot)
-                self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(spot)}")
+                self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(spot)}", token=token, room=spot)
             else:
                 self.waiting_tokens.append((token, spot))
                 waiting += 1
         if waiting:
             where_ = "rooms not found yet" if where.get("secret") else \
                 ", ".join(self.room_name(r) for t, r in self.waiting_tokens if t == token)
-            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}")
+            self.emit("haunt.setup-right-now", f"{waiting} {token} token(s) wait for {where_}", count=waiting, token=token)
 
     def _assign(self, spec: Mapping[str, Any], who: Any) -> Gen[None]:
         """``assign``: each explorer of ``to`` (from the revealer's left) gets a different status of
@@ -437,7 +447,7 @@ class SetupSteps(Monsters):
         """One status of an ``assign`` given: the transcript names it; ``secret`` says it is kept from the table."""
         self.hstatus.setdefault(seat, []).append(status)
         self.emit("haunt.setup-right-now", f"{self.name(chooser)} secretly gives {self.name(seat)} {status}"
-                  if secret else f"{self.name(seat)} is given {status}")
+                  if secret else f"{self.name(seat)} is given {status}", seat=seat, status=status, by=chooser if secret else None)
 
     def _place_in_one_of(self, token: str, where: Mapping[str, Any]) -> Gen[None]:
         """A token in one of the listed rooms (``one_of``), picked by ``chosen_by``: a room in the
@@ -461,10 +471,10 @@ class SetupSteps(Monsters):
         said = f"secretly, {self.room_name(room)}" if where.get("secret") else self.room_name(room)
         if room in self.house.spots:
             self.htokens.setdefault(token, []).append(room)
-            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})")
+            self.emit("haunt.setup-right-now", f"a {token} token is placed ({said})", token=token)
         else:
             self.waiting_tokens.append((token, room))
-            self.emit("haunt.setup-right-now", f"a {token} token waits for its room to be discovered ({said})")
+            self.emit("haunt.setup-right-now", f"a {token} token waits for its room to be discovered ({said})", token=token)
 
     def _place_one_per_listed_room(self, token: str, count: int, where: Mapping[str, Any]) -> None:
         """Tokens one to a room among listed rooms (``rooms`` with ``on_discovery`` and ``extras:
@@ -476,14 +486,14 @@ class SetupSteps(Monsters):
         here = sorted((r for r in listed if r in self.house.spots), key=lambda r: (-dist.get(r, 10_000), r))
         for room in here[:count]:
             self.htokens.setdefault(token, []).append(room)
-            self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(room)}")
+            self.emit("haunt.setup-right-now", f"a {token} token is placed in {self.room_name(room)}", token=token, room=room)
         left = count - min(count, len(here))
         self.pool[token] = self.pool.get(token, 0) + left
         self.waiting_pool.extend((token, r) for r in listed if r not in self.house.spots)
         if left:
             self.emit("haunt.setup-right-now", f"{left} {token} token(s) are set aside for "
                       + ", ".join(self.room_name(r) for t, r in self.waiting_pool if t == token)
-                      + " when discovered")
+                      + " when discovered", count=left, token=token, rooms=[r for t, r in self.waiting_pool if t == token])
 
     def _place_in_listed_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:
         """Monsters put one to a room among listed rooms (``rooms`` with ``on_discovery``): every
@@ -509,7 +519,7 @@ class SetupSteps(Monsters):
         self.waiting.extend((mdef.id, listed) for _ in range(count - len(free)))
         if count > len(free):
             self.emit("haunt.setup-right-now", f"{count - len(free)} {mdef.name} token(s) wait for their rooms to be "
-                      "discovered")
+                      "discovered", kind=mdef.id, count=count - len(free))
 
     def _scatter(self, spec: Mapping[str, Any]) -> Gen[None]:
         """``scatter``: the distinct tokens are shuffled face down by chance and one goes in each
@@ -528,7 +538,8 @@ class SetupSteps(Monsters):
         for token in order[len(rooms):]:
             self.pool[token] = self.pool.get(token, 0) + 1
         self.emit("haunt.setup-right-now", f"{min(len(rooms), len(order))} token(s) are put face down, one in each of "
-                  f"{', '.join(self.room_name(r) for r in rooms[:len(order)])}; {max(0, len(order) - len(rooms))} set aside")
+                  f"{', '.join(self.room_name(r) for r in rooms[:len(order)])}; {max(0, len(order) - len(rooms))} set aside",
+            rooms=list(rooms[:len(order)]))
 
     def _scatter_on_discovery(self, room: str) -> None:
         """A room found later that fits a ``scatter`` with ``later: on-discovery`` gets the next
@@ -548,7 +559,7 @@ class SetupSteps(Monsters):
                 token = aside[0]
                 self.pool[token] -= 1
                 self.htokens.setdefault(token, []).append(room)
-                self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a token is put face down there")
+                self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a token is put face down there", room=room)
 
     def _first_found_rivals(self, token: str, room: str) -> list[tuple[str, str]]:
         """The other waiting places of a token placed ``first_found`` among rooms including ``room``."""
@@ -571,7 +582,8 @@ class SetupSteps(Monsters):
         for token_entry in [x for x in self.waiting_tokens if x[1] == room]:
             self.waiting_tokens.remove(token_entry)
             self.htokens.setdefault(token_entry[0], []).append(room)
-            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there")
+            self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a {token_entry[0]} token is placed there",
+                      room=room, token=token_entry[0])
             for rival in self._first_found_rivals(token_entry[0], room):
                 self.waiting_tokens.remove(rival)  # ``first_found``: the other rooms wait no more
         for token_entry in [x for x in self.waiting_pool if x[1] == room]:
@@ -580,7 +592,7 @@ class SetupSteps(Monsters):
                 self.pool[token_entry[0]] -= 1
                 self.htokens.setdefault(token_entry[0], []).append(room)
                 self.emit("haunt.setup-right-now", f"{self.room_name(room)} is discovered: a set-aside "
-                          f"{token_entry[0]} token is placed there")
+                          f"{token_entry[0]} token is placed there", room=room)
         if self.hs is None or not self.waiting:
             return
         for entry in self.waiting:
@@ -598,7 +610,7 @@ class SetupSteps(Monsters):
         """``fetch_card`` at once: nothing if the explorer holds the card; with ``from_anyone``,
         taken from whoever holds it or from the pile it lies in; else searched for in its stack."""
         if self.holds(seat, card):
-            self.emit("haunt.setup-right-now", f"{self.name(seat)} already has the {self.card_name(card)}")
+            self.emit("haunt.setup-right-now", f"{self.name(seat)} already has the {self.card_name(card)}", seat=seat, card=card)
             return
         if spec.get("from_anyone"):
             holder = next((s for s in self.seat_ids if s != seat and card in self.ex[s].cards), None)
@@ -606,7 +618,8 @@ class SetupSteps(Monsters):
                 self.ex[holder].cards.remove(card)
                 yield from effects.lose_card(self, holder, card)
                 self.ex[seat].cards.append(card)
-                self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} from {self.name(holder)}")
+                self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} from {self.name(holder)}",
+                    seat=seat, card=card, owner=holder)
                 yield from effects.gain_card(self, seat, card)
                 return
             room = next((r for r, pile in sorted(self.piles.items()) if card in pile), None)
@@ -616,7 +629,7 @@ class SetupSteps(Monsters):
                     del self.piles[room]
                 self.ex[seat].cards.append(card)
                 self.emit("haunt.setup-right-now", f"{self.name(seat)} takes the {self.card_name(card)} lying in "
-                          f"{self.room_name(room)}")
+                          f"{self.room_name(room)}", seat=seat, card=card, room=room)
                 yield from effects.gain_card(self, seat, card)
                 return
         yield from self._outcome({"fetch_card": {"card": card, "stack": spec.get("stack", "item")}}, seat, None)
@@ -659,7 +672,7 @@ class SetupSteps(Monsters):
                 yield from self._fetch_room({"room": room, "place": spec.get("place", {})})
         have = sum(1 for r in rooms if r in self.house.spots)
         self.emit("discover.placed-room-no-draw", f"{have} of the rooms {', '.join(self.room_name(r) for r in rooms)} "
-                  f"are in the house ({need} needed)")
+                  f"are in the house ({need} needed)", count=have, rooms=list(rooms), need=need)
 
     def _fetch_rooms_chosen(self, spec: Mapping[str, Any]) -> Gen[None]:
         """``fetch_rooms`` with ``chosen_by``: one room at a time, the chooser's pick."""
@@ -687,21 +700,22 @@ class SetupSteps(Monsters):
         room = str(spec["room"])
         rule = "discover.placed-room-no-draw"
         if room in self.house.spots:
-            self.emit(rule, f"{self.room_name(room)} is already in the house")
+            self.emit(rule, f"{self.room_name(room)} is already in the house", room=room)
             return
         present = [r for r in spec.get("unless_in_house", []) if r in self.house.spots]
         if present:
-            self.emit(rule, f"{self.room_name(present[0])} is already in the house: {self.room_name(room)} is not fetched")
+            self.emit(rule, f"{self.room_name(present[0])} is already in the house: {self.room_name(room)} is not fetched",
+                other=present[0], room=room)
             return
         if room not in self.stack and room not in self.aside:
-            self.emit(rule, f"{self.room_name(room)} is not in the room stack")
+            self.emit(rule, f"{self.room_name(room)} is not in the room stack", room=room)
             return
         place = spec.get("place", {})
         rdef = self.t.rooms[room]
         floors = [f for f in ([place["floor"]] if "floor" in place else list(rdef.floors)) if f in rdef.floors]
         options = [(f, p) for f in floors for p in self.house.open_spots(room, f, keep_open=self.others_remain(f, room))]
         if not options:
-            self.emit(rule, f"{self.room_name(room)} has no open doorway to go to")
+            self.emit(rule, f"{self.room_name(room)} has no open doorway to go to", room=room)
             return
         far = place.get("as_far_as_possible_from") or place.get("min_tiles_from", {}).get("from")
         if far:
@@ -724,7 +738,7 @@ class SetupSteps(Monsters):
         a = yield from self.ask(chooser[0], acts, f"place {room}")
         floor, p = options[acts.index(a)]
         self.put_tile(room, floor, p.cell, p.rotation)
-        self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor")
+        self.emit(rule, f"{self.room_name(room)} is taken from the stack and placed on the {floor} floor", room=room, floor=floor)
         self.note_new_room(room)
 
     def _room_from_stack(self, where: Mapping[str, Any], what: str) -> Gen[str | None]:
@@ -739,7 +753,7 @@ class SetupSteps(Monsters):
                 and (symbols is None or self.t.rooms[t].symbol in symbols)
                 and self.house.open_spots(t, floor, keep_open=self.others_remain(floor, t))]
         if not fits:
-            self.emit("haunt.setup-right-now", f"no tile in the room stack fits the {floor} floor for {what}")
+            self.emit("haunt.setup-right-now", f"no tile in the room stack fits the {floor} floor for {what}", floor=floor)
             return None
         tile = yield from self.draw_from(fits, "tile", f"turn up room tiles until one fits the {floor} floor")
         options = [(floor, p) for p in self.house.open_spots(tile, floor, keep_open=self.others_remain(floor, tile))]
@@ -749,7 +763,7 @@ class SetupSteps(Monsters):
         _, p = options[acts.index(a)]
         self.put_tile(tile, floor, p.cell, p.rotation)
         self.emit("discover.placed-room-no-draw", f"{self.room_name(tile)} is turned up from the room stack and placed "
-                  f"on the {floor} floor; the stack is shuffled")
+                  f"on the {floor} floor; the stack is shuffled", room=tile, floor=floor)
         self.note_new_room(tile)
         return tile
 

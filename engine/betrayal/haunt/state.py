@@ -195,7 +195,7 @@ class HauntState(Turns):
         traitor = None if self.haunt.get("kind") == "hidden" else (self.haunt.get("traitor") or None)
         anchor = traitor or str(self.haunt["revealer"])
         order = [self.left_of(anchor, k) for k in range(1, self.n + 1)]
-        self.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn")
+        self.emit("turn.order-after-haunt", "each round: " + ", ".join(order) + ", then the monster turn", seats=order)
         return order, traitor
 
     def play_rounds(self, order: list[str], traitor: str | None, start: str | None = None,
@@ -214,7 +214,7 @@ class HauntState(Turns):
                 if self.hround > self.rounds:
                     self.result = Outcome("undecided", (), f"no side met its goals within the round limit ({self.rounds} rounds)")
                     self.emit("win.first-side", f"round {self.rounds} is over and no side has met its goals: the game is "
-                              "stopped undecided")
+                              "stopped undecided", round=self.rounds)
                     return
             for seat in order[order.index(start):] if first and start is not None else order:
                 if seat == anchor and not (first and seat == start and resume is not None):
@@ -229,7 +229,7 @@ class HauntState(Turns):
                         yield from self._play_turn(seat)
                 elif seat == traitor:
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
-                              "explorer is not in play")
+                              "explorer is not in play", seat=seat)
                     yield from self._slot_rules(seat)
                     yield from self._standing_rules()  # the slot ends like a turn: standing rules are judged
                 if seat == anchor:

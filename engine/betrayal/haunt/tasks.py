@@ -170,7 +170,7 @@ class Tasks(SetupSteps):
             if k:
                 change += k
                 if tell:
-                    self.emit("haunt.rules-override", f"{k:+d} to the roll: {mod['says']}")
+                    self.emit("haunt.rules-override", f"{k:+d} to the roll: {mod['says']}", amount=k)
         return change
 
     def fatal_mark(self, seat: str, roll: Mapping[str, Any]) -> int:
@@ -249,7 +249,8 @@ class Tasks(SetupSteps):
                 results.append(f"{trait} {total}")
                 ok = ok and total >= int(roll.get("target", 0))
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
-                      f"{', '.join(results)} against {roll.get('target')}+ each: {'success' if ok else 'failure'}")
+                      f"{', '.join(results)} against {roll.get('target')}+ each: {'success' if ok else 'failure'}",
+                seat=seat, results=list(results), passed=bool(ok), task=task['id'])
         elif roll:
             trait = str(a["trait"]) if a.get("trait") else str(roll.get("trait", "might"))
             self.rolled = trait
@@ -259,11 +260,13 @@ class Tasks(SetupSteps):
             if roll.get("opposed_by") == "target" and target is not None:
                 other = yield from self.roll(self.value(target, trait), f"{self.name(target)}'s {trait} roll")
                 ok = total > sum(other)
-                self.emit("haunt.specific-action", f"{task['id']}: {total} against {self.name(target)}'s {sum(other)}")
+                self.emit("haunt.specific-action", f"{task['id']}: {total} against {self.name(target)}'s {sum(other)}",
+                    task=task['id'], total=total, target=target, against=sum(other))
             elif "against_dice" in roll:
                 other = yield from self.roll(int(roll["against_dice"]), f"{task['id']} defends")
                 ok = total > sum(other)
-                self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}")
+                self.emit("haunt.specific-action", f"{task['id']}: {total} against {sum(other)}",
+                    task=task['id'], total=total, against=sum(other))
             elif "bands" in roll and "target" not in roll:
                 # a lookup roll: the total, modifiers added, picks the band (with a target, the
                 # bands read the dice instead, beside success or failure: below)
@@ -271,9 +274,10 @@ class Tasks(SetupSteps):
                 total += self.roll_modifiers(seat, roll)
                 band = next((b for b in roll["bands"] if b["min"] <= total <= b.get("max", total)), None)
                 self.emit("haunt.specific-action", f"{self.name(seat)}: {task['id']} - the result is "
-                          f"{total}: {band.get('says', '') if band else 'no band'}")
+                          f"{total}: {band.get('says', '') if band else 'no band'}", seat=seat, task=task['id'], total=total)
                 if total < fatal:
-                    self.emit("haunt.rules-override", f"{total} is under {fatal}: the risky clue kills {self.name(seat)}")
+                    self.emit("haunt.rules-override", f"{total} is under {fatal}: the risky clue kills {self.name(seat)}",
+                        total=total, need=fatal, seat=seat)
                     yield from self._outcome({"kill": True}, seat, None)
                     return
                 for eff in [*(band.get("then", []) if band else []), *task.get("do", [])]:
@@ -287,23 +291,26 @@ class Tasks(SetupSteps):
                 self.task_total = total  # the amount ``of: task-roll`` in the outcomes
                 ok = total >= self._amount(roll.get("target", 0))
                 if "modifiers" in roll:
-                    self.emit("haunt.rules-override", f"the result is {total} against {self._amount(roll.get('target', 0))}+")
+                    self.emit("haunt.rules-override", f"the result is {total} against {self._amount(roll.get('target', 0))}+", total=total,
+                      need=self._amount(roll.get('target', 0)))
             self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])} - "
-                      f"{'success' if ok else 'failure'}")
+                      f"{'success' if ok else 'failure'}", seat=seat, passed=bool(ok), task=task['id'])
         else:
-            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}")
+            self.emit("haunt.specific-action", f"{self.name(seat)}: {task.get('says', task['id'])}", seat=seat, task=task['id'])
         outs = task.get("do", []) if not roll else [*task.get("success" if ok else "failure", []), *task.get("do", [])]
         if roll and "bands" in roll and dice_total is not None:
             # a band of the dice rolled (before modifiers) adds its outcomes: a roll of 2 or less sets the bomb off
             for band in roll["bands"]:
                 if band.get("min", 0) <= dice_total <= band.get("max", 99):
-                    self.emit("haunt.specific-action", f"the dice show {dice_total}: {band.get('says', 'a band of the roll')}")
+                    self.emit("haunt.specific-action", f"the dice show {dice_total}: {band.get('says', 'a band of the roll')}",
+                        total=dice_total)
                     outs = [*outs, *band.get("then", [])]
         gone = [str(e["take_token"]) for e in outs if "take_token" in e and not self._token_left(seat, str(e["take_token"]))]
         if ok and gone and len(outs) > 1:
             # judgement: a search that finds nothing (every token already taken) is no find: the
             # place is not used up and what follows a find (stopping) does not happen
-            self.emit("haunt.specific-action", f"no {gone[0]} token is left to find: {self.name(seat)} finds nothing")
+            self.emit("haunt.specific-action", f"no {gone[0]} token is left to find: {self.name(seat)} finds nothing", seat=seat,
+                      token=gone[0])
             return
         if ok:
             self.done.add(str(task["id"]))

@@ -33,26 +33,30 @@ class Turns(Collapse):
                     if moment == "end" and timer.get("start_flag") in self.hflags:
                         self.timer_state[timer["id"]] = {"setter": seat, "stopped": False}
                         self.track = self._amount(timer.get("start_at", 1))
-                        self.emit("haunt.rules-override", f"{timer.get('says', timer['id'])} (track at {self.track})")
+                        self.emit("haunt.rules-override", f"{timer.get('says', timer['id'])} (track at {self.track})", track=self.track,
+                            timer=timer['id'])
                     continue
                 if state["stopped"] or state["setter"] != seat:
                     continue
                 if "stops_when" in timer and self.pred(timer["stops_when"]):
                     state["stopped"] = True
-                    self.emit("haunt.rules-override", f"the {timer['id']} timer stops")
+                    self.emit("haunt.rules-override", f"the {timer['id']} timer stops", timer=timer['id'])
                     continue
                 if moment == "end" and timer.get("advance", {}).get("when") == "end-of-turn-of-flag-setter":
                     self.track += int(timer["advance"].get("by", 1))
-                    self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                    self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})",
+                        track=self.track, timer=timer['id'])
                     for at in timer.get("at", []):
                         if at.get("moment") == "end-of-that-turn" and self.track == int(at["value"]):
-                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"),
+                                      timer=timer["id"], track=self.track)
                             for eff in at.get("do", []):
                                 yield from self._outcome(eff, seat, None)
                 if moment == "start":
                     for at in timer.get("at", []):
                         if at.get("moment") == "start-of-that-turn" and self.track == int(at["value"]):
-                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                            self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"),
+                                      timer=timer["id"], track=self.track)
                             for eff in at.get("do", []):
                                 yield from self._outcome(eff, seat, None)
 
@@ -101,7 +105,8 @@ class Turns(Collapse):
             yield from self._collapse_chosen_room(seat, candidates)
         doomed = spec.get("last_floor_kills")
         if doomed and not self._collapse_candidates(floors, starts):
-            self.emit("haunt.rules-override", f"the {floors[-1]} floor has collapsed: everyone in the {doomed} dies")
+            self.emit("haunt.rules-override", f"the {floors[-1]} floor has collapsed: everyone in the {doomed} dies",
+                floor=floors[-1], room=doomed)
             for victim in self.seat_ids:
                 if self.in_play(victim) and self.house.floor_of(self.ex[victim].room) == doomed:
                     yield from self._outcome({"kill": True}, victim, None)
@@ -111,7 +116,7 @@ class Turns(Collapse):
         a = yield from self.ask(seat, [Action.of("collapse", room=r) for r in sorted(candidates)], "choose a room to collapse")
         room = str(a["room"])
         self.collapsed.append(room)
-        self.emit("haunt.rules-override", f"{self.room_name(room)} collapses")
+        self.emit("haunt.rules-override", f"{self.room_name(room)} collapses", room=room)
         for victim in self.seat_ids:
             if self.in_play(victim) and self.ex[victim].room == room:
                 yield from self._outcome({"kill": True}, victim, None)
@@ -126,7 +131,8 @@ class Turns(Collapse):
                     continue  # a clock started by a flag stands still until it is set (Ghost Bride's wedding)
                 if timer.get("advance", {}).get("when") == moment:
                     self.track += int(timer["advance"].get("by", 1))
-                    self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})")
+                    self.emit("haunt.rules-override", f"the Turn/Damage track advances to {self.track} ({timer['id']})",
+                        track=self.track, timer=timer['id'])
                     for eff in timer.get("after_advance", []):
                         if self._check_wins():
                             return
@@ -145,10 +151,10 @@ class Turns(Collapse):
         """A draw, unless the haunt lets the explorer's side take a named card instead (or a
         status forbids drawing)."""
         if self.hs is not None and self._blocks(seat, "draw-cards"):
-            self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards")
+            self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards", seat=seat)
             if ctx_room is not None and seat == self.current and self.status_value(seat, "symbol_rooms_end_turn"):
                 self.turn.end_now = True
-                self.emit("haunt.rules-override", f"discovering a room with a symbol ends {self.name(seat)}'s turn")
+                self.emit("haunt.rules-override", f"discovering a room with a symbol ends {self.name(seat)}'s turn", seat=seat)
             return None
         appearing = self.appearing(ctx_room) if self.hs is not None and ctx_room is not None else None
         if appearing is not None and ctx_room is not None:
@@ -165,12 +171,12 @@ class Turns(Collapse):
                 if seat == self.current and not self.turn.stopped:
                     self.turn.stopped = True
                     self.turn.stop_rule = "move.card-ends-movement"
-                    self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
+                    self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn", seat=seat)
                 self.decks["omen"].remove(card)
                 self.omens_drawn += 1  # it has left the omen stack
                 self.ex[seat].cards.append(card)
                 self.emit("haunt.rules-override", f"{self.name(seat)} takes the {self.card_name(card)} from the omen stack "
-                          "instead of drawing")
+                          "instead of drawing", seat=seat, card=card)
                 yield from effects.gain_card(self, seat, card)
                 return card
         for side, card, stack in self.fetches:
@@ -183,11 +189,11 @@ class Turns(Collapse):
                     if seat == self.current and not self.turn.stopped:
                         self.turn.stopped = True
                         self.turn.stop_rule = "move.card-ends-movement"
-                        self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn")
+                        self.emit("move.card-ends-movement", f"taking a card ends {self.name(seat)}'s movement this turn", seat=seat)
                     self.decks[kind].remove(card)
                     self.ex[seat].cards.append(card)
                     self.emit("haunt.rules-override", f"{self.name(seat)} takes the {self.card_name(card)} from the "
-                              f"{kind} stack instead of drawing")
+                              f"{kind} stack instead of drawing", seat=seat, card=card, kind=kind)
                     yield from effects.gain_card(self, seat, card)
                     return card
         yield from self._draw_choice(seat, kind)
@@ -214,7 +220,8 @@ class Turns(Collapse):
         self.deck_tops[kind] = [card, *tops[count:]]
         back = [c for c in seen if c != card]
         self.emit("haunt.rules-override", f"{self.name(seat)} draws {count} {kind} cards, keeps the "
-                  f"{self.card_name(card)} and puts back {', '.join(self.card_name(c) for c in back)}")
+                  f"{self.card_name(card)} and puts back {', '.join(self.card_name(c) for c in back)}",
+            seat=seat, count=count, kind=kind, card=card, cards=list(back))
 
     def _turn_actions(self, seat: str) -> list[Action]:
         out = super()._turn_actions(seat)
@@ -291,7 +298,7 @@ class Turns(Collapse):
             self._sync_carried()  # a carrier who lost what let it carry (a downed pilot) has let go
         if seat in self.carried:
             self.emit("haunt.rules-override", f"{self.name(seat)} is carried by {self.name(self.carried[seat])} and does "
-                      "nothing this turn")
+                      "nothing this turn", seat=seat)
             yield from self._end_haunt_turn(seat)
             return
         if any(held == seat for held, _ in self.grips.values()):
@@ -318,7 +325,8 @@ class Turns(Collapse):
             yield from self._turn_rules(seat, "end-of-turn")
             for task in self.tasks_for(seat):
                 if task.get("timing") == "end-of-turn" and "roll" not in task and self._task_open(seat, task):
-                    self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}")
+                    self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}", seat=seat,
+                        task=task['id'])
                     for eff in task.get("do", []):
                         yield from self._outcome(eff, seat, None)
         yield from self._death_rules()
@@ -338,7 +346,7 @@ class Turns(Collapse):
         haunt_actions = ("task", "haunt-action")
         took_haunt_action = any(k.startswith(("task:", "action:")) for k in self.turn.keys)
         if (a.kind == "attack" and took_haunt_action) or (a.kind in haunt_actions and "attack" in self.turn.keys):
-            self.emit("turn.haunt-action-and-attack", f"{self.name(seat)} takes both a haunt action and an attack this turn")
+            self.emit("turn.haunt-action-and-attack", f"{self.name(seat)} takes both a haunt action and an attack this turn", seat=seat)
         if a.kind == "attack":
             yield from self._attack(seat, a)
         elif a.kind == "attack-unseen":
@@ -360,13 +368,14 @@ class Turns(Collapse):
             self.htokens[token].remove(self.ex[seat].room)
             self.held.setdefault(seat, []).append(token)
             self.emit("item.tokens-like-cards", f"{self.name(seat)} picks up the {token} token in "
-                      f"{self.room_name(self.ex[seat].room)}")
+                      f"{self.room_name(self.ex[seat].room)}", seat=seat, token=token, room=self.ex[seat].room)
         elif a.kind == "give-token":
             token, to = str(a["token"]), str(a["to"])
             self.turn.traded = True
             self.held[seat].remove(token)
             self.held.setdefault(to, []).append(token)
-            self.emit("item.tokens-like-cards", f"{self.name(seat)} trades the {token} token to {self.name(to)}")
+            self.emit("item.tokens-like-cards", f"{self.name(seat)} trades the {token} token to {self.name(to)}",
+                seat=seat, token=token, to=to)
         else:
             yield from super()._turn_action(seat, a)
         yield from self._death_rules()
@@ -401,11 +410,12 @@ class Turns(Collapse):
         self.turn.keys.add(a.kind)
         if a.kind == "carry":
             self.carried[who] = seat
-            self.emit("haunt.rules-override", f"{self.name(seat)} picks up {self.name(who)} and carries them like an item")
+            self.emit("haunt.rules-override", f"{self.name(seat)} picks up {self.name(who)} and carries them like an item",
+                seat=seat, target=who)
         else:
             del self.carried[who]
             self.emit("haunt.rules-override", f"{self.name(seat)} puts {self.name(who)} down in "
-                      f"{self.room_name(self.ex[seat].room)}")
+                      f"{self.room_name(self.ex[seat].room)}", seat=seat, target=who, room=self.ex[seat].room)
 
     def _escort_actions(self, seat: str) -> list[Action]:
         """A hero who has not moved yet this turn may take along one monster of its room that
@@ -506,12 +516,12 @@ class Turns(Collapse):
         answer = yield from self.ask(owner, [Action.of("accept", card=card), Action.of("refuse", card=card)],
                                      f"let {seat} take {card}")
         if answer.kind == "refuse":
-            self.emit("haunt.specific-action", f"{self.name(owner)} keeps {self.card_name(card)}")
+            self.emit("haunt.specific-action", f"{self.name(owner)} keeps {self.card_name(card)}", owner=owner, card=card)
             return
         self.ex[owner].cards.remove(card)
         self.ex[seat].cards.append(card)
         self.emit("haunt.specific-action", f"{self.name(seat)} takes {self.card_name(card)} from {self.name(owner)} "
-                  f"({a['id']})")
+                  f"({a['id']})", seat=seat, card=card, owner=owner, clause=a["id"])
         yield from effects.lose_card(self, owner, card)
         yield from effects.gain_card(self, seat, card)
 
@@ -618,10 +628,11 @@ class Turns(Collapse):
         dear = self._room_cost_extra(seat) if self.hs is not None else 0
         if dear:
             self.turn.moved += dear
-            self.emit("haunt.rules-override", f"{self.name(seat)} pays {dear} more: each room costs {dear + 1} spaces this turn")
+            self.emit("haunt.rules-override", f"{self.name(seat)} pays {dear} more: each room costs {dear + 1} spaces this turn",
+                seat=seat, amount=dear)
         if allies:
             self.emit("move.opponents-are-sides", f"{self.name(seat)} leaves {', '.join(self.name(s) for s in allies)} "
-                      "behind at no extra cost: allies never slow each other")
+                      "behind at no extra cost: allies never slow each other", seat=seat, seats=list(allies))
         if self.carried:
             self._sync_carried()
         if self.hs is not None and seat in self.turn_mods:
@@ -653,7 +664,7 @@ class Turns(Collapse):
             pile.remove(card)
             e.cards.append(card)
             self.emit("death.companion-custody", f"{self.name(seat)} enters {self.room_name(e.room)} and takes custody "
-                      f"of the {self.card_name(card)}")
+                      f"of the {self.card_name(card)}", seat=seat, room=e.room, card=card)
             yield from effects.gain_card(self, seat, card)
         if not pile and e.room in self.piles:
             del self.piles[e.room]
@@ -689,7 +700,7 @@ class Turns(Collapse):
         if extra > 0:
             self.turn.moved += extra
             self.emit("haunt.rules-override", f"{self.name(seat)} carries a load: entering the room costs {extra} "
-                      f"more space{'s' if extra > 1 else ''}")
+                      f"more space{'s' if extra > 1 else ''}", seat=seat, amount=extra)
 
     def _pay_slowing(self, seat: str, extra: int) -> None:
         if self.turn.left_room and self.stunned_left:
@@ -700,12 +711,12 @@ class Turns(Collapse):
         self.turn.moved += extra
         if self.rivals(seat):
             self.emit("move.haunt-rivals", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to leave "
-                      "rivals behind (every other explorer is an opponent in this haunt)")
+                      "rivals behind (every other explorer is an opponent in this haunt)", seat=seat, amount=extra)
         else:
             self.emit("move.opponent-slows", f"{self.name(seat)} pays {extra} extra space{'s' if extra > 1 else ''} to "
-                      "leave opponents behind (heroes and the traitor's side slow each other)")
+                      "leave opponents behind (heroes and the traitor's side slow each other)", seat=seat, amount=extra)
         if self.turn.moved > self.speed(seat) + self.turn.extra:
-            self.emit("move.minimum-one", f"{self.name(seat)} may always move at least one space")
+            self.emit("move.minimum-one", f"{self.name(seat)} may always move at least one space", seat=seat)
 
     def _slot_rules(self, seat: str) -> Gen[None]:
         """The traitor's start-of-turn rules marked ``slot: true`` at its turn slot when its
@@ -720,7 +731,7 @@ class Turns(Collapse):
                     continue
                 if "requires" in r and not self.pred(r["requires"], None):
                     continue
-                self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}")
+                self.emit("haunt.rules-override", f"{seat}'s turn slot: {r.get('says', r['id'])}", seat=seat, clause=r['id'])
                 for eff in r.get("do", []):
                     yield from self._outcome(eff, None, None)
         yield from self.collapse_turn(seat)  # a traitor's collapse goes on after its death
@@ -744,7 +755,7 @@ class Turns(Collapse):
                         if "requires" in r and not self.pred(r["requires"], seat):
                             continue
                         self.emit("haunt.rules-override", f"{self.name(dead)} is dead: {self.name(seat)}: "
-                                  f"{r.get('says', r['id'])}")
+                                  f"{r.get('says', r['id'])}", target=dead, seat=seat, clause=r['id'])
                         for eff in r.get("do", []):
                             yield from self._outcome(eff, seat, None)
 
@@ -770,7 +781,7 @@ class Turns(Collapse):
                 self.rule_moment = ""
                 if not held:
                     continue
-                self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}")
+                self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}", seat=seat, clause=r['id'])
                 outs = list(r.get("do", []))
                 if "roll" in r:
                     trait = str(r["roll"]["trait"])
@@ -778,12 +789,13 @@ class Turns(Collapse):
                     total = sum(faces)
                     if "bands" in r["roll"]:
                         band = next(b for b in r["roll"]["bands"] if b.get("min", 0) <= total <= b.get("max", 99))
-                        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: {band.get('says', '')}")
+                        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: {band.get('says', '')}",
+                            seat=seat, trait=trait, total=total)
                         outs += list(band.get("then", []))
                     else:
                         ok = total >= int(r["roll"].get("target", 0))
                         self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: "
-                                  f"{'success' if ok else 'failure'}")
+                                  f"{'success' if ok else 'failure'}", seat=seat, trait=trait, total=total, passed=bool(ok))
                         outs += list(r.get("success" if ok else "failure", []))
                 for eff in outs:
                     yield from self._outcome(eff, seat, None)
@@ -799,6 +811,6 @@ class Turns(Collapse):
                     continue
                 if self.pred(r["while"]):
                     self.done.add(f"rule:{r['id']}")
-                    self.emit("haunt.rules-override", r.get("says", r["id"]))
+                    self.emit("haunt.rules-override", r.get("says", r["id"]), clause=r["id"])
                     for eff in r.get("do", []):
                         yield from self._outcome(eff, None, None)

@@ -36,4 +36,4 @@ def transfer_custody_to_monster(st: HauntState, seat: str | None, target: str | 
         given.append(card)
         yield from effects.lose_card(st, seat, card)
     st.emit("haunt.specific-action", f"{st.name(seat)} hands {', '.join(st.card_name(c) for c in given) or 'nothing'} "
-            f"to the {st.mname(m)}")
+            f"to the {st.mname(m)}", seat=seat, monster=m.uid, cards=given)

@@ -66,12 +66,12 @@ def banshee_path(st: HauntState, m: Monster, roll: int) -> Gen[None]:
     mode = str(band["mode"])
     budget = roll
     if roll == 0:
-        st.emit("monster.zero-roll-still-moves", f"{st.mname(m)} rolled 0 and still moves one space")
+        st.emit("monster.zero-roll-still-moves", f"{st.mname(m)} rolled 0 and still moves one space", monster=m.uid)
         budget = 1
     state: dict[str, Any] = {"mode": mode, "entered": [], "only": None}
     st.hook_state["banshee-path"] = state
     st.emit("monster.rules-overridable", f"{st.mname(m)} rolls {mode_roll} for its way: {mode} ({budget} "
-            f"space{'' if budget == 1 else 's'})")
+            f"space{'' if budget == 1 else 's'})", monster=m.uid, total=mode_roll, way=mode, speed=budget)
     controller = st.monster_controller(m)
     here = m.room
 
@@ -79,7 +79,7 @@ def banshee_path(st: HauntState, m: Monster, roll: int) -> Gen[None]:
         src, m.room = m.room, room
         state["entered"].append(room)
         st.emit("monster.speed-roll", f"{st.mname(m)} moves {st.room_name(src)} -> {st.room_name(room)} "
-                f"({moved} of {budget})")
+                f"({moved} of {budget})", monster=m.uid, origin=src, room=room, moved=moved, speed=budget)
 
     if mode == "jump":
         dist = st._dist_to([here])
@@ -118,7 +118,7 @@ def banshee_path(st: HauntState, m: Monster, roll: int) -> Gen[None]:
                 forced = prev if prev is not None and prev in st.house.spots else next(iter(sorted(walks.values())), None)
             options = sorted({forced, *hops} - {None})  # type: ignore[arg-type]
         if not options:
-            st.emit("monster.rules-overridable", f"{st.mname(m)} has nowhere to go")
+            st.emit("monster.rules-overridable", f"{st.mname(m)} has nowhere to go", monster=m.uid)
             return
         if len(options) == 1:
             to = options[0]

@@ -19,6 +19,6 @@ def skull_sanity_turns_traitor(st: HauntState, seat: str, trait: str) -> bool:
         return False
     st.ex[seat].idx["sanity"] = 0
     st.emit("death.hero-may-turn", f"{st.name(seat)}'s Sanity would reach the skull: {st.name(seat)} turns traitor "
-            "instead of dying")
+            "instead of dying", seat=seat)
     st._run_now(st._turn_traitor(seat, True))
     return True

@@ -42,7 +42,7 @@ def paint_in_order(st: HauntState) -> Gen[None]:
     for k in range(count):
         room = rooms[k % len(rooms)]
         st.htokens.setdefault("paint", []).append(room)
-        st.emit("haunt.setup-right-now", f"a paint token is placed in {st.room_name(room)}")
+        st.emit("haunt.setup-right-now", f"a paint token is placed in {st.room_name(room)}", room=room)
     st.pool["paint"] = 0
 
 
@@ -50,19 +50,20 @@ def _points(st: HauntState, card: str) -> int:
     return COMPANION_POINTS.get(card, 1)
 
 
-def _offer(st: HauntState, card: str, who: str) -> None:
+def _offer(st: HauntState, card: str, who: str, by: str) -> None:
     """Remove a sacrificed card from the game (kept apart) and count its points on the track."""
     st.destroyed.append(card)
     st.track += _points(st, card)
     st.emit("haunt.rules-override", f"{who} sacrifices the {st.card_name(card)} for {_points(st, card)} point(s): "
-            f"{st.track} sacrifice point(s)")
+            f"{st.track} sacrifice point(s)", by=by, card=card, amount=_points(st, card), track=st.track)
 
 
 def _offer_corpse(st: HauntState, carrier: str, who: str) -> None:
     """A carried corpse leaves the game for :data:`CORPSE_POINTS` points on the track."""
     st.held[carrier].remove(CORPSE)
     st.track += CORPSE_POINTS
-    st.emit("haunt.rules-override", f"{who} sacrifices a corpse for {CORPSE_POINTS} points: {st.track} sacrifice point(s)")
+    st.emit("haunt.rules-override", f"{who} sacrifices a corpse for {CORPSE_POINTS} points: {st.track} sacrifice point(s)",
+        by=carrier, token=CORPSE, amount=CORPSE_POINTS, track=st.track)
 
 
 def _offerable(st: HauntState, seat: str) -> list[str]:
@@ -89,7 +90,7 @@ def sacrifice(st: HauntState, seat: str | None, m: Monster | None) -> Gen[None]:
     if m is not None:
         for card in list(m.cards):
             m.cards.remove(card)
-            _offer(st, card, st.mname(m))
+            _offer(st, card, st.mname(m), m.uid)
         while CORPSE in st.held.get(m.uid, []):
             _offer_corpse(st, m.uid, st.mname(m))
         return
@@ -101,7 +102,7 @@ def sacrifice(st: HauntState, seat: str | None, m: Monster | None) -> Gen[None]:
     if CORPSE in st.held.get(seat, []):
         acts.insert(0, Action.of("sacrifice", token=CORPSE))
     if not acts:
-        st.emit("haunt.rules-override", f"{st.name(seat)} has nothing to sacrifice")
+        st.emit("haunt.rules-override", f"{st.name(seat)} has nothing to sacrifice", seat=seat)
         return
     a = yield from st.ask(seat, acts, "sacrifice a card or a corpse")
     if a.get("token"):
@@ -109,5 +110,5 @@ def sacrifice(st: HauntState, seat: str | None, m: Monster | None) -> Gen[None]:
         return
     card = str(a["card"])
     e.cards.remove(card)
-    _offer(st, card, st.name(seat))
+    _offer(st, card, st.name(seat), seat)
     yield from effects.lose_card(st, seat, card)

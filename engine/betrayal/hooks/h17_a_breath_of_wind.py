@@ -35,10 +35,10 @@ def poltergeist_re_form(st: HauntState, m: Monster) -> Gen[bool]:
     if m.cards:
         st.piles.setdefault(m.room, []).extend(m.cards)
         st.emit("haunt.rules-override", f"{st.mname(m)} re-forms and drops "
-                f"{', '.join(st.card_name(c) for c in m.cards)} in {st.room_name(m.room)}")
+                f"{', '.join(st.card_name(c) for c in m.cards)} in {st.room_name(m.room)}", monster=m.uid, cards=list(m.cards), room=m.room)
         m.cards = []
     src, m.room = m.room, str(a["to"])
     st.track = int(str(a["track"]))
     st.emit("haunt.rules-override", f"{st.mname(m)} re-forms: {st.room_name(src)} -> {st.room_name(m.room)}; "
-            f"the Turn/Damage track is set to {st.track}")
+            f"the Turn/Damage track is set to {st.track}", monster=m.uid, origin=src, room=m.room, track=st.track)
     return False

@@ -21,7 +21,7 @@ HOUSE_FALLS_WITH = ("foyer", "entrance-hall", "grand-staircase")
 def _burn(st: HauntState, room: str) -> Gen[None]:
     """The room burns: it is out of the house's use from now on and everyone inside dies."""
     st.collapsed.append(room)
-    st.emit("haunt.rules-override", f"{st.room_name(room)} burns")
+    st.emit("haunt.rules-override", f"{st.room_name(room)} burns", room=room)
     for victim in st.seat_ids:
         if st.in_play(victim) and st.ex[victim].room == room:
             yield from st._outcome({"kill": True}, victim, None)

@@ -33,7 +33,7 @@ def choose_groom(st: HauntState) -> Gen[None]:
         pool = men or heroes
         groom = max(pool, key=lambda s: (st.t.explorers[st.ex[s].id].age, -st.seat_ids.index(s)))
     st.hstatus.setdefault(groom, []).append(GROOM)
-    st.emit("haunt.setup-right-now", f"the Ghost Bride chooses {st.name(groom)} as her groom")
+    st.emit("haunt.setup-right-now", f"the Ghost Bride chooses {st.name(groom)} as her groom", seat=groom)
     return
     yield  # a generator, as setup hooks are
 
@@ -49,7 +49,7 @@ def groom_becomes_ghost(st: HauntState, seat: str | None, target: str | None) ->
         return
     st.hflags.add("groom-dead")
     st._add_monster(st.hs.monsters["groom-ghost"], st.ex[groom].room, rule="haunt.rules-override")
-    st.emit("haunt.rules-override", f"{st.name(groom)} rises as the Ghost Bride's groom, under the traitor's control")
+    st.emit("haunt.rules-override", f"{st.name(groom)} rises as the Ghost Bride's groom, under the traitor's control", seat=groom)
     return
     yield  # a generator, as outcome hooks are
 
@@ -65,5 +65,6 @@ def groom_loses_might(st: HauntState, seat: str | None, target: str | None) -> G
     if target is None or target not in st.ex:
         return
     loss = next(n for least, n in MIGHT_LOSS if st.fight_margin >= least)
-    st.emit("haunt.rules-override", f"{st.name(target)} loses {loss} Might for {st.fight_margin} mental damage")
+    st.emit("haunt.rules-override", f"{st.name(target)} loses {loss} Might for {st.fight_margin} mental damage",
+        target=target, amount=loss, damage=st.fight_margin)
     yield from st._outcome({"lose": {"might": loss}}, target, None)

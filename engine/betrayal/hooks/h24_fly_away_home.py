@@ -44,7 +44,7 @@ def first_bats(st: HauntState) -> Gen[None]:
         room = next((r for r in pair if r in st.house.spots), None)
         if room is None:
             st.emit("haunt.setup-right-now", f"neither {' nor '.join(st.room_name(r) for r in pair)} is in the house: "
-                    "three Bats fewer")
+                    "three Bats fewer", rooms=list(pair))
             continue
         for _ in range(3):
             st._add_monster(st.hs.monsters[BAT], room)
@@ -64,7 +64,7 @@ def bats_arrive(st: HauntState, seat: str | None, target: str | None) -> Gen[Non
     free = BATS_IN_BOX - len(_loose(st)) - sum(latched(st).values())
     count = min(sum(faces), max(0, free))
     rooms = [r for r in ENTRY_ROOMS if r in st.house.spots]
-    st.emit("haunt.rules-override", f"{sum(faces)} Bats would enter; {count} do")
+    st.emit("haunt.rules-override", f"{sum(faces)} Bats would enter; {count} do", dice=list(faces), total=sum(faces), count=count)
     for k in range(count if rooms else 0):
         st._add_monster(st.hs.monsters[BAT], rooms[k % len(rooms)], rule="haunt.rules-override")
 
@@ -90,7 +90,7 @@ def bat_latches(st: HauntState, seat: str | None, monster: Monster | None) -> Ge
         on[victim] = on.get(victim, 0) + 1
         if BITTEN not in st.hstatus.setdefault(victim, []):
             st.hstatus[victim].append(BITTEN)
-        st.emit("haunt.rules-override", f"a Bat latches onto {st.name(victim)} ({on[victim]} on the card)")
+        st.emit("haunt.rules-override", f"a Bat latches onto {st.name(victim)} ({on[victim]} on the card)", target=victim, count=on[victim])
 
 
 @hook.outcome("bats-bite")
@@ -105,7 +105,8 @@ def bats_bite(st: HauntState, seat: str | None, target: str | None) -> Gen[None]
         return
     points = n - (1 if st.holds(seat, "armor") else 0)
     st.turn_mods.setdefault(seat, set()).add(f"slowed:{n}")
-    st.emit("haunt.rules-override", f"{n} Bat(s) drink from {st.name(seat)}: {points} damage, {n} space(s) less")
+    st.emit("haunt.rules-override", f"{n} Bat(s) drink from {st.name(seat)}: {points} damage, {n} space(s) less",
+            count=n, seat=seat, amount=points)
     if points > 0:
         yield from st._outcome({"damage": {"type": "physical", "points": points, "unreducible": True}}, seat, None)
 
@@ -116,7 +117,7 @@ def drive_off_bats(st: HauntState, seat: str | None, target: str | None) -> Gen[
     gone = _loose(st)
     for m in gone:
         m.gone = "driven-off"
-    st.emit("haunt.rules-override", f"the organ drives {len(gone)} loose Bat(s) out of the house")
+    st.emit("haunt.rules-override", f"the organ drives {len(gone)} loose Bat(s) out of the house", count=len(gone))
     return
     yield  # a generator, as outcome hooks are
 
@@ -133,7 +134,7 @@ def kill_latched_bat(st: HauntState, seat: str | None, target: str | None) -> Ge
     if on.get(target, 0) <= 0:
         return
     on[target] -= 1
-    st.emit("haunt.rules-override", f"a Bat on {st.name(target)} is killed ({on[target]} left)")
+    st.emit("haunt.rules-override", f"a Bat on {st.name(target)} is killed ({on[target]} left)", target=target, count=on[target])
     if on[target] == 0 and BITTEN in st.hstatus.get(target, []):
         st.hstatus[target].remove(BITTEN)
     return

@@ -29,12 +29,12 @@ def domination(st: HauntState, seat: str | None, target: str | None) -> Gen[None
     points = st.fight_margin
     e = st.ex[victim]
     if e.idx["speed"] - points >= 0:
-        st.emit("haunt.rules-override", f"{st.name(victim)} is dominated and takes {points} Speed damage")
+        st.emit("haunt.rules-override", f"{st.name(victim)} is dominated and takes {points} Speed damage", target=victim, amount=points)
         st.trait_change(victim, "speed", -points)
         return
     start = st.t.explorers[e.id].traits["speed"].start
     st.emit("haunt.rules-override", f"{st.name(victim)}'s Speed reaches the skull by Domination: "
-            f"{st.name(victim)} becomes a Vampire, Speed back at its start, then 1 added to each trait")
+            f"{st.name(victim)} becomes a Vampire, Speed back at its start, then 1 added to each trait", target=victim)
     e.idx["speed"] = start
     yield from st._outcome({"turn_traitor": {}}, victim, None)
     yield from st._outcome({"become": VAMPIRE}, victim, None)
@@ -56,9 +56,9 @@ def dawn(st: HauntState, seat: str | None, target: str | None) -> Gen[None]:
         for trait in list(m.stats):
             m.stats[trait] -= 1
         st.emit("haunt.rules-override", f"{st.mname(m)} weakens in the sun: "
-                + ", ".join(f"{k} {v}" for k, v in sorted(m.stats.items())))
+                + ", ".join(f"{k} {v}" for k, v in sorted(m.stats.items())), monster=m.uid, **m.stats)
         if any(v <= 0 for v in m.stats.values()):
             m.gone = "killed"
-            st.emit("haunt.rules-override", f"{st.mname(m)} bursts into flames and is destroyed")
+            st.emit("haunt.rules-override", f"{st.mname(m)} bursts into flames and is destroyed", monster=m.uid)
     st._release_gone()
     yield from ()

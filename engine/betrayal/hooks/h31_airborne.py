@@ -39,7 +39,7 @@ def remove_basement(st: HauntState) -> Gen[None]:
             f, p = options[acts.index(a)]
             st.put_tile(elevator, f, p.cell, p.rotation)
             st.emit("haunt.setup-right-now", f"the Mystic Elevator is {'fetched from the stack and ' if fetched else ''}"
-                    f"placed on the {f} floor at {list(p.cell)}")
+                    f"placed on the {f} floor at {list(p.cell)}", fetched=bool(fetched), floor=f, cell=list(p.cell))
             st.note_new_room(elevator)
         elif riders:
             # judgement: with no spot for the Elevator, the Entrance Hall is the way out of the basement
@@ -52,7 +52,7 @@ def remove_basement(st: HauntState) -> Gen[None]:
             st._set_room(seat, landing)
         if riders:
             st.emit("haunt.setup-right-now", f"{', '.join(st.name(s) for s in riders)} ride(s) up to "
-                    f"{st.room_name(landing)}")
+                    f"{st.room_name(landing)}", seats=list(riders), room=landing)
     gone = [r for r in st.house.rooms_on(floor)]
     for room in gone:
         st.house.remove(room)
@@ -65,7 +65,8 @@ def remove_basement(st: HauntState) -> Gen[None]:
                 st.token_cards.remove(card)
                 st.discards["event"].append(card)
         if pile:
-            st.emit(rule, f"{', '.join(st.card_name(c) for c in pile)} leave(s) the game with {st.room_name(room)}")
+            st.emit(rule, f"{', '.join(st.card_name(c) for c in pile)} leave(s) the game with {st.room_name(room)}",
+                cards=list(pile), room=room)
     for end_a, end_b, _, mark in [x for x in st.links if x[0] in gone or x[1] in gone]:
         for end in (end_a, end_b):
             if mark in st.tokens.get(end, []):
@@ -76,4 +77,4 @@ def remove_basement(st: HauntState) -> Gen[None]:
     st.close_floors([floor])
     st.room_top = None
     st.emit(rule, f"the basement leaves play: {', '.join(st.room_name(r) for r in gone) or 'no basement room'} "
-            "removed; the room stack is shuffled; basement-only tiles will be discarded when drawn")
+            "removed; the room stack is shuffled; basement-only tiles will be discarded when drawn", rooms=list(gone))

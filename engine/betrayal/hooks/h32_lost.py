@@ -40,7 +40,7 @@ def _next_to_start(st: HauntState, room: str, floors: list[str], starting: set[s
     floor, p = options[acts.index(a)]
     st.put_tile(room, floor, p.cell, p.rotation)
     st.emit("haunt.setup-right-now", f"{st.room_name(room)} is placed on the {floor} floor at {list(p.cell)}"
-            + ("" if beside else " (no spot is left beside a starting tile)"))
+            + ("" if beside else " (no spot is left beside a starting tile)"), room=room, floor=floor, cell=list(p.cell))
     return True
 
 
@@ -78,7 +78,7 @@ def lost_house_reshuffle(st: HauntState) -> Gen[None]:
     gone = sorted(r for r in st.house.spots if r not in starting and r not in occupied)
     _set_aside_rooms(st, gone)
     st.emit("haunt.setup-right-now", f"{len(gone)} room tile(s) are set aside: "
-            f"{', '.join(st.room_name(r) for r in gone) or 'none'}")
+            f"{', '.join(st.room_name(r) for r in gone) or 'none'}", count=len(gone), rooms=gone)
     if ORGAN_ROOM not in st.house.spots and (ORGAN_ROOM in st.stack or ORGAN_ROOM in st.aside):
         placed = yield from _next_to_start(st, ORGAN_ROOM, list(st.t.rooms[ORGAN_ROOM].floors), starting, chooser,
                                            moving=False)
@@ -90,7 +90,7 @@ def lost_house_reshuffle(st: HauntState) -> Gen[None]:
     st.aside = []
     st.room_top = None
     st._tile_version += 1
-    st.emit("haunt.setup-right-now", f"the room stack is shuffled: {len(st.stack)} tiles")
+    st.emit("haunt.setup-right-now", f"the room stack is shuffled: {len(st.stack)} tiles", count=len(st.stack))
     for room in sorted(occupied - starting):
         floor = st.house.floor_of(room)
         spot = st.house.spots[room]

@@ -49,15 +49,16 @@ def collar_checks(st: HauntState, seat: str | None, target: str | None) -> Gen[N
         total = sum(faces)
         deadly = total < st.track
         st.emit("haunt.rules-override", f"{st.name(who)}'s collar {number} (track {st.track}): 3 dice roll {total} - "
-                + ("below the track" if deadly else "the blade holds"))
+                + ("below the track" if deadly else "the blade holds"), seat=who, value=number, track=st.track, dice=list(faces),
+                total=total)
         if not deadly:
             continue
         if st.masked(who):
-            st.emit("haunt.rules-override", f"{st.name(who)}'s collar is fake and would kill: the traitor must reveal")
+            st.emit("haunt.rules-override", f"{st.name(who)}'s collar is fake and would kill: the traitor must reveal", seat=who)
             st.reveal_traitor("haunt")
             continue
         del st.dealt[COLLAR][who]
-        st.emit("haunt.rules-override", f"{st.name(who)}'s collar detonates")
+        st.emit("haunt.rules-override", f"{st.name(who)}'s collar detonates", seat=who)
         yield from st._outcome({"kill": True}, who, None)
 
 
@@ -103,7 +104,7 @@ def key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen[
     ctx = effects.Ctx(seat, f"room:{room}")
     if room == "collapsed-room" and "passed:collapsed-room" in st.turn.keys:
         st.emit("haunt.specific-action", f"{st.name(seat)} passed the Collapsed Room's roll on finding it: the Key "
-                "is found")
+                "is found", seat=seat)
     elif room in LEAVE_ROLL_KEY_ROOMS or room == "collapsed-room":
         if room == "collapsed-room":
             first = next(a for a in rdef.abilities if a.get("id") == "collapse-first-entry")
@@ -119,7 +120,8 @@ def key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen[
         total = yield from effects.own_roll(st, seat, st.value(seat, trait), "trait", f"a {trait} roll for the Key", ctx)
         ok = total >= int(str(roll["target"]))
         st.emit("haunt.specific-action", f"{st.name(seat)} tries for the Key in {st.room_name(room)}: {trait} {total} "
-                f"against {roll['target']}+ ({'found' if ok else 'failed'})")
+                f"against {roll['target']}+ ({'found' if ok else 'failed'})",
+            seat=seat, room=room, trait=trait, total=total, need=roll['target'], passed=bool(ok))
         if not ok:
             yield from effects.run(st, failure, ctx)
             return
@@ -128,7 +130,7 @@ def key_rules_take(st: HauntState, seat: str | None, target: str | None) -> Gen[
         yield from st._outcome({"stop_moving": True}, seat, None)
     if room == "gallery":
         jump = next(a for a in rdef.abilities if a.get("trigger") == "in-room")
-        st.emit("haunt.specific-action", f"{st.name(seat)} jumps down to the Ballroom with the Key")
+        st.emit("haunt.specific-action", f"{st.name(seat)} jumps down to the Ballroom with the Key", seat=seat)
         yield from effects.run(st, jump.get("do", []), ctx)
 
 

@@ -49,7 +49,8 @@ def buried_damage(st: HauntState, seat: str | None, target: str | None) -> Gen[N
     faces = yield from st.roll(min(8, st.track), f"the buried friend's damage ({st.track} dice)")
     total = damage_taken(st) + sum(faces)
     st.hook_state.setdefault(DAMAGE, {})["total"] = total
-    st.emit("haunt.rules-override", f"the buried friend takes {sum(faces)} damage: {total} of {DEADLY}")
+    st.emit("haunt.rules-override", f"the buried friend takes {sum(faces)} damage: {total} of {DEADLY}",
+        dice=list(faces), amount=sum(faces), total=total, need=DEADLY)
     if total >= DEADLY and DEAD not in st.hflags:
         st.hflags.add(DEAD)
         st.emit("haunt.rules-override", "the buried friend is dead")
@@ -65,23 +66,24 @@ def spirit_board_table(st: HauntState, seat: str | None, target: str | None) -> 
         return
     total = yield from effects.own_roll(st, seat, st.value(seat, "sanity"), "trait", "a sanity roll (Spirit Board)",
                                         effects.Ctx(seat, "task"))
-    st.emit("haunt.specific-action", f"{st.name(seat)} consults the Spirit Board: sanity roll {total}")
+    st.emit("haunt.specific-action", f"{st.name(seat)} consults the Spirit Board: sanity roll {total}", seat=seat, total=total)
     if 3 <= total <= 4:
         acts = [Action.of("spirit-move", who=who, to=room) for who in st.seat_ids if st.in_play(who)
                 for room, dist in sorted(st._dist_to([st.ex[who].room]).items()) if 0 < dist <= 3]
         if acts:
             a = yield from st.ask(seat, acts, "move an explorer up to 3 spaces")
             who, room = str(a["who"]), str(a["to"])
-            st.emit("haunt.specific-action", f"the Spirit Board moves {st.name(who)} to {st.room_name(room)}")
+            st.emit("haunt.specific-action", f"the Spirit Board moves {st.name(who)} to {st.room_name(room)}", seat=who, room=room)
             st.ex[who].room = room
             st.ex[who].part = 0
     elif 5 <= total <= 6:
         faces = yield from st.roll(2, "healing the buried friend")
         total = max(0, damage_taken(st) - sum(faces))
         st.hook_state.setdefault(DAMAGE, {})["total"] = total
-        st.emit("haunt.specific-action", f"the buried friend heals {sum(faces)}: {total} of {DEADLY}")
+        st.emit("haunt.specific-action", f"the buried friend heals {sum(faces)}: {total} of {DEADLY}",
+            dice=list(faces), amount=sum(faces), total=total, need=DEADLY)
     elif total >= 7:
         st.hflags.add(FOUND)
         room = st.htokens.get("burial-site", ["?"])[0]
-        st.emit("haunt.specific-action", f"the traitor must name the burial room: {st.room_name(room)}")
+        st.emit("haunt.specific-action", f"the traitor must name the burial room: {st.room_name(room)}", room=room)
     st.turn.end_now = True

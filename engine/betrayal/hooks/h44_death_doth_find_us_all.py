@@ -44,7 +44,7 @@ def age_decades(st: HauntState, seat: str, decades: int) -> Gen[None]:
         age = age_of(st, seat)
         fixed, choices = DECADES.get(min(age // 10, 7), ({}, ()))
         st.emit("haunt.rules-override", f"{st.name(seat)} ages 10 years to {age}"
-                + ("" if fixed or choices else ": no change in this decade"))
+                + ("" if fixed or choices else ": no change in this decade"), seat=seat, age=age)
         for trait, steps in fixed.items():
             if st.in_play(seat):
                 st.trait_change(seat, trait, steps)
@@ -72,8 +72,8 @@ def age_heroes(st: HauntState, seat: str | None, target: str | None) -> Gen[None
         decades = sum(faces)
         if decades and st.holds(hero, MEDALLION):
             decades -= 1
-            st.emit("haunt.rules-override", f"{st.name(hero)} carries the Medallion: 1 decade fewer")
-        st.emit("haunt.rules-override", f"{st.name(hero)} ages {decades} decade(s)")
+            st.emit("haunt.rules-override", f"{st.name(hero)} carries the Medallion: 1 decade fewer", seat=hero)
+        st.emit("haunt.rules-override", f"{st.name(hero)} ages {decades} decade(s)", seat=hero, amount=decades)
         yield from age_decades(st, hero, decades)
 
 

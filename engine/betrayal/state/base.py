@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from hauntcheck.engine.betrayal.house import House, door_rotations
 from hauntcheck.engine.betrayal.model import Ability, Tables
-from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, DiceRoll, Draw, Event, GameState, RuleBook
+from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, DiceRoll, Draw, Event, EventArg, GameState, RuleBook
 
 if TYPE_CHECKING:
     from hauntcheck.engine.betrayal.state.game import BetrayalState
@@ -217,9 +217,11 @@ class StateBase(GameState):
         """The haunt played at the reveal whatever the chart gives (None: the chart decides)."""
         return None
 
-    def emit(self, rule: str, text: str) -> None:
+    def emit(self, rule: str, text: str, **args: EventArg) -> None:
+        """Record an event of ``rule``: ``text`` for people, ``args`` the facts it states as plain data
+        (ids, seats, amounts; the names are listed in docs/conformance-protocol.md)."""
         if not self.quiet:
-            self._events.append(self.rules.event(rule, text))
+            self._events.append(self.rules.event(rule, text, **args))
 
     def rule_or(self, rule: str, fallback: str) -> str:
         """``rule`` if rules.yaml has it, else ``fallback`` (for clauses added after the rest)."""
@@ -289,7 +291,7 @@ class StateBase(GameState):
         if tops:
             card = tops.pop(0)
             self.decks[kind].remove(card)
-            self.emit("card.peek-known-top", f"the top {kind} card is the one looked at: {self.card_name(card)}")
+            self.emit("card.peek-known-top", f"the top {kind} card is the one looked at: {self.card_name(card)}", kind=kind, card=card)
             return card
         return (yield from self.draw_from(self.decks[kind], "card", f"the top {kind} card"))
 

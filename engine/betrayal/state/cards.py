@@ -51,14 +51,14 @@ class Cards(Traits):
             e.cards.remove(card)
             self.piles.setdefault(e.room, []).append(card)
             self.emit("item.drop-once-per-turn", f"{self.name(seat)} drops {self.card_name(card)} in {self.room_name(e.room)} "
-                      "(item pile)")
+                      "(item pile)", seat=seat, card=card, room=e.room)
             yield from effects.lose_card(self.as_betrayal_state(), seat, card)
         elif a.kind == "pickup":
             self.turn.picked = True
             self.piles[e.room].remove(card)
             e.cards.append(card)
             self.emit("item.pickup-once-per-turn", f"{self.name(seat)} picks up {self.card_name(card)} from the pile in "
-                      f"{self.room_name(e.room)}")
+                      f"{self.room_name(e.room)}", seat=seat, card=card, room=e.room)
             if not self.piles[e.room]:
                 del self.piles[e.room]
             yield from effects.gain_card(self.as_betrayal_state(), seat, card)
@@ -67,14 +67,16 @@ class Cards(Traits):
             answer = yield from self.ask(to, [Action.of("accept", card=card), Action.of("refuse", card=card)],
                                          f"accept {card} from {seat}")
             if answer.kind == "refuse":
-                self.emit("item.trade-once-per-turn", f"{self.name(to)} refuses {self.card_name(card)} from {self.name(seat)}")
+                self.emit("item.trade-once-per-turn", f"{self.name(to)} refuses {self.card_name(card)} from {self.name(seat)}",
+                    to=to, card=card, seat=seat)
                 self.turn.items_acted.discard(card)
                 self.turn.keys.add(f"refused:{card}:{to}")
                 return
             self.turn.traded = True
             e.cards.remove(card)
             self.ex[to].cards.append(card)
-            self.emit("item.trade-once-per-turn", f"{self.name(seat)} trades {self.card_name(card)} to {self.name(to)}")
+            self.emit("item.trade-once-per-turn", f"{self.name(seat)} trades {self.card_name(card)} to {self.name(to)}",
+                seat=seat, card=card, to=to)
             yield from effects.lose_card(self.as_betrayal_state(), seat, card)
             yield from effects.gain_card(self.as_betrayal_state(), to, card)
 
@@ -85,18 +87,18 @@ class Cards(Traits):
         if seat == self.current and not self.turn.stopped:
             self.turn.stopped = True
             self.turn.stop_rule = "move.card-ends-movement"
-            self.emit("move.card-ends-movement", f"drawing a card ends {self.name(seat)}'s movement this turn")
+            self.emit("move.card-ends-movement", f"drawing a card ends {self.name(seat)}'s movement this turn", seat=seat)
             self.emit("card.actions-after-draw", f"only the movement ends: {self.name(seat)} may still use items and take "
-                      "other actions this turn")
+                      "other actions this turn", seat=seat)
         if not self.decks[kind]:
             if not self.discards[kind]:
                 self.emit(self.rule_or("card.empty-stack-reshuffle", "glossary.stack"),
-                          f"the {kind} stack and its discards are empty: no card is drawn")
+                          f"the {kind} stack and its discards are empty: no card is drawn", kind=kind)
                 return None
             self.decks[kind] = sorted(self.discards[kind])
             self.discards[kind] = []
             self.emit(self.rule_or("card.empty-stack-reshuffle", "haunt.no-rule-agree"),
-                      f"the {kind} stack ran out: its discards are shuffled into a new stack")
+                      f"the {kind} stack ran out: its discards are shuffled into a new stack", kind=kind)
         card = yield from self.top_card(kind)
         e = self.ex[seat]
         room = ctx_room or e.room
@@ -106,21 +108,22 @@ class Cards(Traits):
                 self.turn.omens.append((card, room))
             e.cards.append(card)
             self.emit("omen.kept-face-up", f"{self.name(seat)} draws the omen {self.card_name(card)} in "
-                      f"{self.room_name(room)} (omen {self.omens_drawn} of the game)")
+                      f"{self.room_name(room)} (omen {self.omens_drawn} of the game)",
+                seat=seat, card=card, room=room, omens=self.omens_drawn)
             yield from effects.card_drawn(self.as_betrayal_state(), seat, card)
             if card in e.cards:
                 yield from effects.gain_card(self.as_betrayal_state(), seat, card)
         elif kind == "item":
             e.cards.append(card)
-            self.emit("item.kept-face-up", f"{self.name(seat)} draws the item {self.card_name(card)}")
+            self.emit("item.kept-face-up", f"{self.name(seat)} draws the item {self.card_name(card)}", seat=seat, card=card)
             if seat == self.current and any(ab.get("trigger") == "on-use" for ab in self.t.cards[card].abilities):
                 self.emit("item.use-on-draw-and-each-turn", f"{self.name(seat)} may use the {self.card_name(card)} "
-                          "once now, as this turn's use, and once in each later turn")
+                          "once now, as this turn's use, and once in each later turn", seat=seat, card=card)
             yield from effects.card_drawn(self.as_betrayal_state(), seat, card)
             if card in e.cards:
                 yield from effects.gain_card(self.as_betrayal_state(), seat, card)
         else:
-            self.emit("card.read-aloud", f"{self.name(seat)} draws the event {self.card_name(card)}")
+            self.emit("card.read-aloud", f"{self.name(seat)} draws the event {self.card_name(card)}", seat=seat, card=card)
             self.resolving.append(card)
             kept = yield from effects.card_drawn(self.as_betrayal_state(), seat, card)
             if card in self.resolving:
@@ -133,5 +136,5 @@ class Cards(Traits):
                 self.token_cards.append(card)
             else:
                 self.discards["event"].append(card)
-                self.emit("event.resolve-and-discard", f"{self.card_name(card)} is resolved and discarded")
+                self.emit("event.resolve-and-discard", f"{self.card_name(card)} is resolved and discarded", card=card)
         return card

@@ -115,31 +115,32 @@ class Discovery(Cards):
         self.note_moving_on(seat)
         if self.haunt is not None:
             self.emit("turn.explorers-keep-abilities", f"after the haunt {self.name(seat)} is still an explorer and "
-                      "discovers rooms as before")
+                      "discovers rooms as before", seat=seat)
         self.emit("discover.trigger", f"{self.name(seat)} goes through the {SIDES[side]} doorway of {self.room_name(src)}, "
-                  f"which has no room beyond it")
+                  f"which has no room beyond it", seat=seat, room=src, side=side)
         if self.all_would_seal(floor, cell, entry):
             yield from self._rearrange(seat, floor, cell)
         tile = yield from self.draw_tile(floor, lambda t: self._placements(t, floor, cell, entry))
         if tile is None:
-            self.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor")
+            self.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor", floor=floor)
             return
         options = self._placements(tile, floor, cell, entry)
         sealing = len(self.house.placements_at(tile, floor, cell, entry, keep_open=False)) - len(options)
         if sealing:
             self.emit("discover.no-sealed-floor", f"{sealing} way(s) of placing {self.room_name(tile)} would seal off the "
-                      f"{floor} floor and are not allowed")
+                      f"{floor} floor and are not allowed", count=sealing, room=tile, floor=floor)
         place = yield from self.choose_placement(seat, tile, floor, options)
         self.put_tile(tile, floor, place.cell, place.rotation)
         self.emit("discover.floor-match", f"{self.room_name(tile)} fits the {floor} floor and is joined to the doorway "
-                  f"(doors {_sides_text(place.doors)})")
+                  f"(doors {_sides_text(place.doors)})", room=tile, floor=floor, doors=sorted(place.doors))
         self.note_new_room(tile)
         self._note_false_features(tile)
         self.turn.moved += 1
         self.turn.left_room = True
         self._set_room(seat, tile, via_side=entry)
         self.emit("move.one-space-per-room", f"{self.name(seat)} moves into {self.room_name(tile)} "
-                  f"({self.turn.moved} of {self.speed(seat) + self.turn.extra} spaces used)")
+                  f"({self.turn.moved} of {self.speed(seat) + self.turn.extra} spaces used)", seat=seat, room=tile, moved=self.turn.moved,
+                  speed=self.speed(seat) + self.turn.extra)
         yield from effects.discovered(self.as_betrayal_state(), seat, tile)
 
     def all_would_seal(self, floor: str, cell: tuple[int, int], entry: int) -> bool:
@@ -158,7 +159,7 @@ class Discovery(Cards):
                else f"moves {self.room_name(room)} to {list(p.cell)}")
         self.put_tile(room, floor, p.cell, p.rotation)
         self.emit("discover.rearrange-fallback", f"every remaining {floor} tile would seal the floor: {self.name(seat)} "
-                  f"{how} to open another doorway")
+                  f"{how} to open another doorway", floor=floor, seat=seat, room=room, cell=list(p.cell))
         self._note_false_features(room)
 
     def put_tile(self, room: str, floor: str, cell: tuple[int, int], rotation: int) -> None:
@@ -184,7 +185,7 @@ class Discovery(Cards):
             self.aside = []
             self._tile_version += 1
             self.emit("discover.reshuffle-discards", f"the room stack is empty: the {len(self.stack)} set-aside tiles "
-                      "are shuffled into a new stack")
+                      "are shuffled into a new stack", count=len(self.stack))
         if self.room_top is not None:
             tile = self.room_top
             self.room_top = None
@@ -196,7 +197,7 @@ class Discovery(Cards):
             # haunt.floor-removed: a tile that fits only a removed floor leaves the game; draw again
             self.removed_tiles.append(tile)
             self.emit("haunt.floor-removed", f"{self.room_name(tile)} fits only the {'/'.join(self.t.rooms[tile].floors)} "
-                      "floor, which is out of play: it is discarded and another tile is drawn")
+                      "floor, which is out of play: it is discarded and another tile is drawn", room=tile)
             return (yield from self.next_room_tile())
         return tile
 
@@ -211,12 +212,13 @@ class Discovery(Cards):
                 return None
             if floor not in self.t.rooms[tile].floors:
                 self.aside.append(tile)
-                self.emit("discover.set-aside-mismatch", f"{self.room_name(tile)} does not fit the {floor} floor and is set aside")
+                self.emit("discover.set-aside-mismatch", f"{self.room_name(tile)} does not fit the {floor} floor and is set aside",
+                    room=tile, floor=floor)
                 continue
             if not placements(tile):
                 self.aside.append(tile)
                 self.emit("discover.sealing-tile-discarded", f"{self.room_name(tile)} could only seal off the {floor} floor "
-                          "and is discarded")
+                          "and is discarded", room=tile, floor=floor)
                 continue
             self.held_tile = tile
             return tile
@@ -227,7 +229,8 @@ class Discovery(Cards):
         i = actions.index(a)
         if len(options) > 1:
             self.emit("discover.match-doors", f"{seat} turns {self.room_name(tile)} to doors {_sides_text(options[i].doors)} "
-                      f"(one of {len(options)} legal placements)")
+                      f"(one of {len(options)} legal placements)", seat=seat, room=tile,
+                      doors=sorted(options[i].doors), count=len(options))
         return options[i]
 
     def note_new_room(self, room: str) -> None:
@@ -243,10 +246,11 @@ class Discovery(Cards):
             if other.id in self.house:
                 rule = f"room.{room}.needs-discovery"
                 if rule in self.rules:
-                    self.emit(rule, f"{self.room_name(room)} is in the house: the way from {other.name} to it opens")
+                    self.emit(rule, f"{self.room_name(room)} is in the house: the way from {other.name} to it opens", room=room,
+                              origin=other.id)
         if len(self.t.rooms[room].floors) > 1:
             self.emit("discover.multi-floor-tiles", f"{self.room_name(room)} may go on any of "
-                      f"{', '.join(self.t.rooms[room].floors)}")
+                      f"{', '.join(self.t.rooms[room].floors)}", room=room, floors=list(self.t.rooms[room].floors))
 
     def _note_false_features(self, room: str) -> None:
         spot = self.house.spots[room]
@@ -254,12 +258,12 @@ class Discovery(Cards):
             other, meets = self.house.door_neighbour(room, side)
             if other is not None and not meets:
                 self.emit("discover.false-feature", f"the {SIDES[side]} door of {self.room_name(room)} meets a wall of "
-                          f"{self.room_name(other)}: a blocked door")
+                          f"{self.room_name(other)}: a blocked door", room=room, side=side, other=other)
         for side in range(4):
             other = self.house.room_at(spot.floor, step(spot.cell, side))
             if other is not None and opposite(side) in self.house.doors(other) and side not in self.house.doors(room):
                 self.emit("discover.false-feature", f"the {SIDES[opposite(side)]} door of {self.room_name(other)} now meets "
-                          f"a wall of {self.room_name(room)}: a blocked door")
+                          f"a wall of {self.room_name(room)}: a blocked door", other=other, side=opposite(side), room=room)
 
     def note_moving_on(self, seat: str) -> None:
         """Movement goes on after another action of the turn: before any step (the actions of a
@@ -269,9 +273,10 @@ class Discovery(Cards):
             return
         if turn.moved:
             self.emit("move.actions-mid-move", f"{self.name(seat)} moves on after a {turn.last} part-way through "
-                      f"the movement ({turn.moved} space(s) used before it)")
+                      f"the movement ({turn.moved} space(s) used before it)", seat=seat, last=turn.last, moved=turn.moved)
         else:
-            self.emit("turn.actions-any-order", f"{self.name(seat)} moves after a {turn.last} taken before any step")
+            self.emit("turn.actions-any-order", f"{self.name(seat)} moves after a {turn.last} taken before any step",
+                seat=seat, last=turn.last)
 
 
 def _sides_text(sides: Iterable[int]) -> str:

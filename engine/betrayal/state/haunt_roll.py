@@ -24,12 +24,14 @@ class HauntRoll(Movement):
     def _haunt_roll(self, seat: str, omen: str, room: str) -> Gen[None]:
         total = yield from effects.own_roll(self.as_betrayal_state(), seat, self.t.haunt_dice, "haunt", "the haunt roll",
                                             Ctx(seat, "haunt"))
-        self.emit("haunt.roll", f"{self.name(seat)} makes a haunt roll: {total} against {self.omens_drawn} omens drawn")
+        self.emit("haunt.roll", f"{self.name(seat)} makes a haunt roll: {total} against {self.omens_drawn} omens drawn",
+            seat=seat, total=total, omens=self.omens_drawn)
         if len(self.turn.omens) > 1:
-            self.emit("haunt.roll-per-omen", f"one haunt roll for the {self.card_name(omen)}")
+            self.emit("haunt.roll-per-omen", f"one haunt roll for the {self.card_name(omen)}", card=omen)
         if total >= self.omens_drawn:
             return
-        self.emit("haunt.revealer", f"{total} < {self.omens_drawn}: the haunt starts; {self.name(seat)} is the haunt revealer")
+        self.emit("haunt.revealer", f"{total} < {self.omens_drawn}: the haunt starts; {self.name(seat)} is the haunt revealer",
+            total=total, omens=self.omens_drawn, seat=seat)
         self._reveal(seat, omen, room)
 
     def _reveal(self, seat: str, omen: str, room: str) -> None:
@@ -39,7 +41,8 @@ class HauntRoll(Movement):
             omen_rooms = sorted({r for r, _ in self.t.chart})
             room = self._nearest_rooms(seat, omen_rooms)[0]
             number = self.t.chart[(room, omen)]
-        self.emit("haunt.chart-lookup", f"chart: {self.card_name(omen)} in {self.room_name(room)} gives haunt {number}")
+        self.emit("haunt.chart-lookup", f"chart: {self.card_name(omen)} in {self.room_name(room)} gives haunt {number}",
+            card=omen, room=room, haunt=number)
         self.emit("haunt.only-before-haunt", "no more haunt rolls from now on")
         if self.setup.played and number in self.setup.played:
             number, room, omen = self._select_haunt(seat, omen, room)
@@ -47,7 +50,7 @@ class HauntRoll(Movement):
         if forced is not None and forced != number:
             number = forced
             self.emit("haunt.chart-lookup", f"haunt {number} ({self.t.haunts[number].title}) is played at this reveal "
-                      "instead, as the game was asked to (the chart's haunt is set aside)")
+                      "instead, as the game was asked to (the chart's haunt is set aside)", haunt=number)
         haunt = self.t.haunts[number]
         traitor, how = self._traitor(seat, haunt.traitor)
         kind = haunt.traitor.kind
@@ -59,14 +62,15 @@ class HauntRoll(Movement):
         first = self.left_of(traitor or seat)
         self.emit("hidden-traitor.turn-order" if kind == "hidden" else "turn.order-after-haunt",
                   f"from now on turns start with {self.name(first)}, left of the "
-                  f"{'traitor' if traitor else 'haunt revealer'}")
+                  f"{'traitor' if traitor else 'haunt revealer'}", seat=first, traitor=traitor or None)
         if kind == "hidden":
             self.emit("hidden-traitor.deal-tokens", f"haunt {number} ({haunt.title}) has a hidden traitor: numbered tokens "
-                      "are dealt when the haunt starts")
+                      "are dealt when the haunt starts", haunt=number)
         elif kind == "none":
-            self.emit("haunt.traitor-from-table", f"haunt {number} ({haunt.title}) has no traitor")
+            self.emit("haunt.traitor-from-table", f"haunt {number} ({haunt.title}) has no traitor", haunt=number)
         else:
-            self.emit("haunt.traitor-from-table", f"haunt {number} ({haunt.title}): the traitor is {self.name(traitor or '')} ({how})")
+            self.emit("haunt.traitor-from-table", f"haunt {number} ({haunt.title}): the traitor is {self.name(traitor or '')} ({how})",
+                haunt=number, traitor=traitor)
 
     def _select_haunt(self, seat: str, omen: str, room: str) -> tuple[int, str, str]:
         played = set(self.setup.played)
@@ -79,7 +83,7 @@ class HauntRoll(Movement):
                 if n is not None and n not in played:
                     rule = "haunt.selection-skip" if i == 0 else "haunt.selection-next-omen"
                     self.emit(rule, f"haunt {self.t.chart[(room, omen)]} was played already: {self.card_name(o)} in "
-                              f"{self.room_name(r)} gives haunt {n}")
+                              f"{self.room_name(r)} gives haunt {n}", card=o, room=r, haunt=n)
                     return n, r, o
         self.emit("haunt.selection-skip", "every placed omen room gives a played haunt: the original haunt stands")
         return self.t.chart[(room, omen)], room, omen
@@ -117,6 +121,7 @@ class HauntRoll(Movement):
         if len(tied) > 1:
             chosen = tied[0]
             why = "the revealer is among them" if chosen == revealer else "nearest to the revealer's left"
-            self.emit("traitor.tie-break", f"{', '.join(tied)} tie on {how}: {chosen} ({why})")
+            self.emit("traitor.tie-break", f"{', '.join(tied)} tie on {how}: {chosen} ({why})",
+                seats=tied, seat=chosen)
             return chosen, how
         return tied[0], how

@@ -126,7 +126,8 @@ class Movement(Discovery):
             "secret-stairs": "room.stairs-from-basement.foyer-link",
         }.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
         self.emit(rule, f"{self.name(seat)} moves {self.room_name(src)} -> {self.room_name(to)} ({how}, {cost} space"
-                  f"{'' if cost == 1 else 's'}; {self.turn.moved} of {self.speed(seat) + self.turn.extra} used)")
+                  f"{'' if cost == 1 else 's'}; {self.turn.moved} of {self.speed(seat) + self.turn.extra} used)",
+            seat=seat, origin=src, to=to, way=how, cost=cost, moved=self.turn.moved, speed=self.speed(seat) + self.turn.extra)
         yield from effects.enter_room(self.as_betrayal_state(), seat, discovering=False)
         if self.turn.short_exit:
             self.turn.short_exit = False

@@ -33,9 +33,11 @@ class Traits(StateBase):
                 new = top
                 if card:
                     e.over[key] = e.over.get(key, 0) + excess
-                    self.emit("item.over-the-top", f"{self.card_name(card)} puts {trait} {excess} over the top (noted)")
+                    self.emit("item.over-the-top", f"{self.card_name(card)} puts {trait} {excess} over the top (noted)",
+                        card=card, trait=trait, amount=excess)
                 else:
-                    self.emit("trait.maximum", f"{trait} is at its maximum; {excess} of the gain is lost")
+                    self.emit("trait.maximum", f"{trait} is at its maximum; {excess} of the gain is lost",
+                              seat=seat, trait=trait, amount=excess)
             e.idx[trait] = new
         elif steps < 0:
             need = -steps
@@ -45,21 +47,23 @@ class Traits(StateBase):
                 if not e.over[key]:
                     del e.over[key]
                 need -= used
-                self.emit("item.over-the-top", f"{used} of the loss comes off the noted over-the-top {trait}")
+                self.emit("item.over-the-top", f"{used} of the loss comes off the noted over-the-top {trait}", card=card, trait=trait,
+                          amount=used)
             low = 0 if self.haunt is None else -1
             new = before - need
             if new < low:
                 new = low
                 if self.haunt is None:
-                    self.emit("trait.clamp-before-haunt", f"{trait} stays on its lowest value")
+                    self.emit("trait.clamp-before-haunt", f"{trait} stays on its lowest value", seat=seat, trait=trait)
             if new < 0 <= before and not e.dead:
                 self.emit("trait.skull-below-lowest", f"{self.name(seat)}'s {trait} clip passes its lowest value "
-                          f"({self.t.explorers[e.id].traits[trait].values[0]}) onto the skull below it")
+                          f"({self.t.explorers[e.id].traits[trait].values[0]}) onto the skull below it", seat=seat, trait=trait)
                 self.emit("trait.skull-kills-after-haunt", "the haunt has begun, so the skull is reached and is deadly")
             e.idx[trait] = new
         moved = e.idx[trait] - before
         if moved or steps:
-            self.emit(rule, f"{self.name(seat)}: {trait} {self.values_text(seat, trait, before)}")
+            self.emit(rule, f"{self.name(seat)}: {trait} {self.values_text(seat, trait, before)}", seat=seat, trait=trait,
+                      amount=moved, value=self.value(seat, trait) if e.idx[trait] >= 0 else None)
         if e.idx[trait] < 0 and not e.dead:
             self._die(seat, trait)
         return moved
@@ -70,14 +74,15 @@ class Traits(StateBase):
         the dead explorer (``omen.not-items``)."""
         e = self.ex[seat]
         e.dead = True
-        self.emit("death.skull", f"{self.name(seat)}'s {trait} reaches the skull: {self.name(seat)} dies")
+        self.emit("death.skull", f"{self.name(seat)}'s {trait} reaches the skull: {self.name(seat)} dies", seat=seat, trait=trait)
         if e.cards:
             items, companions = self.leave_possessions(seat)
             if companions:
                 self.emit("death.companion-stays", f"{', '.join(self.card_name(c) for c in companions)} stay in "
-                          f"{self.room_name(e.room)}")
+                          f"{self.room_name(e.room)}", cards=list(companions), room=e.room)
             if items:
-                self.emit("death.items-drop", f"{self.name(seat)}'s items drop as an item pile in {self.room_name(e.room)}")
+                self.emit("death.items-drop", f"{self.name(seat)}'s items drop as an item pile in {self.room_name(e.room)}",
+                    seat=seat, room=e.room)
         for card in e.kept:
             self.discards["event"].append(card)
         e.kept = []
@@ -102,7 +107,7 @@ class Traits(StateBase):
         for card in [c for c in e.cards if c not in left]:
             # judgement: the rulebook drops only items and leaves only companions behind
             self.discards[self.t.cards[card].type].append(card)
-            self.emit("omen.not-items", f"{self.card_name(card)} is no item to drop: it is discarded")
+            self.emit("omen.not-items", f"{self.card_name(card)} is no item to drop: it is discarded", card=card)
         e.cards = []
         return items, companions
 
@@ -117,10 +122,11 @@ class Traits(StateBase):
         Returns the total, or None when a task roll was already made this turn. Haunts (part 2)
         call this; before the haunt there are no tasks."""
         if "task-roll" in self.turn.keys:
-            self.emit("roll.task-once-per-turn", f"{self.name(seat)} has already made a task roll this turn")
+            self.emit("roll.task-once-per-turn", f"{self.name(seat)} has already made a task roll this turn", seat=seat)
             return None
         self.turn.keys.add("task-roll")
         total = yield from effects.own_roll(self.as_betrayal_state(), seat, self.value(seat, trait), "trait", f"a {trait} task roll",
                                             Ctx(seat, "task"))
-        self.emit("roll.task-once-per-turn", f"{self.name(seat)} makes a {trait} roll for {task}: {total}")
+        self.emit("roll.task-once-per-turn", f"{self.name(seat)} makes a {trait} roll for {task}: {total}",
+            seat=seat, trait=trait, task=task, total=total)
         return total

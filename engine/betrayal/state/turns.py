@@ -49,9 +49,10 @@ class Turns(HauntRoll):
             taken.add(self.t.explorers[xid].card)
             xdef = self.t.explorers[xid]
             self.ex[seat] = Explorer(seat, xid, idx={t: xdef.traits[t].start for t in TRAITS})
-            self.emit("setup.choose-explorer", f"{seat} plays {xdef.name} ({xdef.card}; the other side is out of the game)")
+            self.emit("setup.choose-explorer", f"{seat} plays {xdef.name} ({xdef.card}; the other side is out of the game)",
+                seat=seat, explorer=xid, card=xdef.card)
             self.emit("setup.clips-at-start-values", f"{xdef.name} starts at " + ", ".join(
-                f"{t} {self.value(seat, t)}" for t in TRAITS))
+                f"{t} {self.value(seat, t)}" for t in TRAITS), seat=seat, explorer=xid, values=[self.value(seat, t) for t in TRAITS])
         for kind in ("omen", "item", "event"):
             self.decks[kind] = sorted(self.unshuffled[kind])
             self.unshuffled[kind] = []
@@ -59,23 +60,24 @@ class Turns(HauntRoll):
         self.stack = sorted(self.unshuffled_rooms)
         self.unshuffled_rooms = []
         self._tile_version += 1
-        self.emit("setup.room-stack", f"the other {len(self.stack)} room tiles are shuffled into one stack")
+        self.emit("setup.room-stack", f"the other {len(self.stack)} room tiles are shuffled into one stack", count=len(self.stack))
         self._place_starting_tiles()
         for e in self.ex.values():
             e.room = "entrance-hall"
         self.emit("setup.explorers-in-entrance-hall", "every explorer starts in the Entrance Hall")
         for room in self.t.rooms.values():
             if room.front_door is not None:
-                self.emit("discover.front-door-locked", f"the {SIDES[room.front_door]} front door of {room.name} is locked")
+                self.emit("discover.front-door-locked", f"the {SIDES[room.front_door]} front door of {room.name} is locked",
+                          room=room.id, side=room.front_door)
         self.first_seat = self._first_by_birthday()
         xdef = self.t.explorers[self.ex[self.first_seat].id]
         m, d = self.setup.date
         if "setup.game-date" in self.rules:
-            self.emit("setup.game-date", f"the game's date is {m:02d}-{d:02d}; a birthday on that day counts as the next")
+            self.emit("setup.game-date", f"the game's date is {m:02d}-{d:02d}; a birthday on that day counts as the next", date=[m, d])
         self.emit(
             "setup.first-player-next-birthday",
             f"from {m:02d}-{d:02d} the next birthday is {xdef.name}'s ({xdef.birthday[0]:02d}-{xdef.birthday[1]:02d}): "
-            f"{self.first_seat} goes first",
+            f"{self.first_seat} goes first", date=[m, d], explorer=xdef.id, seat=self.first_seat,
         )
         self.emit("turn.order-before-haunt", "turns pass to the left (P1, P2, ... in seat order)")
         self.phase = "explore"
@@ -89,12 +91,14 @@ class Turns(HauntRoll):
                 strips.setdefault(room.tile, []).append((room.strip_position or 0, room.id))
             else:
                 self.house.place(room.id, room.floors[0], (0, 0), 0)
-                self.emit("setup.starting-tiles", f"{room.name} is laid out as the seed of the {room.floors[0]} floor")
+                self.emit("setup.starting-tiles", f"{room.name} is laid out as the seed of the {room.floors[0]} floor",
+                          room=room.id, floor=room.floors[0])
         for tile, members in sorted(strips.items()):
             for i, (_, rid) in enumerate(sorted(members)):
                 self.house.place(rid, self.t.rooms[rid].floors[0], (0, i), 0)
             names = ", ".join(self.room_name(r) for _, r in sorted(members))
-            self.emit("room.entrance-hall.strip-three-rooms", f"the {tile} tile holds {names} as separate rooms")
+            self.emit("room.entrance-hall.strip-three-rooms", f"the {tile} tile holds {names} as separate rooms", tile=tile,
+                      rooms=[r for _, r in sorted(members)])
 
     def _first_by_birthday(self) -> str:
         m0, d0 = self.setup.date
@@ -120,10 +124,11 @@ class Turns(HauntRoll):
         turn (``turn.haunt-roll-at-end``), none once the haunt has begun (``omen.after-haunt-no-roll``).
         A turn resumed from a position ends the same way."""
         if self.turn.omens and self.haunt is None:
-            self.emit("turn.haunt-roll-at-end", f"{self.name(seat)} drew an omen this turn, so the turn ends with a haunt roll")
+            self.emit("turn.haunt-roll-at-end", f"{self.name(seat)} drew an omen this turn, so the turn ends with a haunt roll", seat=seat)
         elif self.turn.omens:
             self.emit("omen.after-haunt-no-roll", f"the haunt has begun: {self.name(seat)} keeps "
-                      f"{', '.join(self.card_name(c) for c, _ in self.turn.omens)} and makes no haunt roll")
+                      f"{', '.join(self.card_name(c) for c, _ in self.turn.omens)} and makes no haunt roll", seat=seat,
+                      cards=[c for c, _ in self.turn.omens])
         for card, room in list(self.turn.omens):
             if self.haunt is not None:
                 break
