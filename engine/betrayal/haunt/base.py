@@ -97,6 +97,11 @@ class HauntBase(BetrayalState):
         self.hidden: str | None = None  # the hidden traitor's seat (known to the engine, not to the table)
         self.unmasked = False  # the hidden traitor has turned token 1 face up
         self.hidden_token = ""  # the token id dealt to pick the hidden traitor
+        # a deal of several tokens each (``per_player``): token -> seat -> its face-down numbers, in hand order
+        self.hands: dict[str, dict[str, list[int]]] = {}
+        self.hidden_number = 1  # the number that makes its holder the hidden traitor
+        self.converts: list[str] = []  # explorers who became hidden traitors by receiving the number, in order
+        self.swapped: dict[str, list[str]] = {}  # seat -> the explorers it has swapped tokens with
         self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)
         self.setting_up = False
         self.extra_turns: list[str] = []  # seats owed an extra turn before the first round (setup ``extra_turn``)
@@ -147,13 +152,14 @@ class HauntBase(BetrayalState):
     def seen_side(self, seat: str) -> str | None:
         """The side the table knows a seat to be on: an unrevealed hidden traitor plays as a hero
         in public (``hidden-traitor.token-one``)."""
-        if seat == self.hidden and not self.unmasked:
+        if self.masked(seat):
             return HERO
         return self.side.get(seat)
 
     def masked(self, seat: str) -> bool:
         """Whether ``seat`` is the hidden traitor and has not been revealed yet."""
-        return seat == self.hidden and not self.unmasked
+        return (seat == self.hidden and not self.unmasked) or (
+            seat in self.converts and not self.ex[seat].dead)
 
     def rivals(self, seat: str) -> bool:
         """Whether the explorer's side are one another's opponents (``move.haunt-rivals``)."""
@@ -172,11 +178,12 @@ class HauntBase(BetrayalState):
             return [s for s in self.seat_ids if s != seat and in_play(s) and self.side.get(s) is not None]
         # seen_side inlined: this runs for every move and attack offered
         hidden = None if self.unmasked else self.hidden
+        converts = self.converts
         side = self.side
         out = []
         for s in self.seat_ids:
             if s != seat and in_play(s):
-                theirs = HERO if s == hidden else side.get(s)
+                theirs = HERO if s == hidden or s in converts else side.get(s)
                 if theirs is not None and theirs != mine:
                     out.append(s)
         return out

@@ -277,6 +277,27 @@ class Predicates(Amounts):
             return any(self.ex[s].room == m.room for s in self.living_heroes())
         return room is not None and room in self._rooms_for(where)
 
+    def _pred_on_side(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer in question is on that side (``heroes`` or ``traitor``) in truth, a hidden
+        traitor included: for outcomes the engine settles (an injection that kills a traitor),
+        never for what a player is shown."""
+        if seat is None or seat not in self.ex:
+            return False
+        return self.side.get(seat) == str(p["on_side"])
+
+    def _pred_all_alive_with_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                    opponent: str | None) -> bool:
+        """Every explorer in play has the status (and at least one is in play)."""
+        alive = [s for s in self.seat_ids if self.in_play(s)]
+        return bool(alive) and all(p["all_alive_with_status"] in self.hstatus.get(s, []) for s in alive)
+
+    def _pred_latest_convert(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                             opponent: str | None) -> bool:
+        """The explorer in question is the one who became a hidden traitor most recently (by a
+        ``swap_tokens``); with ``false``, any other."""
+        latest = seat is not None and bool(self.converts) and self.converts[-1] == seat
+        return latest == bool(p["latest_convert"])
+
     def _pred_shares_room_with(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                                opponent: str | None) -> bool:
         """The explorer in question, or another explorer in play in its room, meets the predicate
@@ -299,7 +320,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
         "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex", "heroes_killed",
-        "shares_room_with"))
+        "shares_room_with", "on_side", "all_alive_with_status", "latest_convert"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 
