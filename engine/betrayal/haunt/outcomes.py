@@ -683,8 +683,6 @@ class Outcomes(Wins):
             return
         if self.side.get(seat) == HERO:
             self.deaths_pending.append(seat)  # on-hero-death rules run once the step that killed is over
-        else:
-            self._on_death(seat, "traitor")
         if self.held.get(seat):
             room = self.ex[seat].room
             for token in self.held.pop(seat):
@@ -714,6 +712,8 @@ class Outcomes(Wins):
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
                       + (f": {number}, not the traitor" if number is not None else ": not the traitor"))
+        if not hero and self.side.get(seat) == TRAITOR:
+            self._on_death(seat, "traitor")  # after the reveal: the table knows whose body transforms
 
     def trait_change(self, seat: str, trait: str, steps: int, card: str | None = None,
                      rule: str = "trait.adjust-by-steps") -> int:

@@ -32,7 +32,9 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     kinds = {a.kind for a in actions}
     if not isinstance(state, HauntState):
         return actions[rng.below(len(actions))]
-    st = state
+    asked = state.to_move()
+    # the policy plays a seat on what that seat may know (a masked traitor looks like a hero)
+    st = state.seen_by(asked) if asked is not None and asked in state.ex else state
     if "damage" in kinds:
         return _best_split(st, actions)
     if "discard-to-reduce" in kinds:
