@@ -118,6 +118,9 @@ class HauntState(Turns):
             data["haunt_phase"]["collapse_by"] = self.collapse_by
         if self.hero_kills:
             data["haunt_phase"]["hero_kills"] = dict(sorted(self.hero_kills.items()))
+        if self.hands:  # a deal of several face-down tokens each, and who became a traitor by a swap
+            data["haunt_phase"]["hands"] = {k: {s: list(h) for s, h in sorted(v.items())} for k, v in sorted(self.hands.items())}
+            data["haunt_phase"]["converts"] = list(self.converts)
         return data
 
     def restart_turns(self, seat: str) -> None:
