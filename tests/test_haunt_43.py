@@ -175,3 +175,33 @@ def test_a_heros_policy_never_depends_on_who_holds_token_one() -> None:
             checked += 1
         st.apply(policy(st, legal, Rng(len(st.history))))
     assert checked >= 10
+
+
+def test_lab_research_rolls_a_die_more_for_each_other_explorer_and_for_the_book() -> None:
+    st = game(4)
+    assert st.hs is not None
+    research = next(t for t in st.hs.heroes_side.tasks if t["id"] == "lab-research")
+    a, b, c = others(st)[:3]
+    lab = "research-laboratory"
+    assert lab in st.house.spots  # the setup brings the laboratory in
+    for s in st.seat_ids:
+        st.ex[s].room = "foyer"
+    st.ex[a].room = lab
+    alone = st._extra_dice(a, research)
+    st.ex[b].room = st.ex[c].room = lab
+    assert (alone, st._extra_dice(a, research)) == (0, 2)
+    st.ex[c].cards.append("book")
+    assert st._extra_dice(a, research) == 3
+
+
+def test_a_traitor_does_not_learn_who_caught_the_infection_from_it() -> None:
+    st = game(4)
+    first = st.hidden
+    assert first is not None
+    convert = others(st)[0]
+    st.side[convert] = TRAITOR
+    st.converts.append(convert)
+    view = st.seen_by(first)
+    assert view.side[convert] == HERO and view.converts == []
+    own = st.seen_by(convert)
+    assert own.side[convert] == TRAITOR and own.converts == [convert] and own.side[first] == HERO
