@@ -12,7 +12,7 @@ from betrayal_support import drive, pick, rolled
 from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
-from hauntcheck.engine.betrayal.haunt import HauntState
+from hauntcheck.engine.betrayal.haunt import TRAITOR, HauntState
 from hauntcheck.engine.betrayal.haunt.views import kept_from, seat_view
 from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.betrayal.policy.decide import _decide
@@ -296,3 +296,28 @@ def test_the_heir_wins_on_the_throne_with_spear_and_ring_and_dies_for_the_traito
     st.ex[heir].cards = []
     st.ex[heir].dead = True
     assert st._check_wins() and st.result is not None and st.result.result == "traitor"
+
+
+# The win pieces haunt 43 reads, tried on this haunt in play: converts in order and some_explorer.
+def test_converts_are_recorded_in_order_and_the_latest_is_named() -> None:
+    st = start_haunt(4, 39)
+    first, second = st.living_heroes()[:2]
+    drive(st._outcome({"turn_traitor": True}, first, None))
+    drive(st._outcome({"turn_traitor": True}, second, None))
+    assert st.converts == [first, second] and st.side[first] == st.side[second] == TRAITOR
+    assert st.snapshot()["haunt_phase"]["converts"] == [first, second]
+    latest = {"latest_convert": True}
+    assert st.pred(latest, second) and not st.pred(latest, first) and not st.pred(latest, None)
+
+
+def test_every_explorer_in_play_is_some_explorer_negated_twice() -> None:
+    st = start_haunt(4, 39)
+    every = {"not": {"some_explorer": {"not": {"has_status": "inoculated"}}}}
+    assert not st.pred(every)
+    for s in st.seat_ids:
+        st.hstatus.setdefault(s, []).append("inoculated")
+    assert st.pred(every)
+    dead = st.seat_ids[0]
+    st.hstatus[dead].remove("inoculated")
+    st.ex[dead].dead = True  # the dead are not asked
+    assert st.pred(every)

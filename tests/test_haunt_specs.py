@@ -78,6 +78,7 @@ PILOTS = {
     20: "20-ghost-bride",
     24: "24-fly-away-home",
     15: "15-here-there-be-dragons",
+    43: "43-the-star-sickness",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -130,6 +131,7 @@ HOOKS = {
     20: ("choose-groom", "groom-becomes-ghost", "groom-loses-might"),
     24: ("bat-latches", "bats-arrive", "bats-bite", "drive-off-bats", "first-bats", "kill-latched-bat"),
     15: (),
+    43: (),
 }
 
 
@@ -263,8 +265,8 @@ def test_haunt_kinds_of_the_pilots() -> None:
     kinds = {n: _haunt(n)["haunt_kind"] for n in PILOTS}
     assert kinds[12] == "no-traitor"
     assert kinds[31] == kinds[50] == "competitive"
-    assert kinds[34] == "hidden-traitor"
-    assert {kinds[n] for n in PILOTS if n not in (12, 31, 34, 50)} == {"traitor"}
+    assert kinds[34] == kinds[43] == "hidden-traitor"
+    assert {kinds[n] for n in PILOTS if n not in (12, 31, 34, 43, 50)} == {"traitor"}
 
 
 def test_amounts_and_track_stats_resolve() -> None:

@@ -74,6 +74,10 @@ class Amounts(HauntBase):
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 
             return evaluate_formula(value, self.track if value["of"] == "turn-track" else len(self.living_heroes()))
+        if isinstance(value, Mapping) and value.get("of") == "explorers-in-room":
+            from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
+
+            return evaluate_formula(value, sum(1 for s in self.seat_ids if self.in_play(s) and self.ex[s].room == room))
         if isinstance(value, Mapping) and value.get("of") in ("movement-roll", "monsters-in-room"):
             from hauntcheck.engine.betrayal.hauntspec import evaluate_formula
 

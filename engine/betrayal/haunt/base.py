@@ -62,7 +62,10 @@ class HauntBase(BetrayalState):
         self._weapon: str | None = None  # the weapon card of the explorer's attack being settled
         self.hero_killers: set[str] = set()  # explorers who won an attack that killed a hero
         self.hero_kills: dict[str, int] = {}  # seat -> heroes killed by attacks it won (``heroes_killed``)
-        self.converts: list[str] = []  # seats that joined the traitor's side during the haunt, in order (``latest_convert``)
+        # seats that joined the traitor's side during the haunt, in order (``latest_convert``): heroes
+        # turned (``turn_traitor``) and hidden traitors made by receiving the number (``swap_tokens``)
+        self.converts: list[str] = []
+        self.hidden_converts: set[str] = set()  # converts made hidden traitors by a swap: masked until they die
         # seat -> traits held as numbers (``trait_values``): {"values", "per_hero_killed", "minimum"}
         self.trait_values: dict[str, dict[str, Any]] = {}
         self.stunned_left = False
@@ -100,6 +103,10 @@ class HauntBase(BetrayalState):
         self.concealed: dict[str, dict[str, Any]] = {}
         self.unmasked = False  # the hidden traitor has turned token 1 face up
         self.hidden_token = ""  # the token id dealt to pick the hidden traitor
+        # a deal of several tokens each (``per_player``): token -> seat -> its face-down numbers, in hand order
+        self.hands: dict[str, dict[str, list[int]]] = {}
+        self.hidden_number = 1  # the number that makes its holder the hidden traitor
+        self.swapped: dict[str, list[str]] = {}  # seat -> the explorers it has swapped tokens with
         self.rule_moment = ""  # the moment whose turn rules are being carried out (hooks read it)
         self.setting_up = False
         self.extra_turns: list[str] = []  # seats owed an extra turn before the first round (setup ``extra_turn``)
@@ -150,13 +157,14 @@ class HauntBase(BetrayalState):
     def seen_side(self, seat: str) -> str | None:
         """The side the table knows a seat to be on: an unrevealed hidden traitor plays as a hero
         in public (``hidden-traitor.token-one``)."""
-        if seat == self.hidden and not self.unmasked:
+        if self.masked(seat):
             return HERO
         return self.side.get(seat)
 
     def masked(self, seat: str) -> bool:
         """Whether ``seat`` is the hidden traitor and has not been revealed yet."""
-        return seat == self.hidden and not self.unmasked
+        return (seat == self.hidden and not self.unmasked) or (
+            seat in self.hidden_converts and not self.ex[seat].dead)
 
     def rivals(self, seat: str) -> bool:
         """Whether the explorer's side are one another's opponents (``move.haunt-rivals``)."""
@@ -175,11 +183,12 @@ class HauntBase(BetrayalState):
             return [s for s in self.seat_ids if s != seat and in_play(s) and self.side.get(s) is not None]
         # seen_side inlined: this runs for every move and attack offered
         hidden = None if self.unmasked else self.hidden
+        converts = self.hidden_converts
         side = self.side
         out = []
         for s in self.seat_ids:
             if s != seat and in_play(s):
-                theirs = HERO if s == hidden else side.get(s)
+                theirs = HERO if s == hidden or s in converts else side.get(s)
                 if theirs is not None and theirs != mine:
                     out.append(s)
         return out

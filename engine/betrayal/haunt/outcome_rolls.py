@@ -49,34 +49,6 @@ def trait_points(st: Outcomes, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
         st.trait_change(seat, trait, -1 if lose else 1)
 
 
-def roll_attack(st: Outcomes, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
-    """``roll_attack``: one roll of the dice attacks every explorer in play but those meeting
-    ``unless``; each resists with a roll of its ``trait``, and one who rolls lower takes the
-    difference as damage (physical for Might and Speed, else mental). Above 8 dice the roll is
-    capped (``roll.max-eight-dice``) unless ``no_dice_limit``: then it is made in batches of 8."""
-    dice = st._amount(spec["dice"])
-    trait = str(spec["trait"])
-    if dice > 8 and not spec.get("no_dice_limit"):
-        st.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled")
-        dice = 8
-    total = 0
-    left = dice
-    while left > 0:
-        faces = yield from st.roll(min(left, 8), f"an attack of {dice} dice on every explorer")
-        total += sum(faces)
-        left -= 8
-    st.emit("haunt.rules-override", f"{dice} dice attack every explorer in the house: {total}")
-    kind = "physical" if trait in ("might", "speed") else "mental"
-    for seat in [s for s in st.seat_ids if st.in_play(s)]:
-        if "unless" in spec and st.pred(spec["unless"], seat, m):
-            continue
-        resist = yield from effects.own_roll(st, seat, st.value(seat, trait), "trait", f"{st.name(seat)} resists with {trait}",
-                                             effects.Ctx(seat, "haunt"))
-        st.emit("haunt.rules-override", f"{st.name(seat)} resists with {trait} {resist} against {total}")
-        if resist < total and st.in_play(seat):
-            yield from st._outcome({"damage": {"type": kind, "points": total - resist}}, seat, m)
-
-
 def trait_roll(st: Outcomes, seat: str | None, spec: Mapping[str, Any], m: Monster | None) -> Gen[None]:
     """``trait_roll``: a trait roll (or the explorer's pick of ``trait_choice``) against
     ``target``; its ``success`` or ``failure`` outcomes follow."""

@@ -13,8 +13,8 @@ from hauntcheck.engine.betrayal.haunt import concealment, outcome_rolls, registr
 from hauntcheck.engine.betrayal.haunt.grabs import grab, retreat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
-from hauntcheck.engine.betrayal.state import Gen
-from hauntcheck.engine.core import Action
+from hauntcheck.engine.betrayal.state import Gen, Req
+from hauntcheck.engine.core import CHANCE, Action, Draw
 
 
 class Outcomes(Wins):
@@ -119,6 +119,8 @@ class Outcomes(Wins):
             risen = self._add_monster(self.hs.monsters[str(spec)], self.ex[seat].room, rule=rule)
             risen.counterpart = seat  # run by the dead explorer's player (monster_controller)
             self.emit(rule, f"{self.name(seat)} rises as {self.mname(risen)}, run by the same player", seat=seat, monster=risen.uid)
+        elif verb == "swap_tokens" and seat is not None:
+            yield from self._swap_tokens(seat, spec)
         elif verb in ("mark_monster", "set_monster_stat"):
             marked = self.monster(target) if target is not None and target not in self.ex else m
             if marked is not None and verb == "mark_monster":
@@ -212,8 +214,6 @@ class Outcomes(Wins):
                     yield from self._outcome({"kill": True}, dying, None)
         elif verb == "trait_points" and seat is not None:
             yield from outcome_rolls.trait_points(self, seat, spec)
-        elif verb == "roll_attack":
-            yield from outcome_rolls.roll_attack(self, spec, m)
         elif verb == "become" and seat is not None:
             status = str(spec)
             immune = [s for s in self.hstatus.get(seat, []) if self.hs is not None
@@ -394,6 +394,8 @@ class Outcomes(Wins):
             yield from outcome_rolls.trait_roll(self, seat, spec, m)
         elif verb == "room_damage":
             yield from self._room_damage(spec, seat, m)
+        elif verb == "house_attack":
+            yield from self._house_attack(spec)
         elif verb == "contest" and m is not None:
             yield from outcome_rolls.contest(self, spec, m)
         elif verb == "weaken_monster" and self.hs is not None:
@@ -601,6 +603,47 @@ class Outcomes(Wins):
             if total > 0 and self.in_play(victim):
                 yield from effects.take_damage(self, victim, kind, total, effects.Ctx(victim, "token:haunt"))
 
+    def _house_attack(self, spec: Mapping[str, Any]) -> Gen[None]:
+        """``house_attack``: one roll of ``dice`` attacks every explorer in the house (``to:
+        explorers``; every hero with ``to: heroes``) but those with an ``unless_status`` status;
+        each defends with the ``trait`` as in a fight, and one who rolls lower takes the
+        difference as that trait's damage (``combat.damage-is-difference``). With ``no_cap`` more
+        than 8 dice are rolled, 8 at a time (the Star-Sickness's disease)."""
+        trait = str(spec.get("trait", "might"))
+        kind = "physical" if trait in ("might", "speed") else "mental"
+        barred = set(spec.get("unless_status", ()))
+        pool = [s for s in self.seat_ids if self.in_play(s)] if spec.get("to") == "explorers" else self.living_heroes()
+        start = str(self.haunt["revealer"]) if self.haunt else self.seat_ids[0]
+        order = [self.left_of(start, k) for k in range(0, self.n)]
+        victims = [s for s in order if s in pool and not barred & set(self.hstatus.get(s, ()))]
+        if not victims:
+            return
+        dice = self._amount(spec["dice"])
+        if dice > 8 and not spec.get("no_cap"):
+            self.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled")
+            dice = 8
+        total = 0
+        while dice > 0:
+            faces = yield from self.roll(min(dice, 8), f"{spec.get('says', 'the attack')}: {trait}")
+            total += sum(faces)
+            dice -= 8
+        self.emit("haunt.rules-override", f"an attack of {total} on {', '.join(self.name(s) for s in victims)}")
+        for victim in victims:
+            if not self.in_play(victim):
+                continue
+            ctx = effects.Ctx(victim, "token:haunt")
+            resist = yield from effects.own_roll(
+                self, victim, effects.dice_for(self, victim, self.value(victim, trait), ctx, trait_roll=False),
+                "combat", f"defending with {trait}", ctx)
+            if total > resist:
+                self.emit("attack.damage-difference", f"{self.name(victim)} rolls {resist} and loses by {total - resist}")
+                yield from effects.take_damage(self, victim, kind, total - resist, ctx)
+            else:
+                self.emit("attack.higher-wins" if resist > total else "attack.tie-no-damage",
+                          f"{self.name(victim)} rolls {resist} and takes no damage")
+            if self._check_wins():
+                return
+
     def _drop_everything(self, seat: str) -> Gen[None]:
         """A status with ``drops_items``: the explorer's items and omens fall as a pile in its room,
         tokens carried like items lie there again, companions are discarded, and an explorer it
@@ -705,12 +748,21 @@ class Outcomes(Wins):
                 seat=seat, token=token, room=room)
         if hero:
             self._on_death(seat)
-        if seat == self.hidden:
+        if seat in self.hidden_converts:
+            self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s tokens are turned face up: "
+                      f"{self.name(seat)} became a traitor")
+        elif seat == self.hidden:
             self.reveal_traitor("death")
+        elif self.hidden is not None and self.hidden_token in self.hands:
+            numbers = ", ".join(str(k) for k in sorted(self.hands[self.hidden_token].get(seat, [])))
+            self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s tokens are turned face up: {numbers}, "
+                      "not a traitor")
         elif self.hidden is not None:
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
                       + (f": {number}, not the traitor" if number is not None else ": not the traitor"), seat=seat, value=number)
+        if not hero and self.side.get(seat) == TRAITOR:
+            self._on_death(seat, "traitor")  # after the reveal: the table knows whose body transforms
 
     def trait_change(self, seat: str, trait: str, steps: int, card: str | None = None,
                      rule: str = "trait.adjust-by-steps") -> int:
@@ -747,6 +799,50 @@ class Outcomes(Wins):
             self.emit(rule, f"{self.name(seat)} moves {self.mname(mover)} {self.room_name(src)} -> "
                       f"{self.room_name(mover.room)} ({left} left)")
 
+    def _swap_tokens(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
+        """``swap_tokens``: once a turn the explorer and one roommate each give the other one of
+        their face-down tokens of a ``per_player`` deal, each chosen by chance. The roommate is one
+        it has not swapped with before where possible (judgement: the book leaves the pick open;
+        the nearest such explorer to its left). Explorers with an ``unless_status`` status take no
+        part. Whoever receives the hidden-traitor number becomes a hidden traitor for good
+        (``hidden-traitor.token-one``); the table is told only that tokens changed hands."""
+        token = str(spec["token"])
+        hands = self.hands.get(token, {})
+        key = f"swap:{seat}:{self.hround}"
+        barred = set(spec.get("unless_status", ()))
+
+        def able(s: str) -> bool:
+            return self.in_play(s) and bool(hands.get(s)) and not barred & set(self.hstatus.get(s, ()))
+
+        if key in self.done or not able(seat):
+            return
+        room = self.ex[seat].room
+        mates = [self.left_of(seat, k) for k in range(1, self.n)]
+        mates = [s for s in mates if able(s) and self.ex[s].room == room]
+        if not mates:
+            return
+        before = self.swapped.setdefault(seat, [])
+        partner = next((s for s in mates if s not in before), mates[0])
+        self.done.add(key)
+        before.append(partner)
+        self.swapped.setdefault(partner, []).append(seat)
+        picks: dict[str, int] = {}
+        for s in (seat, partner):
+            slots = [str(k) for k in range(len(hands[s]))]
+            a = yield Req(CHANCE, Draw(slots, arg="slot"), f"{self.name(s)} gives a face-down {token} token at random")
+            picks[s] = int(str(a["slot"]))
+        given = {s: hands[s].pop(picks[s]) for s in (seat, partner)}
+        hands[seat].append(given[partner])
+        hands[partner].append(given[seat])
+        self.emit("haunt.rules-override", f"{self.name(seat)} and {self.name(partner)} swap a face-down {token} token")
+        number = self.hidden_number
+        if token == self.hidden_token:
+            for s in (seat, partner):
+                if given[seat if s == partner else partner] == number and self.side.get(s) != TRAITOR:
+                    self.side[s] = TRAITOR  # for good, whatever later swaps do
+                    self.converts.append(s)
+                    self.hidden_converts.add(s)
+
     def _leaves_body(self, left: bool | Mapping[str, Any]) -> bool:
         """Whether the death being settled leaves a ``left_on_death`` token: any death, or (``{killed_by,
         with_weapon}``) only one dealt by an attack won by that side, with a weapon if asked -
@@ -760,14 +856,16 @@ class Outcomes(Wins):
             return False
         return not left.get("with_weapon") or self.damage_weapon is not None
 
-    def _on_death(self, seat: str) -> None:
-        """The side rules ``on_death: hero``: their outcomes happen for the hero who just died (a
-        dead hero rises as a Zombie). They may ask nobody anything (a death happens inside a
-        trait change)."""
+    def _on_death(self, seat: str, whose: str = "hero") -> None:
+        """The side rules ``on_death: hero`` (or ``traitor``: any explorer of the traitor's side,
+        a hidden one included): their outcomes happen for the explorer who just died, unless it
+        meets the rule's ``unless`` (a dead hero rises as a Zombie; a traitor not killed by the
+        Serum rises as an Alien). They may ask nobody anything (a death happens inside a trait
+        change)."""
         assert self.hs is not None
         for side in self.hs.sides().values():
             for r in side.rules:
-                if r.get("on_death") != "hero":
+                if r.get("on_death") != whose or ("unless" in r and self.pred(r["unless"], seat)):
                     continue
                 self.emit("haunt.rules-override", f"{self.name(seat)} died: {r.get('says', r['id'])}", seat=seat, clause=r['id'])
                 for eff in r.get("do", []):
@@ -819,4 +917,4 @@ OUTCOME_VERBS = frozenset({
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "ride_with", "fetch_room", "room_cost", "rise_as", "mark_monster",
     "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer",
-    "move_monster", "learn_position", "monster_gain", "roll_attack"})
+    "move_monster", "learn_position", "monster_gain", "swap_tokens", "house_attack"})

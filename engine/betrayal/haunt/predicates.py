@@ -284,11 +284,6 @@ class Predicates(Amounts):
         (``{not: {some_explorer: {not: ...}}}``: every explorer in play does)."""
         return any(self.pred(p["some_explorer"], s, m, opponent) for s in self.seat_ids if self.in_play(s))
 
-    def _pred_latest_convert(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
-                             opponent: str | None) -> bool:
-        """The explorer is the one who joined the traitor's side most recently (``turn_traitor``)."""
-        return seat is not None and bool(self.converts) and self.converts[-1] == seat
-
     def _pred_in(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer (without one: the monster) is in one of the rooms; ``room_of: heroes``
         asks whether the monster shares a room with a living hero."""
@@ -297,6 +292,27 @@ class Predicates(Amounts):
         if where.get("room_of") == "heroes" and m is not None:
             return any(self.ex[s].room == m.room for s in self.living_heroes())
         return room is not None and room in self._rooms_for(where)
+
+    def _pred_on_side(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
+        """The explorer in question is on that side (``heroes`` or ``traitor``) in truth, a hidden
+        traitor included: for outcomes the engine settles (an injection that kills a traitor),
+        never for what a player is shown."""
+        if seat is None or seat not in self.ex:
+            return False
+        return self.side.get(seat) == str(p["on_side"])
+
+    def _pred_all_alive_with_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                                    opponent: str | None) -> bool:
+        """Every explorer in play has the status (and at least one is in play)."""
+        alive = [s for s in self.seat_ids if self.in_play(s)]
+        return bool(alive) and all(p["all_alive_with_status"] in self.hstatus.get(s, []) for s in alive)
+
+    def _pred_latest_convert(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
+                             opponent: str | None) -> bool:
+        """The explorer in question is the one who joined the traitor's side most recently (a hidden
+        traitor by a ``swap_tokens``, a hero by ``turn_traitor``); with ``false``, any other."""
+        latest = seat is not None and bool(self.converts) and self.converts[-1] == seat
+        return latest == bool(p["latest_convert"])
 
     def _pred_shares_room_with(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                                opponent: str | None) -> bool:
@@ -320,7 +336,7 @@ PREDICATE_ORDER: tuple[tuple[str, Callable[[Predicates, Mapping[str, Any], str |
         "killed_a_hero", "the_traitor", "traitor_dead",
         "holds_tokens", "holding", "counterpart_fight", "in", "monster_away", "attack_weapon", "hobby", "traitor_dead", "traitor_alive",
         "monsters_in_house", "monster_marked", "attack_trait", "fight_margin", "sex", "heroes_killed",
-        "shares_room_with", "some_hero", "some_explorer", "latest_convert"))
+        "shares_room_with", "some_hero", "some_explorer", "on_side", "all_alive_with_status", "latest_convert"))
 #: Where each predicate key stands in :data:`PREDICATE_ORDER`.
 PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_ORDER)}
 

@@ -57,13 +57,34 @@ class SetupSteps(Monsters):
         token = str(deal.get("token", "hidden-traitor-token"))
         count = self.hs.amount(deal["count"], self.n) if "count" in deal else self.n
         number = int(deal.get("traitor_number", 1))
-        yield from self._deal_tokens(token, count)
+        per_player = int(deal.get("per_player", 1))
+        if per_player > 1:
+            yield from self._deal_hands(token, count, per_player)
+            self.hidden = next(s for s, hand in self.hands[token].items() if number in hand)
+        else:
+            yield from self._deal_tokens(token, count)
+            self.hidden = next(s for s, k in self.dealt[token].items() if k == number)
         self.hidden_token = token
-        self.hidden = next(s for s, k in self.dealt[token].items() if k == number)
+        self.hidden_number = number
         for s in self.seat_ids:
             self.side[s] = TRAITOR if s == self.hidden else HERO
         self.emit("hidden-traitor.token-one", f"whoever holds token {number} is the traitor; nobody else knows who", value=number)
         self.emit("hidden-traitor.all-read-survival", "every player reads the haunt, the traitor's goals included")
+
+    def _deal_hands(self, token: str, count: int, per_player: int) -> Gen[None]:
+        """``hidden-traitor.deal-tokens`` with ``per_player``: numbered tokens 1..count are shuffled
+        by chance and dealt face down round the table from the revealer's left, ``per_player`` to
+        each (any left over stay out of the game)."""
+        assert self.haunt is not None
+        numbers = [str(k) for k in range(1, count + 1)]
+        a = yield Req(CHANCE, Shuffle(token, numbers), f"deal the {token} tokens")
+        order = [int(str(x)) for x in a["order"]]  # type: ignore[union-attr]
+        seats = [self.left_of(str(self.haunt["revealer"]), k) for k in range(1, self.n + 1)]
+        hands: dict[str, list[int]] = {s: [] for s in seats}
+        for k, number in enumerate(order[:per_player * len(seats)]):
+            hands[seats[k % len(seats)]].append(number)
+        self.hands[token] = hands
+        self.emit("hidden-traitor.deal-tokens", f"the {token} tokens are dealt face down, {per_player} to each player")
 
     def _deal_tokens(self, token: str, count: int, face_down: bool = True) -> Gen[None]:
         """Deal numbered tokens 1..count by chance (a shuffle), one per player from the revealer's
@@ -318,7 +339,7 @@ class SetupSteps(Monsters):
             self.pool[token] = self.pool.get(token, 0) + self._amount(spec.get("count", 1))
             self.emit(rule, f"{self.pool[token]} {token} token(s) are set aside", token=token, count=self.pool[token])
         elif verb == "deal":
-            if "traitor_number" in spec and str(spec["token"]) in self.dealt:
+            if "traitor_number" in spec and (str(spec["token"]) in self.dealt or str(spec["token"]) in self.hands):
                 return  # the hidden-traitor deal is done before the rest of the setup (_deal_hidden)
             yield from self._deal_tokens(str(spec["token"]), self.hs.amount(spec["count"], self.n), bool(spec.get("face_down")))
         elif verb == "scatter":

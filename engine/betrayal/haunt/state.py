@@ -12,6 +12,7 @@ reaches it ends ``undecided`` - a failure to report, never a result.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,6 +50,23 @@ class HauntState(Turns):
         other = self.rebuild() if self.rebuild is not None else HauntState(self.setup, self.haunts, self.weapons)
         assert isinstance(other, HauntState)
         return other
+
+    def seen_by(self, seat: str) -> HauntState:
+        """The game as ``seat`` may know it, for the policy playing that seat
+        (``hidden-traitor.token-one``): with a hidden traitor still masked, every other explorer's
+        side is the side the table sees, the hidden traitor's seat is known only to itself, and of
+        the face-down hands only its own is known. The view shares everything else with the game
+        (it is read, never played on); without hidden information it is the game itself."""
+        if self.hidden is None or (self.unmasked and not self.hidden_converts and not self.hands):
+            return self
+        view = copy.copy(self)
+        view.side = {s: (theirs if s == seat else self.seen_side(s) or theirs) for s, theirs in self.side.items()}
+        view.hidden = seat if seat == self.hidden or self.unmasked else None
+        view.converts = [seat] if seat in self.converts else []
+        view.hidden_converts = {seat} & self.hidden_converts
+        view.hands = {token: {s: (list(hand) if s == seat else []) for s, hand in held.items()}
+                      for token, held in self.hands.items()}
+        return view
 
     def clone(self) -> HauntState:
         other = self.restart()
@@ -104,6 +122,8 @@ class HauntState(Turns):
             data["haunt_phase"]["collapse_by"] = self.collapse_by
         if self.hero_kills:
             data["haunt_phase"]["hero_kills"] = dict(sorted(self.hero_kills.items()))
+        if self.hands:  # a deal of several face-down tokens each, and who became a traitor by a swap
+            data["haunt_phase"]["hands"] = {k: {s: list(h) for s, h in sorted(v.items())} for k, v in sorted(self.hands.items())}
         if self.converts:
             data["haunt_phase"]["converts"] = list(self.converts)
         return data

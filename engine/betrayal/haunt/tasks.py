@@ -124,17 +124,32 @@ class Tasks(SetupSteps):
     def _task_roll_of(self, seat: str, trait: str, task: Mapping[str, Any]) -> Gen[int | None]:
         """The task's roll: the turn's one task roll (``roll.task-once-per-turn``), or, for a task
         with ``limit: unlimited``, a roll that leaves that one task roll as it was."""
+        extra = self._extra_dice(seat, task)
         if task.get("limit") != "unlimited":
-            return (yield from self.task_roll(seat, trait, task["id"]))
+            return (yield from self.task_roll(seat, trait, task["id"], extra))
         keys = self.turn.keys
         made = "task-roll" in keys
         keys.discard("task-roll")
-        total = yield from self.task_roll(seat, trait, task["id"])
+        total = yield from self.task_roll(seat, trait, task["id"], extra)
         if not made:
             keys.discard("task-roll")
         else:
             keys.add("task-roll")
         return total
+
+    def _extra_dice(self, seat: str, task: Mapping[str, Any]) -> int:
+        """``roll.extra_dice``: dice added to the task roll, each entry's ``dice`` (an amount read
+        in the explorer's room) counting while its ``when`` holds of the explorer - a die for each
+        other explorer in the Research Laboratory and one for the Book there (haunt 43)."""
+        extra = 0
+        room = self.ex[seat].room
+        for entry in task.get("roll", {}).get("extra_dice", []):
+            if "when" not in entry or self.pred(entry["when"], seat):
+                extra += max(0, self._amount(entry["dice"], room))
+        if extra:
+            self.emit("haunt.rules-override", f"{self.name(seat)} rolls {extra} extra {'die' if extra == 1 else 'dice'} "
+                      f"for {task['id']}")
+        return extra
 
     def _task_places(self, seat: str, task: Mapping[str, Any]) -> list[str] | None:
         """For a task whose ``where_any`` also offers cards (``holding``: carrying any of them),

@@ -265,7 +265,7 @@ class Turns(Collapse):
         out.extend(self._escort_actions(seat))
         out.extend(self._side_actions(seat))
         out.extend(self._task_actions(seat))
-        if self.masked(seat):
+        if self.masked(seat) and not (self._hidden_deal_step() or {}).get("no_reveal"):
             out.append(Action.of("reveal-traitor"))  # hidden-traitor.self-reveal
         unseen = concealment.hidden_from(self, seat)
         if unseen:
@@ -310,6 +310,7 @@ class Turns(Collapse):
         yield from self.walk_at_turn_start(seat)
         yield from self._turn_rules(seat, "start-of-turn")
         yield from self._turn_rules(seat, "during-turn")
+        yield from self._turn_rules(seat, "after-each-action")
         yield from self._death_rules()
         if self.in_play(seat) and not self._check_wins():
             yield from super()._play_turn(seat)
@@ -378,6 +379,8 @@ class Turns(Collapse):
                 seat=seat, token=token, to=to)
         else:
             yield from super()._turn_action(seat, a)
+        if self.hs is not None and self.in_play(seat) and a.kind != "end":
+            yield from self._turn_rules(seat, "after-each-action")  # e.g. on meeting a roommate
         yield from self._death_rules()
 
     def _carriable(self, seat: str) -> bool:
@@ -781,7 +784,8 @@ class Turns(Collapse):
                 self.rule_moment = ""
                 if not held:
                     continue
-                self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}", seat=seat, clause=r['id'])
+                if when != "after-each-action":  # checked after every action: its outcomes say what happened
+                    self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}", seat=seat, clause=r['id'])
                 outs = list(r.get("do", []))
                 if "roll" in r:
                     trait = str(r["roll"]["trait"])

@@ -36,11 +36,14 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     if not isinstance(state, HauntState):
         return actions[rng.below(len(actions))]
     seat = state.to_move()
-    if seat is None:
+    if seat is None or seat not in state.ex:
         return _decide(state, actions, rng)
-    with seat_view(state, seat):
-        # and where an explorer concealed from the seat truly is (an invisible traitor) it cannot read either
-        return _decide(concealed_view(state, seat), actions, rng)
+    # The seat's own view: who the hidden traitors are and their hands (seen_by), where an explorer
+    # concealed from it truly is (concealed_view), and the haunt's hidden tokens and statuses
+    # (seat_view) are out of what the policy reads.
+    view = concealed_view(state.seen_by(seat), seat)
+    with seat_view(view, seat):
+        return _decide(view, actions, rng)
 
 
 def _decide(st: HauntState, actions: list[Action], rng: Rng) -> Action:

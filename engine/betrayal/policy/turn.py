@@ -528,6 +528,8 @@ def _gives(effs: Iterable[Mapping[str, Any]]) -> set[str]:
         for sub in eff.get("on_target", []):
             if "become" in sub:
                 out.add(str(sub["become"]))
+            if "branch" in sub:  # either way of a branch (the Serum inoculates a hero, kills a traitor)
+                out |= _gives([{"on_target": [*sub["branch"].get("then", []), *sub["branch"].get("else", [])]}])
     return out
 
 
@@ -543,7 +545,31 @@ def _worth_aiming(st: HauntState, seat: str, task_id: str, target: str) -> bool:
     if any("steal" in eff for eff in task.get("success", [])) and target in st.ex \
             and not any(st.t.cards[c].can_steal and st.t.cards[c].type == "item" for c in st.ex[target].cards):
         return False  # nothing to take
-    return st.side.get(target) != st.side.get(seat) or task.get("target", {}).get("kind") == "hero-with-status"
+    if gives & _win_statuses(st, st.side.get(seat, HERO)):
+        return True  # the side wins once everyone has it (every living explorer inoculated)
+    # a seat judges the target by what it may know: a masked traitor looks like a hero
+    return st.seen_side(target) != st.side.get(seat) or task.get("target", {}).get("kind") == "hero-with-status"
+
+
+def _win_statuses(st: HauntState, side: str) -> set[str]:
+    """Statuses the side's wins need every living explorer to have (``all_alive_with_status``)."""
+    own = st.hs.sides().get(side) if st.hs is not None else None
+    out: set[str] = set()
+
+    def visit(p: Any) -> None:
+        if isinstance(p, Mapping):
+            for key, value in p.items():
+                if key == "all_alive_with_status":
+                    out.add(str(value))
+                elif key != "not":
+                    visit(value)
+        elif isinstance(p, list):
+            for x in p:
+                visit(x)
+
+    for w in own.wins if own is not None else ():
+        visit(w.when)
+    return out
 
 
 def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:

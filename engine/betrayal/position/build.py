@@ -238,7 +238,7 @@ class _Builder(_HauntBuilder):
             wanted.setdefault(str(hidden["seat"]), number)
         spare = [n for n in numbers if n not in wanted.values()]
         order = [wanted[s] if s in wanted else spare.pop(0) for s in seats[:len(numbers)]]
-        return order
+        return order + spare  # a deal of several tokens each (per_player): the rest go round in order
 
 
 def _turn_starts(st: BetrayalState, seat: str) -> bool:

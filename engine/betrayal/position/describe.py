@@ -186,7 +186,7 @@ def _describe(st: BetrayalState) -> dict[str, Any]:
                                      "hidden_traitor": phase["hidden_traitor"], "hidden_token": st.hidden_token,
                                      "trait_values": phase.get("trait_values"), "hero_kills": phase.get("hero_kills"),
                                      "collapse_by": st.collapse_by, "concealed": phase.get("concealed"),
-                                     "converts": phase.get("converts")}
+                                     "converts": phase.get("converts"), "hands": phase.get("hands")}
             out["haunt"].update({k: v for k, v in extra.items() if v})
     if st.first_seat != _birthday_first(st):
         out["first"] = st.first_seat

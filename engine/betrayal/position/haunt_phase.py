@@ -172,6 +172,12 @@ class _HauntBuilder(_PartsBuilder):
                     if any(s not in st.seat_ids for s in converts):
                         raise ValueError(converts)
                     st.converts = converts
+                    if st.hidden is not None or st.hands:  # a hidden-traitor haunt's converts are hidden ones
+                        st.hidden_converts = set(converts)
+                elif key == "hands":
+                    st.hands = {str(t): {str(s): [int(n) for n in hand] for s, hand in held.items()} for t, held in value.items()}
+                    if st.converts:
+                        st.hidden_converts = set(st.converts)
                 else:
                     st.pending_losses = [str(v) for v in value]
             except (TypeError, ValueError, KeyError, AttributeError):
@@ -180,7 +186,8 @@ class _HauntBuilder(_PartsBuilder):
                     "rolled": "a trait", "pending_losses": "a list", "hidden_traitor": "{seat, revealed}",
                     "hidden_token": "a token id", "trait_values": "{seat: {values, per_hero_killed, minimum}}",
                     "hero_kills": "{seat: count}", "collapse_by": "a hook id",
-                    "concealed": "{seat: {rooms, seen, exit}}", "converts": "[seat, ...]"}[key])
+                    "concealed": "{seat: {rooms, seen, exit}}", "converts": "[seat, ...]",
+                    "hands": "{token: {seat: [numbers]}}"}[key])
         gone = [c for c in st.destroyed if c in st.t.cards and c in st.decks[st.t.cards[c].type]]
         for card in gone:
             self.take(card, ("haunt", "destroyed"))  # a card the haunt destroyed is out of its stack

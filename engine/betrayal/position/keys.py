@@ -73,9 +73,10 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
 #: Stated only where a haunt uses them (as snapshot() gives them): traits held as numbers
 #: (``trait_values``), heroes killed by seat (``hero_kills``), a collapse stepped by a hook (``collapse_by``),
 #: what the opponents know of a concealed explorer's room (``concealed``: ``{seat: {rooms, seen, exit}}``),
-#: the traitor side's converts in order (``converts``).
+#: the traitor side's converts in order (``converts``), the face-down hands of a deal of several tokens
+#: each (``hands``: ``{token: {seat: [numbers]}}``).
 HAUNT_EXTRA = ("fetches", "next_omen", "rolled", "pending_losses", "hidden_traitor", "hidden_token",
-               "trait_values", "hero_kills", "collapse_by", "concealed", "converts")
+               "trait_values", "hero_kills", "collapse_by", "concealed", "converts", "hands")
 
 
 HAUNT_KEYS = ("number", "traitor", "revealer", "omen", "room", "kind", "set_up", "deal", *HAUNT_FIELDS, *HAUNT_EXTRA)

@@ -116,7 +116,7 @@ class Traits(StateBase):
         vals = self.t.explorers[e.id].traits[trait].values
         return f"{vals[before] if before >= 0 else 'skull'} -> {vals[e.idx[trait]] if e.idx[trait] >= 0 else 'skull'}"
 
-    def task_roll(self, seat: str, trait: str, task: str) -> Gen[int | None]:
+    def task_roll(self, seat: str, trait: str, task: str, extra: int = 0) -> Gen[int | None]:
         """A haunt task roll (an exorcism, a search): one per turn whatever trait it uses.
 
         Returns the total, or None when a task roll was already made this turn. Haunts (part 2)
@@ -125,8 +125,9 @@ class Traits(StateBase):
             self.emit("roll.task-once-per-turn", f"{self.name(seat)} has already made a task roll this turn", seat=seat)
             return None
         self.turn.keys.add("task-roll")
-        total = yield from effects.own_roll(self.as_betrayal_state(), seat, self.value(seat, trait), "trait", f"a {trait} task roll",
-                                            Ctx(seat, "task"))
+        # ``extra``: dice a haunt's task adds (company in the room), still at most 8 in all
+        total = yield from effects.own_roll(self.as_betrayal_state(), seat, min(8, self.value(seat, trait) + extra), "trait",
+                                            f"a {trait} task roll", Ctx(seat, "task"))
         self.emit("roll.task-once-per-turn", f"{self.name(seat)} makes a {trait} roll for {task}: {total}",
             seat=seat, trait=trait, task=task, total=total)
         return total
