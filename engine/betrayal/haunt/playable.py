@@ -70,7 +70,7 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
         "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero", "hurt_by_holders", "may_not_enter",
-        "less_damage", "move_fewer"}),
+        "less_damage", "move_fewer", "through_walls", "damage_as"}),
     # amounts.py and setup_steps.py (``on_card_of`` is not carried out yet)
     "location": frozenset({
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",

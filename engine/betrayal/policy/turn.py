@@ -495,7 +495,10 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
         if chosen is not None and not _win_changes_anything(st, rules, target):
             continue  # a fight by the haunt's rule whose win would change nothing now only risks a loss
-        if any("on_attacker_wins" in r for r in rules):
+        wins = [eff for r in rules for eff in r.get("on_attacker_wins", [])]
+        if wins and all("no_damage" in eff for eff in wins):
+            continue  # a win that only spares the loser changes nothing: a fight only risks a loss
+        if wins:
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
         elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):
             continue  # a rival holding what we lack is worth a steal, not a brawl
