@@ -73,6 +73,7 @@ PILOTS = {
     20: "20-ghost-bride",
     24: "24-fly-away-home",
     15: "15-here-there-be-dragons",
+    49: "49-you-wear-it-well",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -120,6 +121,7 @@ HOOKS = {
     20: ("choose-groom", "groom-becomes-ghost", "groom-loses-might"),
     24: ("bat-latches", "bats-arrive", "bats-bite", "drive-off-bats", "first-bats", "kill-latched-bat"),
     15: (),
+    49: ("attack-body", "leave-bodies", "possession-ritual"),
 }
 
 
