@@ -5,7 +5,7 @@ undefended attack on a body, and the Spirit's ritual against a soulless body's s
 
 from __future__ import annotations
 
-from betrayal_support import drive, rolled
+from betrayal_support import drive, played_out, rolled
 from betrayal_support import started as start_haunt
 
 from hauntcheck.engine.betrayal import effects
@@ -128,3 +128,9 @@ def test_the_ritual_must_beat_the_starting_sanity_and_wears_the_body_at_the_play
                answer=lambda req: next(a for a in req.choices if a.kind == "monster-ability"))
         assert ritual_tokens(st, hero) == k + 1
     assert st._check_wins() and st.result is not None and st.result.result == TRAITOR
+
+
+def test_policy_games_keep_the_haunt_invariants_and_end() -> None:
+    for players in (3, 5):
+        st = played_out(players, 49)
+        assert st.result is not None and st.result.result in (HERO, TRAITOR)
