@@ -134,3 +134,15 @@ def test_policy_games_keep_the_haunt_invariants_and_end() -> None:
     for players in (3, 5):
         st = played_out(players, 49)
         assert st.result is not None and st.result.result in (HERO, TRAITOR)
+
+
+def test_the_traitors_policy_takes_the_spirit_to_a_soulless_body_and_starts_the_ritual() -> None:
+    from hauntcheck.engine.betrayal.policy.monsters import _monster_ability, _monster_targets
+
+    st, hero, m = game()
+    assert set(_monster_targets(st, m)) == {st.ex[s].room for s in st.living_heroes()}  # no soulless body yet: it hunts
+    st.ex[hero].dead = True
+    assert _monster_targets(st, m) == [bodies(st)[hero]]
+    m.room = bodies(st)[hero]
+    offered = [Action.of("monster-ability", monster=m.uid, id="possession-ritual"), Action.of("monster-pass", monster=m.uid)]
+    assert _monster_ability(st, offered).kind == "monster-ability"
