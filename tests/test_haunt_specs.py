@@ -79,6 +79,7 @@ PILOTS = {
     24: "24-fly-away-home",
     15: "15-here-there-be-dragons",
     43: "43-the-star-sickness",
+    49: "49-you-wear-it-well",
 }
 
 # The named hooks each pilot needs. Pinned so that a new hook (or a hook grown into vocabulary)
@@ -132,6 +133,7 @@ HOOKS = {
     24: ("bat-latches", "bats-arrive", "bats-bite", "drive-off-bats", "first-bats", "kill-latched-bat"),
     15: (),
     43: (),
+    49: ("attack-body", "leave-bodies", "possession-ritual"),
 }
 
 

@@ -89,7 +89,13 @@ def _discard_to_reduce(st: BetrayalState, seat: str, points: int, per_item: int)
 def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx | None = None,
                 reducible: bool = True) -> Gen[None]:
     """The victim spreads the damage over the two traits of the kind as they choose (cards that
-    reduce or convert damage first, unless the damage is ``unreducible``)."""
+    reduce or convert damage first, unless the damage is ``unreducible``). A haunt status may
+    change the kind first (``damage_as``: a Soul takes physical damage as mental)."""
+    if points > 0:
+        turned = st.damage_kind(seat, kind)
+        if turned != kind:
+            st.emit("haunt.rules-override", f"{st.name(seat)} takes the {points} {kind} damage as {turned}")
+            kind = turned
     for source, _, ability in held_abilities(st, seat) if reducible else ():
         if ability.get("trigger") != "ongoing":
             continue

@@ -77,8 +77,8 @@ class Combat(Outcomes):
                     if self._target_has(target, w.trait) and (allowed is None or w.trait in allowed):
                         out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
             else:
-                for w in ranged:
-                    if self._target_has(target, w.trait):
+                for w in ranged:  # an attack_with rule binds a distance attack too (haunt 49's Souls)
+                    if self._target_has(target, w.trait) and (allowed is None or w.trait in allowed):
                         out.append(Action.of("attack", target=target, trait=w.trait, weapon=w.card))
         return out
 
@@ -526,6 +526,10 @@ class Combat(Outcomes):
                 self.piles.setdefault(m.room, []).extend(m.cards)
                 m.cards = []
             self._release_gone()
+            return
+        if mdef.on_defeat == "not-stunned":
+            # haunt 49's Astral Spirit: only the attack rules' outcomes (the heroes' tokens) count
+            self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight but is neither stunned nor hurt")
             return
         if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
             raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")

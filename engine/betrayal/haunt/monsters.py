@@ -736,6 +736,8 @@ class Monsters(Combat):
             return
         acts: list[Action] = []
         for ab in abilities:
+            if "where" in ab and m.room not in self._rooms_for(ab["where"]):
+                continue  # an ability used only in certain rooms (haunt 49's ritual by a body)
             if "requires" in ab and not self.pred(ab["requires"], None, m):
                 continue
             if "target" in ab:

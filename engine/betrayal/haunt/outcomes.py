@@ -548,6 +548,15 @@ class Outcomes(Wins):
         self.monster_items_changed(m, -1)
         yield from effects.gain_card(self, seat, card)
 
+    def damage_kind(self, seat: str, kind: str) -> str:
+        """A status with ``damage_as`` turns damage of the other kind into that kind (haunt 49:
+        physical damage to a Soul is taken as mental)."""
+        for status in self.hstatus.get(seat, []):
+            turned = self.hs.statuses.get(status, {}).get("damage_as") if self.hs is not None else None
+            if turned:
+                return str(turned)
+        return kind
+
     def damage_taken(self, seat: str, kind: str, points: int, reducible: bool = True) -> int:
         """A status with ``damage_taken: half-up`` halves, rounded up, all damage the explorer
         takes, whatever its source (an attack, a card, a room, the haunt). One with ``none``

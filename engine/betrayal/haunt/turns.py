@@ -571,6 +571,7 @@ class Turns(Collapse):
             return actions
         if self._blocks(seat, "move"):
             return []
+        actions = actions + self._wall_moves(seat, actions)
         if self.collapsed:
             actions = [a for a in actions if not (a.kind == "move" and a.get("to") in self.collapsed)]
         barred = self._barred_rooms(seat)
@@ -612,9 +613,22 @@ class Turns(Collapse):
         self.turn.end_now = True
         return True
 
+    def _wall_moves(self, seat: str, actions: list[Action]) -> list[Action]:
+        """A status with ``through_walls`` (haunt 49's Souls) lets the explorer step through a wall
+        into any room beside its own on the floor, as through a connecting doorway, for 1 space."""
+        if self.hs is None or self.movement_left(seat) < 1 or not any(
+                self.hs.statuses.get(s, {}).get("through_walls") for s in self.hstatus.get(seat, [])):
+            return []
+        near = {str(a["to"]) for a in actions if a.kind == "move"}
+        return [Action("move", (("to", room), ("cost", 1))) for room in sorted(self._wall_neighbours(self.ex[seat].room))
+                if room not in near]
+
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
         if self.hs is not None and (yield from self._stairs_refused(seat, to)):
             return
+        if self.hs is not None and to not in {r for r, _, _ in self.exits(seat)}:
+            self.emit("haunt.rules-override", f"{self.name(seat)} passes through the wall into {self.room_name(to)}",
+                      seat=seat, room=to)
         src_room = self.ex[seat].room
         extra = self._slowing(seat) if self.hs is not None else 0
         src = self.ex[seat].room

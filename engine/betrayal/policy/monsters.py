@@ -37,6 +37,8 @@ def _monster_ability(st: HauntState, actions: list[Action]) -> Action:
             if any("on_each" in d for d in ab.get("do", [])):
                 heroes, own = _reach(st, m, ab)
                 return (1, -heroes, str(a["id"])) if heroes > own else (9, 0, str(a["id"]))
+            if "where" in ab:
+                return (2, 0, str(a["id"]))  # offered only where it works (the ritual by a body): use it
             return (3, 0, str(a["id"])) if any("place" in d for d in ab.get("do", [])) else (9, 0, str(a["id"]))
         t = str(target)
         if st.side.get(t) != HERO:
@@ -132,6 +134,9 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
     loose = sorted({r for t in st.mdef(m).carries.get("tokens", ()) for r in st.htokens.get(str(t), [])})
     if drops and loose:
         return loose
+    spots = _ability_rooms(st, m)
+    if spots:
+        return spots  # a monster with an ability it could use in certain rooms now heads there (the ritual)
     gives = _gives([d for ab in st.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
     # a monster whose abilities give a status seeks the heroes who lack it (the Witch and Frogs)
     free = [s for s in st.living_heroes() if not gives & set(st.hstatus.get(s, []))]
@@ -139,6 +144,24 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
     if m.counterpart and st.in_play(m.counterpart):
         prey = [st.ex[m.counterpart].room]
     return prey
+
+
+def _ability_rooms(st: HauntState, m: Monster) -> list[str]:
+    """The rooms where the monster could use one of its monster-turn abilities limited to a
+    location (``where``), its requirement tried as if the monster stood there."""
+    out: set[str] = set()
+    home = m.room
+    try:
+        for ab in st.mdef(m).abilities:
+            if ab.get("timing") != "monster-turn" or "where" not in ab:
+                continue
+            for room in st._rooms_for(ab["where"]):
+                m.room = room
+                if "requires" not in ab or st.pred(ab["requires"], None, m):
+                    out.add(room)
+    finally:
+        m.room = home
+    return sorted(out)
 
 
 def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:

@@ -629,10 +629,13 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
         rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
         if chosen is not None and not _win_changes_anything(st, rules, target):
             continue  # a fight by the haunt's rule whose win would change nothing now only risks a loss
+        wins = [eff for r in rules for eff in r.get("on_attacker_wins", [])]
+        if wins and all("no_damage" in eff for eff in wins):
+            continue  # a win that only spares the loser changes nothing: a fight only risks a loss
         sneak = next((r["undefended"] for r in rules if "undefended" in r), None)
         if sneak is not None:
             edge = st._amount(sneak["dice"])  # a sneak attack: its dice hurt, nothing is risked
-        elif any("on_attacker_wins" in r for r in rules):
+        elif wins:
             edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
         elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):
             continue  # a rival holding what we lack is worth a steal, not a brawl

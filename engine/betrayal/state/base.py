@@ -326,6 +326,11 @@ class StateBase(GameState):
         """The traitor-and-monsters set of turns under way (the haunt's round; 0 before it)."""
         return 0
 
+    def damage_kind(self, seat: str, kind: str) -> str:
+        """The kind of damage the explorer takes for damage of ``kind`` (a haunt status may turn
+        physical damage into mental)."""
+        return kind
+
     def damage_taken(self, seat: str, kind: str, points: int, reducible: bool = True) -> int:
         """The damage the explorer really takes of ``points`` (a haunt status may change it;
         ``reducible`` False: damage nothing may lessen)."""
