@@ -57,7 +57,7 @@ def roll_attack(st: Outcomes, spec: Mapping[str, Any], m: Monster | None) -> Gen
     dice = st._amount(spec["dice"])
     trait = str(spec["trait"])
     if dice > 8 and not spec.get("no_dice_limit"):
-        st.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled")
+        st.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled", count=dice)
         dice = 8
     total = 0
     left = dice
@@ -65,14 +65,15 @@ def roll_attack(st: Outcomes, spec: Mapping[str, Any], m: Monster | None) -> Gen
         faces = yield from st.roll(min(left, 8), f"an attack of {dice} dice on every explorer")
         total += sum(faces)
         left -= 8
-    st.emit("haunt.rules-override", f"{dice} dice attack every explorer in the house: {total}")
+    st.emit("haunt.rules-override", f"{dice} dice attack every explorer in the house: {total}", count=dice, total=total)
     kind = "physical" if trait in ("might", "speed") else "mental"
     for seat in [s for s in st.seat_ids if st.in_play(s)]:
         if "unless" in spec and st.pred(spec["unless"], seat, m):
             continue
         resist = yield from effects.own_roll(st, seat, st.value(seat, trait), "trait", f"{st.name(seat)} resists with {trait}",
                                              effects.Ctx(seat, "haunt"))
-        st.emit("haunt.rules-override", f"{st.name(seat)} resists with {trait} {resist} against {total}")
+        st.emit("haunt.rules-override", f"{st.name(seat)} resists with {trait} {resist} against {total}",
+                seat=seat, trait=trait, total=resist, against=total)
         if resist < total and st.in_play(seat):
             yield from st._outcome({"damage": {"type": kind, "points": total - resist}}, seat, m)
 
