@@ -81,7 +81,7 @@ def _discard_to_reduce(st: BetrayalState, seat: str, points: int, per_item: int)
         st.discards["item"].append(card)
         points = max(0, points - per_item)
         st.emit("card.card-beats-book", f"{st.name(seat)} discards {st.card_name(card)} to take {per_item} less "
-                f"damage: {points}")
+                f"damage: {points}", seat=seat, card=card, amount=points)
         yield from lose_card(st, seat, card)
     return points
 

@@ -57,7 +57,8 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
             st.emit("haunt.rules-override", f"the {st.room_name(room)} does not work now (haunt)", room=room)
             continue
         if source.startswith("room:") and st.spares_room(seat, room):
-            st.emit("haunt.rules-override", f"the {st.room_name(room)} does not affect {st.name(seat)} (haunt status)")
+            st.emit("haunt.rules-override", f"the {st.room_name(room)} does not affect {st.name(seat)} (haunt status)",
+                seat=seat, room=room)
             continue
         if source.startswith("room:") and st.waives_room_text(seat, ability):
             st.emit("haunt.rules-override", f"{st.name(seat)} is spared the {st.room_name(room)}'s roll or damage (haunt status)",

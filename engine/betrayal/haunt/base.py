@@ -289,7 +289,8 @@ class HauntBase(BetrayalState):
         token = self._monster_raw(self.mdef(m)).get("remains")
         if token and m.gone == "killed":
             self.htokens.setdefault(str(token), []).append(m.room)
-            self.emit("haunt.rules-override", f"{self.mname(m)} leaves a {token} token in {self.room_name(m.room)}")
+            self.emit("haunt.rules-override", f"{self.mname(m)} leaves a {token} token in {self.room_name(m.room)}",
+                      monster=m.uid, token=str(token), room=m.room)
 
     def movement_left(self, seat: str) -> int:
         mods = self.turn_mods.get(seat, set())

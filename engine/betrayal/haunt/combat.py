@@ -110,7 +110,7 @@ class Combat(Outcomes):
         if not there:
             self.turn.keys.add("attack")
             self.emit("haunt.concealed-explorer", f"{self.name(seat)} attacks into {self.room_name(room)}: nobody is "
-                      "there, and the attack of this turn is spent")
+                      "there, and the attack of this turn is spent", seat=seat, room=room)
             for s in concealment.hidden_from(self, seat):
                 concealment.missed(self, s, room)
             return
@@ -497,7 +497,7 @@ class Combat(Outcomes):
             if cap.get("reduced_by"):
                 points = max(0, points - int(cap["reduced_by"]))
                 self.emit("monster.rules-overridable", f"{self.mname(m)} takes {cap['reduced_by']} less damage "
-                          f"each time it is beaten: {points}")
+                          f"each time it is beaten: {points}", monster=m.uid, amount=points)
             self.track += points
             self.emit("monster.rules-overridable", f"{self.mname(m)} takes {points} damage on the Turn/Damage track "
                       f"({self.track} of {self._amount(cap['points'])})", monster=m.uid, amount=points, track=self.track)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from hauntcheck.engine.betrayal.haunt.base import HauntBase
+    from hauntcheck.engine.core import EventArg
 
 S = TypeVar("S", bound="HauntBase")
 
@@ -67,32 +68,39 @@ def learn(st: HauntBase, seat: str, precision: str, why: str) -> None:
     state = st.concealed[seat]
     room = st.ex[seat].room
     known = set(state["rooms"]) | {room}
+    facts: dict[str, EventArg]  # what the other side learns, and nothing more
     if precision == "room":
         _set(st, seat, {room})
         state["seen"], state["exit"] = room, ""
         told = f"it is in {st.room_name(room)}"
+        facts = {"room": room}
     elif precision == "exit":
         seen = state["seen"] or room
         if room == seen:
             _set(st, seat, {room})
             told = f"it is still in {st.room_name(room)}"
+            facts = {"room": room}
         else:
             way = state["exit"] or room
             dist = st._dist_to([way])
             reach = max(0, st.speed(seat) - 1)
             _set(st, seat, {r for r in known if dist.get(r, 10_000) <= reach and r != seen} | {room})
             told = f"it left {st.room_name(seen)} for {st.room_name(way)}"
+            facts = {"origin": seen, "to": way}
     elif precision == "floor":
         floor = st.house.floor_of(room)
         _set(st, seat, {r for r in known if st.house.floor_of(r) == floor})
         told = f"it is on the {floor} floor"
+        facts = {"floor": floor}
     elif precision == "symbol":
         symbol = st.t.rooms[room].symbol
         _set(st, seat, {r for r in known if st.t.rooms[r].symbol == symbol})
         told = f"its room shows {'the ' + str(symbol) + ' symbol' if symbol else 'no symbol'}"
+        facts = {"kind": symbol}
     else:
         raise ValueError(f"learn_position {precision!r}: expected one of {', '.join(PRECISIONS)}")
-    st.emit("haunt.concealed-explorer", f"{why}: {told} ({len(state['rooms'])} room(s) possible)")
+    st.emit("haunt.concealed-explorer", f"{why}: {told} ({len(state['rooms'])} room(s) possible)",
+            seat=seat, count=len(state["rooms"]), **facts)
 
 
 def missed(st: HauntBase, seat: str, room: str) -> None:

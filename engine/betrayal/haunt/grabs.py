@@ -67,7 +67,7 @@ def grab(st: HauntState, seat: str, m: Monster) -> Gen[None]:
     st.grips[m.uid] = (seat, status)
     st.hook_state.get(HELD_A_TURN, {}).pop(seat, None)  # a new hold: its escape turn is still to come
     if spec.get("keeps_items"):
-        st.emit(RULE, f"{st.mname(m)} holds {st.name(seat)}")
+        st.emit(RULE, f"{st.mname(m)} holds {st.name(seat)}", monster=m.uid, target=seat)
         return
     e = st.ex[seat]
     drop = [c for c in e.cards if st.t.cards[c].item]  # the Bite and companions are no items
@@ -93,7 +93,7 @@ def devour(st: HauntState, m: Monster) -> Gen[None]:
         if victim not in st.hook_state.get(HELD_A_TURN, {}):
             return  # caught on its own turn: it gets its turn to escape first
         st.hook_state[HELD_A_TURN].pop(victim, None)
-        st.emit(RULE, f"{st.name(victim)} is still held when {st.mname(m)}'s turn starts")
+        st.emit(RULE, f"{st.name(victim)} is still held when {st.mname(m)}'s turn starts", seat=victim, monster=m.uid)
         yield from st._outcome({"kill": True}, victim, m)
         st._release_gone()
         return
@@ -132,10 +132,11 @@ def escape(st: HauntState, seat: str) -> Gen[bool]:
         status = spec_of(st, m)["status"]
         if status in st.hstatus.get(seat, []):
             st.hstatus[seat].remove(status)
-        st.emit(RULE, f"{st.name(seat)} rolls {mine} against {theirs} for {st.mname(m)} ({trait}) and escapes")
+        st.emit(RULE, f"{st.name(seat)} rolls {mine} against {theirs} for {st.mname(m)} ({trait}) and escapes",
+                seat=seat, total=mine, against=theirs, monster=m.uid, trait=trait, passed=True)
         return True
     st.emit(RULE, f"{st.name(seat)} rolls {mine} against {theirs} for {st.mname(m)} ({trait}): still held, the turn "
-            "is over")
+            "is over", seat=seat, total=mine, against=theirs, monster=m.uid, trait=trait, passed=False)
     st.hook_state.setdefault(HELD_A_TURN, {})[seat] = True
     return False
 
@@ -145,7 +146,7 @@ def drag(st: HauntState, m: Monster) -> Gen[bool]:
     its paired part by a shortest way (the first room by name among equally short steps), taking
     the explorer along, instead of its normal move and attack. True when it did."""
     if spec_of(st, m).get("devour_at") == "turn-start" and holding(st, m) is not None:
-        st.emit(RULE, f"{st.mname(m)} stays with {st.name(str(holding(st, m)))}")
+        st.emit(RULE, f"{st.mname(m)} stays with {st.name(str(holding(st, m)))}", monster=m.uid, target=str(holding(st, m)))
         return True
     spec = spec_of(st, m).get("drag")
     seat = holding(st, m)

@@ -57,7 +57,7 @@ class Monsters(Combat):
                         for eff in rule.get("do", []):
                             yield from self._outcome(eff, None, m)
                 if "turn-over" in self.turn_mods.pop(m.uid, set()):
-                    self.emit("monster.rules-overridable", f"{self.mname(m)} spends its whole turn so")
+                    self.emit("monster.rules-overridable", f"{self.mname(m)} spends its whole turn so", monster=m.uid)
                     if self._check_wins():
                         return
                     continue
@@ -155,21 +155,23 @@ class Monsters(Combat):
         spec = self.mdef(m).movement["straight_ahead"]
         with_heroes = spec.get("stops_with") == "heroes"
         if with_heroes and any(self.ex[s].room == m.room for s in self.living_heroes()):
-            self.emit("monster.rules-overridable", f"{self.mname(m)} stays with the hero in {self.room_name(m.room)}")
+            self.emit("monster.rules-overridable", f"{self.mname(m)} stays with the hero in {self.room_name(m.room)}",
+                      monster=m.uid, room=m.room)
             return
         facing = m.facing or 0
         for _ in range(int(spec["spaces"])):
             walks = self.floor_walks(m, m.room)
             side = next(((facing + turn) % 4 for turn in (0, 3, 2, 1) if (facing + turn) % 4 in walks), None)
             if side is None:
-                self.emit("monster.rules-overridable", f"{self.mname(m)} has no way out of {self.room_name(m.room)}")
+                self.emit("monster.rules-overridable", f"{self.mname(m)} has no way out of {self.room_name(m.room)}",
+                          monster=m.uid, room=m.room)
                 break
             src, m.room, m.facing = m.room, walks[side], side
             how = "straight on" if side == facing else "turning left" if side == (facing + 3) % 4 else \
                 "turning back" if side == (facing + 2) % 4 else "turning right"
             facing = side
             self.emit("monster.rules-overridable", f"{self.mname(m)} walks {how} from {self.room_name(src)} to "
-                      f"{self.room_name(m.room)} (facing {SIDES[side]})")
+                      f"{self.room_name(m.room)} (facing {SIDES[side]})", monster=m.uid, origin=src, to=m.room, side=side)
             self._monster_room_text(m, ("enter", "cross"))
             yield from self._monster_checks(m, "enter")
             if m.gone or (with_heroes and any(self.ex[s].room == m.room for s in self.living_heroes())):

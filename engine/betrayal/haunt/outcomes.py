@@ -337,7 +337,7 @@ class Outcomes(Wins):
                             and str(spec) in self.hstatus.get(s, [])), None)
             if carrier is not None and self.status_value(seat, "carried_like_item"):
                 self.carried[seat] = carrier
-                self.emit(rule, f"{self.name(seat)} rides with {self.name(carrier)}")
+                self.emit(rule, f"{self.name(seat)} rides with {self.name(carrier)}", seat=seat, holder=carrier)
         elif verb == "exit_house" and seat is not None:
             self.exited.add(seat)
             self.emit(rule, f"{self.name(seat)} leaves the house", seat=seat)
@@ -517,7 +517,8 @@ class Outcomes(Wins):
         order = self.seat_ids[start:] + self.seat_ids[:start]
         for who in [s for s in order if self.in_play(s) and self.ex[s].room in rooms]:
             if "unless" in spec and self.pred(spec["unless"], who, m):
-                self.emit("haunt.rules-override", f"{self.name(who)} is spared in {self.room_name(self.ex[who].room)}")
+                self.emit("haunt.rules-override", f"{self.name(who)} is spared in {self.room_name(self.ex[who].room)}",
+                          seat=who, room=self.ex[who].room)
                 continue
             for eff in spec["do"]:
                 if self.in_play(who):
@@ -780,7 +781,8 @@ class Outcomes(Wins):
         outcomes move them (Comes the Hero: the immortal traitor, worn down by the Statue)."""
         if steps and not self.own_change and self.hs is not None and any(
                 self.hs.statuses.get(x, {}).get("traits_fixed") for x in self.hstatus.get(seat, ())):
-            self.emit("haunt.rules-override", f"{self.name(seat)}'s traits are fixed: {trait} does not change")
+            self.emit("haunt.rules-override", f"{self.name(seat)}'s traits are fixed: {trait} does not change",
+                      seat=seat, trait=trait)
             return 0
         return super().trait_change(seat, trait, steps, card, rule)
 
@@ -792,9 +794,10 @@ class Outcomes(Wins):
         mover = next((x for x in self.active_monsters(self.ex[seat].room) if x.kind == spec["monster"]), None)
         left = self._amount(spec["spaces"])
         if mover is None or left <= 0:
-            self.emit(rule, f"{self.name(seat)} moves no {spec['monster']} ({left} spaces)")
+            self.emit(rule, f"{self.name(seat)} moves no {spec['monster']} ({left} spaces)",
+                      seat=seat, kind=str(spec["monster"]), count=left)
             return
-        self.emit(rule, f"{self.name(seat)} may move {self.mname(mover)} up to {left} spaces")
+        self.emit(rule, f"{self.name(seat)} may move {self.mname(mover)} up to {left} spaces", seat=seat, monster=mover.uid, count=left)
         while left > 0:
             steps = [(r, cost) for r, cost, _ in self._room_exits(mover.room) if cost <= left and r not in self.collapsed]
             if not steps:
@@ -806,7 +809,7 @@ class Outcomes(Wins):
             src, mover.room = mover.room, str(a["to"])
             left -= next(c for r, c in steps if r == mover.room)
             self.emit(rule, f"{self.name(seat)} moves {self.mname(mover)} {self.room_name(src)} -> "
-                      f"{self.room_name(mover.room)} ({left} left)")
+                      f"{self.room_name(mover.room)} ({left} left)", seat=seat, monster=mover.uid, origin=src, to=mover.room, count=left)
 
     def _swap_tokens(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
         """``swap_tokens``: once a turn the explorer and one roommate each give the other one of
@@ -901,13 +904,14 @@ class Outcomes(Wins):
         types = ("item", "omen") if omens else ("item",)
         loot = [c for c in self.ex[victim].cards if self.t.cards[c].can_steal and self.t.cards[c].type in types]
         if not loot:
-            self.emit("attack.steal", f"{self.name(victim)} has nothing {self.name(seat)} can take")
+            self.emit("attack.steal", f"{self.name(victim)} has nothing {self.name(seat)} can take", seat=seat, owner=victim)
             return
         a = yield from self.ask(seat, [Action.of("steal", card=c) for c in loot], f"take which item from {self.name(victim)}")
         card = str(a["card"])
         self.ex[victim].cards.remove(card)
         self.ex[seat].cards.append(card)
-        self.emit("attack.steal", f"{self.name(seat)} takes {self.card_name(card)} from {self.name(victim)}")
+        self.emit("attack.steal", f"{self.name(seat)} takes {self.card_name(card)} from {self.name(victim)}",
+                  seat=seat, card=card, owner=victim)
         yield from effects.card_stolen(self, victim, card)
         yield from effects.gain_card(self, seat, card)
 

@@ -33,7 +33,7 @@ class SetupSteps(Monsters):
             a = yield from self.ask(seat, [Action.of("hide-in", room=r) for r in rooms], "write down the room you are in")
             concealment.conceal(self, seat, str(a["room"]))
             self.emit("haunt.concealed-explorer", f"{self.name(seat)} writes down a room (secretly, "
-                      f"{self.room_name(str(a['room']))}) and takes the figure off the board")
+                      f"{self.room_name(str(a['room']))}) and takes the figure off the board", seat=seat, room=str(a["room"]))
 
     def _hidden_deal_step(self) -> Mapping[str, Any] | None:
         """The haunt's setup step that deals the hidden-traitor tokens (``deal`` with
@@ -209,7 +209,8 @@ class SetupSteps(Monsters):
                     if room not in self.house.spots:
                         # only a haunt played away from its chart rooms (force_haunt) meets a named
                         # room that is not in the house and cannot be placed: nothing enters there
-                        self.emit(rule, f"{self.room_name(room)} is not in the house: {mdef.name} {i + 1} does not enter")
+                        self.emit(rule, f"{self.room_name(room)} is not in the house: {mdef.name} {i + 1} does not enter",
+                                  room=room, kind=mdef.id)
                         continue
                     self._add_monster(mdef, room, index=i)
             else:
@@ -480,7 +481,7 @@ class SetupSteps(Monsters):
             # none found yet: it waits for every listed room, the first discovered takes it
             self.waiting_tokens.extend((token, r) for r in listed)
             self.emit("haunt.setup-right-now", f"a {token} token waits for whichever of "
-                      f"{', '.join(self.room_name(r) for r in listed)} is discovered first")
+                      f"{', '.join(self.room_name(r) for r in listed)} is discovered first", token=token, rooms=listed)
             return
         options = [r for r in listed if r in self.house.spots] or listed
         chooser = (self._who(where.get("chosen_by", "traitor")) or [str(self.haunt["revealer"])])[0]
@@ -665,14 +666,15 @@ class SetupSteps(Monsters):
         known = [c for c in self.deck_tops[kind] if c in cards and c in self.decks[kind]]
         hidden = sorted(c for c in set(self.decks[kind]) if c in cards and c not in self.deck_tops[kind])
         if not known and not hidden:
-            self.emit("haunt.setup-right-now", f"none of {', '.join(cards)} is in the {kind} stack: nothing is found")
+            self.emit("haunt.setup-right-now", f"none of {', '.join(cards)} is in the {kind} stack: nothing is found",
+                      cards=cards, stack=kind)
             return
         card = known[0] if known else (yield from self.draw_from(hidden, "card", f"the first of them in the {kind} stack"))
         self.decks[kind].remove(card)
         self.deck_tops[kind] = []  # the stack is shuffled: no card's place in it is known any more
         self.ex[seat].cards.append(card)
         self.emit("haunt.setup-right-now", f"{self.name(seat)} goes through the {kind} stack and takes the "
-                  f"{self.card_name(card)}, the first of them met; the stack is shuffled")
+                  f"{self.card_name(card)}, the first of them met; the stack is shuffled", seat=seat, card=card, stack=kind)
         yield from effects.gain_card(self, seat, card)
 
     def _fetch_rooms(self, spec: Mapping[str, Any]) -> Gen[None]:

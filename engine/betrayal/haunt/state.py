@@ -182,7 +182,8 @@ class HauntState(Turns):
         if not rooms or any(r in self.house.spots for r in rooms):
             return
         self.emit("haunt.chart-lookup", f"haunt {number} is played away from its chart rooms ("
-                  + ", ".join(self.room_name(r) for r in rooms) + "): one is taken from the room stack first")
+                  + ", ".join(self.room_name(r) for r in rooms) + "): one is taken from the room stack first",
+                  haunt=number, rooms=rooms)
         yield from self._fetch_rooms({"rooms": rooms, "until": 1})
 
     def enter_haunt(self, number: int) -> None:

@@ -224,7 +224,7 @@ class Tasks(SetupSteps):
                     continue
             self.htokens[tdef.id].remove(room)
             self.emit("haunt.rules-override", f"the hidden {tdef.id} in {self.room_name(room)} springs on {self.name(seat)}"
-                      " and is removed")
+                      " and is removed", token=tdef.id, room=room, target=seat)
             for eff in spec["do"]:
                 if self._check_wins() or not self.in_play(seat):
                     return
@@ -239,7 +239,8 @@ class Tasks(SetupSteps):
             keys.add("attack")
         if task.get("timing") == "full-turn":
             self.turn.end_now = True  # it takes the whole turn: no move, no attack, nothing after it
-            self.emit("haunt.specific-action", f"{self.name(seat)} spends the whole turn on {task['id']}")
+            self.emit("haunt.specific-action", f"{self.name(seat)} spends the whole turn on {task['id']}",
+                      seat=seat, task=task["id"])
         if "exclusive_group" in task:
             keys.add(f"group:{task['exclusive_group']}")
         cost = task.get("cost", {}).get("movement", 0)

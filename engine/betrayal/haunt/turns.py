@@ -141,7 +141,8 @@ class Turns(Collapse):
                         # the track just reached a value: its outcomes now, at the moment that advanced it
                         if int(at["value"]) != self.track or at.get("moment") == "start-of-that-turn":
                             continue
-                        self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"))
+                        self.emit("haunt.rules-override", at.get("says", f"{timer['id']} reaches {at['value']}"),
+                                  timer=timer["id"], track=self.track)
                         for eff in at.get("do", []):
                             if self._check_wins():
                                 return
@@ -433,7 +434,8 @@ class Turns(Collapse):
         spaces = int(self._monster_raw(self.mdef(m))["escort"]["spaces"])
         self.turn.keys.add("escort")
         self.turn_mods.setdefault(seat, set()).add(f"escort:{m.uid}:{spaces}")
-        self.emit("haunt.rules-override", f"{self.name(seat)} takes {self.mname(m)} along for up to {spaces} spaces")
+        self.emit("haunt.rules-override", f"{self.name(seat)} takes {self.mname(m)} along for up to {spaces} spaces",
+                  seat=seat, monster=m.uid, count=spaces)
 
     def _escort_follows(self, seat: str, src: str) -> None:
         """The monster a hero escorts moves with it while escort spaces are left and it was in
@@ -446,7 +448,7 @@ class Turns(Collapse):
                 continue
             m.room = self.ex[seat].room
             self.emit("haunt.rules-override", f"{self.mname(m)} comes along with {self.name(seat)} to "
-                      f"{self.room_name(m.room)}")
+                      f"{self.room_name(m.room)}", monster=m.uid, seat=seat, origin=src, to=m.room)
             if int(left) > 1:
                 self.turn_mods[seat].add(f"escort:{uid}:{int(left) - 1}")
 
@@ -606,10 +608,11 @@ class Turns(Collapse):
                                             effects.Ctx(seat, "haunt"))
         target = self._amount(spec["target"])
         if total >= target:
-            self.emit("haunt.rules-override", f"{self.name(seat)} rolls {total} against {target}+ and may use the stairs")
+            self.emit("haunt.rules-override", f"{self.name(seat)} rolls {total} against {target}+ and may use the stairs",
+                      seat=seat, trait=trait, total=total, need=target, passed=True)
             return False
         self.emit("haunt.rules-override", f"{self.name(seat)} rolls {total} against {target}+ and cannot use the stairs: "
-                  "the turn is over")
+                  "the turn is over", seat=seat, trait=trait, total=total, need=target, passed=False)
         self.turn.end_now = True
         return True
 
@@ -669,7 +672,8 @@ class Turns(Collapse):
         if src in rooms and here != src:
             rooms.remove(src)
             rooms.append(here)
-            self.emit("haunt.rules-override", f"the {token} token goes with {self.name(seat)} to {self.room_name(here)}")
+            self.emit("haunt.rules-override", f"the {token} token goes with {self.name(seat)} to {self.room_name(here)}",
+                      token=str(token), seat=seat, origin=src, to=here)
 
     def _take_custody(self, seat: str) -> Gen[None]:
         """``death.companion-custody``: the next explorer to enter takes a companion left in a room."""
