@@ -69,7 +69,8 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
     # outcomes.py and base.py; ``counts_as_hero: false`` goes with a change of side (``turn_traitor``)
     "status_def": frozenset({
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
-        "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero", "hurt_by_holders", "may_not_enter"}),
+        "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero", "hurt_by_holders", "may_not_enter",
+        "trait_values"}),
     # amounts.py and setup_steps.py (``on_card_of`` is not carried out yet)
     "location": frozenset({
         "room", "rooms", "room_of", "room_of_holder", "haunt_room", "symbol", "any_room", "room_with_token",

@@ -219,7 +219,7 @@ class HauntState(Turns):
                 if self._check_wins():
                     return
             first = False
-            if self.active_monsters():
+            if self.active_monsters() or self.side_monster_rules():
                 yield from self._monster_turn()
                 if self._check_wins():
                     return

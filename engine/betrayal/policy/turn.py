@@ -22,6 +22,19 @@ from hauntcheck.engine.core import Action, Rng
 
 
 def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
+    choice = _turn_choice(st, actions, rng)
+    if choice.kind == "end" and st.hs is not None and st.side.get(st.current, HERO) == HERO:
+        doomed = _doomed_rooms(st)
+        if st.ex[st.current].room in doomed:
+            # a spreading field reaches this room at the monster turn: step out of its way
+            safe = [a for a in actions if a.kind == "move" and str(a["to"]) not in doomed
+                    and not _deadly_entry(st, st.current, str(a["to"]))]
+            if safe:
+                return min(safe, key=lambda a: str(a["to"]))
+    return choice
+
+
+def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     seat = st.current
     by_kind: dict[str, list[Action]] = {}
     for a in actions:
@@ -100,10 +113,12 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
         if st.ex[seat].room not in st._dist_to(goals) and not by_kind.get("move") and by_kind.get("use"):
             return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
+    avoid: set[str] = set()
     if any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)) and "move" in by_kind:
-        by_kind["move"] = [a for a in by_kind["move"] if not _deadly_entry(st, seat, str(a["to"]))]
+        avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]))}
+        by_kind["move"] = [a for a in by_kind["move"] if str(a["to"]) not in avoid]
     if goals:
-        dist = st._dist_to(goals)
+        dist = st._dist_to(goals) if not avoid else _dist_avoiding(st, goals, _harmful_rooms(st, seat))
         here = dist.get(st.ex[seat].room, 10_000)
         steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < here]
         if steps:
@@ -263,7 +278,8 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
         finds = _task_rooms(st, seat, side, lacking)
         rooms += finds
-        spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
+        spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking
+                    and ("requires" not in t or st.pred(t["requires"], seat)) for t in st.tasks_for(seat))
         if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
             rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
         if rooms:
@@ -332,6 +348,8 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
             continue
         if _hopeless(st, seat, task):
             continue
+        if task.get("timing") == "on-entry" and _harms_self(st, [*task.get("do", []), *task.get("success", [])]):
+            continue  # a room whose entry would take the explorer out of its side's work is no goal
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
             continue
@@ -611,14 +629,92 @@ def _too_risky(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
     return win < lose
 
 
+def _harms_self(st: HauntState, effs: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether outcomes kill the explorer or take it out of its side's work: turning it to the
+    other side, or a status that blocks what it does (a Blob-person), at any depth of a branch."""
+    if _kills(effs):
+        return True
+    for eff in effs:
+        if "turn_traitor" in eff:
+            return True
+        status = eff.get("become")
+        if isinstance(status, str) and st.hs is not None and st.hs.statuses.get(status, {}).get("blocks"):
+            return True
+        branch = eff.get("branch")
+        if isinstance(branch, Mapping) and _harms_self(st, [*branch.get("then", []), *branch.get("else", [])]):
+            return True
+    return False
+
+
+def _doomed_rooms(st: HauntState) -> set[str]:
+    """Rooms a token field reaches at the next monster turn (a side's ``monster-turn`` rule that
+    places or spreads the token) where that token harms whoever stands in it (an on-entry rule
+    on its rooms): the field's rooms, the rooms one way from them, and the rooms it is placed in."""
+    if st.hs is None:
+        return set()
+    harmful = {str(task["where"]["room_with_token"]) for side in st.hs.sides().values()
+               for task in [*side.tasks, *side.actions]
+               if task.get("timing") == "on-entry" and isinstance(task.get("where", {}).get("room_with_token"), str)
+               and _harms_self(st, [*task.get("do", []), *task.get("success", [])])}
+    if not harmful:
+        return set()
+    spreads: set[str] = set()
+    placed: list[Mapping[str, Any]] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, Mapping):
+            if isinstance(node.get("spread"), Mapping):
+                spreads.add(str(node["spread"]["token"]))
+            if isinstance(node.get("place"), Mapping) and node["place"].get("token") in harmful:
+                placed.append(node["place"]["in"])
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for x in node:
+                visit(x)
+
+    visit([r.get("do", []) for r in st.side_monster_rules()])
+    out: set[str] = set()
+    for token in harmful & spreads:
+        field = {r for r in st.htokens.get(token, ()) if r in st.house.spots}
+        out |= field | {other for room in field for other, _cost, _how in st._room_exits(room)}
+    for where in placed:
+        with contextlib.suppress(NotImplementedError):
+            out |= {r for r in st._rooms_for(where) if r in st.house.spots}
+    return out
+
+
+def _harmful_rooms(st: HauntState, seat: str) -> set[str]:
+    """Every room of the house whose entry :func:`_deadly_entry` would be for the explorer."""
+    return {r for r in st.house.spots if r != st.ex[seat].room and _deadly_entry(st, seat, r)}
+
+
+def _dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> dict[str, int]:
+    """Spaces from every room to the nearest of ``goals`` by ways that never pass through a room
+    of ``avoid`` (a breadth-first search on the house graph without them)."""
+    graph = st._graph()
+    frontier = sorted({g for g in goals if g in graph and g not in avoid})
+    dist = dict.fromkeys(frontier, 0)
+    while frontier:
+        nxt: list[str] = []
+        for room in frontier:
+            for other in sorted(graph[room]):
+                if other not in dist and other not in avoid:
+                    dist[other] = dist[room] + 1
+                    nxt.append(other)
+        frontier = nxt
+    return dist
+
+
 def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
     """Whether entering ``room`` would set off an on-entry rule that kills the explorer (a
-    bomb's proximity trigger): checked with the explorer placed there for the test only."""
+    bomb's proximity trigger) or takes it out of its side's work (:func:`_harms_self`): checked
+    with the explorer placed there for the test only."""
     e = st.ex[seat]
     here = e.room
     try:
         e.room = room
-        return any(task.get("timing") == "on-entry" and _kills(task.get("do", []) + task.get("success", []))
+        return any(task.get("timing") == "on-entry" and _harms_self(st, task.get("do", []) + task.get("success", []))
                    and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
     finally:
         e.room = here
