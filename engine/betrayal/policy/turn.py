@@ -23,14 +23,24 @@ from hauntcheck.engine.core import Action, Rng
 
 def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     choice = _turn_choice(st, actions, rng)
-    if choice.kind == "end" and st.hs is not None and st.side.get(st.current, HERO) == HERO:
-        doomed = _doomed_rooms(st)
-        if st.ex[st.current].room in doomed:
-            # a spreading field reaches this room at the monster turn: step out of its way
-            safe = [a for a in actions if a.kind == "move" and str(a["to"]) not in doomed
-                    and not _deadly_entry(st, st.current, str(a["to"]))]
-            if safe:
-                return min(safe, key=lambda a: str(a["to"]))
+    seat = st.current
+    if choice.kind not in ("end", "move") or st.hs is None or st.side.get(seat, HERO) != HERO \
+            or any(a.kind == "task" for a in actions):
+        return choice  # work is still to be done here this turn
+    doomed = _doomed_rooms(st)
+    here = st.ex[seat].room
+    to = here if choice.kind == "end" else str(choice["to"])
+    if to not in doomed:
+        return choice
+    # A spreading field reaches that room at the monster turn: with nothing left to do there this
+    # turn, stay out of its way - step as far from it as one step goes, or stay where it is safe.
+    away = _dist_avoiding(st, doomed, set())
+    if here not in doomed and choice.kind == "move" and "end" in {a.kind for a in actions}:
+        return next(a for a in actions if a.kind == "end")
+    moves = [a for a in actions if a.kind == "move" and not _deadly_entry(st, seat, str(a["to"]))]
+    best = max(moves, key=lambda a: (away.get(str(a["to"]), 99), str(a["to"])), default=None)
+    if best is not None and away.get(str(best["to"]), 99) > away.get(here, 99 if here not in doomed else 0):
+        return best
     return choice
 
 
@@ -285,11 +295,13 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         if rooms:
             return rooms
         # Nothing yields it but the card stacks: the carrier explores for it, the others work
-        # where the goals are.
-        if seat == carrier:
-            return _frontier(st) or _task_rooms(st, seat, side, None)
-        if not mine:
-            return _task_rooms(st, seat, side, None) or _frontier(st)
+        # where the goals are. (A haunt token lies in no stack: until a task can yield it, the
+        # goals below come first - the Blob's weakness before its ingredients.)
+        if lacking - set(st.hs.tokens if st.hs is not None else ()):
+            if seat == carrier:
+                return _frontier(st) or _task_rooms(st, seat, side, None)
+            if not mine:
+                return _task_rooms(st, seat, side, None) or _frontier(st)
     if seat == carrier and want - mine - lacking:
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
                 and any(st.holds(s, w) for w in want - mine)]
@@ -679,6 +691,14 @@ def _doomed_rooms(st: HauntState) -> set[str]:
         field = {r for r in st.htokens.get(token, ()) if r in st.house.spots}
         out |= field | {other for room in field for other, _cost, _how in st._room_exits(room)}
     for where in placed:
+        status = where.get("room_with_status")
+        if isinstance(status, str):
+            # placed where explorers with the status stand: anywhere they can walk to first
+            for s in st.seat_ids:
+                if st.in_play(s) and status in st.hstatus.get(s, []):
+                    reach = st._dist_to([st.ex[s].room])
+                    out |= {r for r, d in reach.items() if d <= st.speed(s)}
+            continue
         with contextlib.suppress(NotImplementedError):
             out |= {r for r in st._rooms_for(where) if r in st.house.spots}
     return out
@@ -715,6 +735,7 @@ def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
     try:
         e.room = room
         return any(task.get("timing") == "on-entry" and _harms_self(st, task.get("do", []) + task.get("success", []))
+                   and ("where" not in task or st._where_ok(seat, task["where"]))
                    and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
     finally:
         e.room = here
