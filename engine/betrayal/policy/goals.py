@@ -32,22 +32,11 @@ def goal_rooms(st: HauntState, side: str) -> list[str]:
     if own is not None:
         rooms += _meeting_room(st, own.wins)
         for task in own.tasks:
-            if _waits_on_flag(st, task.get("requires", {})):
-                continue  # a step after another: its rooms are no goal until the flag is set
             for r in task.get("where", {}).get("rooms", []):
                 if r in st.house.spots and not (task.get("reuse") == "once-per-place"
                                                 and f"{task['id']}/{r}" in st.used_places):
                     rooms.append(r)  # a room that served a once-per-place task is spent
     return sorted(set(rooms))
-
-
-def _waits_on_flag(st: HauntState, p: Any) -> bool:
-    """Whether a task's ``requires`` asks for a flag not set yet (alone, or in an ``all``)."""
-    if not isinstance(p, Mapping):
-        return False
-    if "flag" in p:
-        return str(p["flag"]) not in st.hflags
-    return any(_waits_on_flag(st, x) for x in p.get("all", ()))
 
 
 def wanted_cards(st: HauntState, side: str) -> set[str]:

@@ -36,7 +36,13 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     # turn, stay out of its way - step as far from it as one step goes, or stay where it is safe.
     away = _dist_avoiding(st, doomed, set())
     if here not in doomed and choice.kind == "move" and "end" in {a.kind for a in actions}:
-        return next(a for a in actions if a.kind == "end")
+        # in only to work beside the field and back out within this turn's movement
+        ring = _dist_avoiding(st, _beside_field(st), set())
+        steps = ring.get(here, 99)
+        throw = any(st.holds(seat, str(t.get("holding"))) for t in st.tasks_for(seat)
+                    if t.get("cost") and isinstance(t.get("holding"), str))
+        if not (("task-roll" not in st.turn.keys or throw) and st.movement_left(seat) >= 2 * steps + int(throw)):
+            return next(a for a in actions if a.kind == "end")
     moves = [a for a in actions if a.kind == "move" and not _deadly_entry(st, seat, str(a["to"]))]
     best = max(moves, key=lambda a: (away.get(str(a["to"]), 99), str(a["to"])), default=None)
     if best is not None and away.get(str(best["to"]), 99) > away.get(here, 99 if here not in doomed else 0):
@@ -288,20 +294,17 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
         finds = _task_rooms(st, seat, side, lacking)
         rooms += finds
-        spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking
-                    and ("requires" not in t or st.pred(t["requires"], seat)) for t in st.tasks_for(seat))
+        spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
         if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
             rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
         if rooms:
             return rooms
         # Nothing yields it but the card stacks: the carrier explores for it, the others work
-        # where the goals are. (A haunt token lies in no stack: until a task can yield it, the
-        # goals below come first - the Blob's weakness before its ingredients.)
-        if lacking - set(st.hs.tokens if st.hs is not None else ()):
-            if seat == carrier:
-                return _frontier(st) or _task_rooms(st, seat, side, None)
-            if not mine:
-                return _task_rooms(st, seat, side, None) or _frontier(st)
+        # where the goals are.
+        if seat == carrier:
+            return _frontier(st) or _task_rooms(st, seat, side, None)
+        if not mine:
+            return _task_rooms(st, seat, side, None) or _frontier(st)
     if seat == carrier and want - mine - lacking:
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
                 and any(st.holds(s, w) for w in want - mine)]
@@ -664,19 +667,17 @@ def _doomed_rooms(st: HauntState) -> set[str]:
     on its rooms): the field's rooms, the rooms one way from them, and the rooms it is placed in."""
     if st.hs is None:
         return set()
-    harmful = {str(task["where"]["room_with_token"]) for side in st.hs.sides().values()
-               for task in [*side.tasks, *side.actions]
-               if task.get("timing") == "on-entry" and isinstance(task.get("where", {}).get("room_with_token"), str)
-               and _harms_self(st, [*task.get("do", []), *task.get("success", [])])}
+    harmful = _harmful_tokens(st)
     if not harmful:
         return set()
-    spreads: set[str] = set()
+    spreads: dict[str, int] = {}  # token -> how many times a monster turn may spread it
     placed: list[Mapping[str, Any]] = []
 
     def visit(node: Any) -> None:
         if isinstance(node, Mapping):
             if isinstance(node.get("spread"), Mapping):
-                spreads.add(str(node["spread"]["token"]))
+                token = str(node["spread"]["token"])
+                spreads[token] = spreads.get(token, 0) + 1
             if isinstance(node.get("place"), Mapping) and node["place"].get("token") in harmful:
                 placed.append(node["place"]["in"])
             for value in node.values():
@@ -687,9 +688,12 @@ def _doomed_rooms(st: HauntState) -> set[str]:
 
     visit([r.get("do", []) for r in st.side_monster_rules()])
     out: set[str] = set()
-    for token in harmful & spreads:
+    for token in sorted(harmful & set(spreads)):
         field = {r for r in st.htokens.get(token, ()) if r in st.house.spots}
-        out |= field | {other for room in field for other, _cost, _how in st._room_exits(room)}
+        out |= field
+        for _ in range(spreads[token]):  # a second spread on a lucky roll reaches one room further
+            field = {other for room in field for other, _cost, _how in st._room_exits(room)}
+            out |= field
     for where in placed:
         status = where.get("room_with_status")
         if isinstance(status, str):
@@ -724,6 +728,22 @@ def _dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> dic
                     nxt.append(other)
         frontier = nxt
     return dist
+
+
+def _beside_field(st: HauntState) -> list[str]:
+    """Rooms next to a harmful token field but not in it (where its tasks are done)."""
+    fields = {r for token in _harmful_tokens(st) for r in st.htokens.get(token, ()) if r in st.house.spots}
+    return sorted({other for room in fields for other, _cost, _how in st._room_exits(room)} - fields)
+
+
+def _harmful_tokens(st: HauntState) -> set[str]:
+    """Tokens whose rooms harm whoever enters them (an on-entry rule on ``room_with_token``)."""
+    if st.hs is None:
+        return set()
+    return {str(task["where"]["room_with_token"]) for side in st.hs.sides().values()
+            for task in [*side.tasks, *side.actions]
+            if task.get("timing") == "on-entry" and isinstance(task.get("where", {}).get("room_with_token"), str)
+            and _harms_self(st, [*task.get("do", []), *task.get("success", [])])}
 
 
 def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
