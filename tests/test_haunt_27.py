@@ -11,8 +11,9 @@ from betrayal_support import drive, haunt_seed
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState
+from hauntcheck.engine.betrayal.haunt.fields import side_monster_rules, side_monster_turn
 from hauntcheck.engine.betrayal.policy import policy
-from hauntcheck.engine.betrayal.policy.turn import _deadly_entry, _doomed_rooms
+from hauntcheck.engine.betrayal.policy.fields import _deadly_entry, _doomed_rooms
 from hauntcheck.engine.betrayal.state.base import Turn
 from hauntcheck.engine.games import game_spec
 from hauntcheck.engine.play import PolicyController, seeded_table
@@ -41,15 +42,15 @@ def test_the_blob_breaks_out_in_the_crystal_balls_room_and_spreads_each_monster_
     st = started()
     haunt_room = str(st.haunt["room"]) if st.haunt else ""
     assert "crystal-ball" not in st.ex[str(st.haunt["revealer"])].cards if st.haunt else False
-    assert st.side_monster_rules(), "the Blob grows at the monster turn although no monster is in play"
+    assert side_monster_rules(st), "the Blob grows at the monster turn although no monster is in play"
     assert st.htokens.get("blob", []) == []
     for seat in st.seat_ids:  # nobody is caught: this test is about the field
         st.ex[seat].room = "entrance-hall" if haunt_room != "entrance-hall" else "foyer"
-    drive(st._side_monster_turn())
+    drive(side_monster_turn(st))
     first = set(st.htokens["blob"])
     assert first == {haunt_room, *st.adjoining_rooms(haunt_room)}
     assert "blob-out" in st.hflags
-    drive(st._side_monster_turn(), face=0)  # the die shows 0: one expansion only
+    drive(side_monster_turn(st), face=0)  # the die shows 0: one expansion only
     second = set(st.htokens["blob"])
     ways = {other for room in first for other, _cost, _how in st._room_exits(room)}
     assert second == first | ways
@@ -107,7 +108,7 @@ def test_blob_people_seed_the_blob_where_they_stand_and_engulf_heroes_there() ->
     st.htokens["blob"] = [str(st.haunt["room"])] if st.haunt else []
     st.hstatus.setdefault(traitor, []).append("blob-person")
     st.ex[traitor].room = st.ex[hero].room = next(r for r in sorted(st.house.spots) if r not in st.htokens["blob"])
-    drive(st._side_monster_turn(), face=0)
+    drive(side_monster_turn(st), face=0)
     assert st.ex[hero].room in st.htokens["blob"]
     assert "blob-person" in st.hstatus[hero] and st.side[hero] == TRAITOR
 

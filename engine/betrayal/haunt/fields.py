@@ -1,5 +1,6 @@
 """Token fields: a haunt's tokens standing for one thing spread over many rooms (haunt 27's Blob).
-The outcomes ``place`` (of a token), ``spread`` and ``clear_tokens``. Each takes the haunt state
+The outcomes ``place`` (of a token), ``spread`` and ``clear_tokens``, and the sides' rules at the
+monster turn that grow such a field (``turn_rules`` with ``when: monster-turn``). Each takes the haunt state
 (:class:`~hauntcheck.engine.betrayal.haunt.outcomes.Outcomes`); a field is the rooms holding a
 token of its kind, at most one counted in each room."""
 
@@ -7,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+
+from hauntcheck.engine.betrayal.state import Gen
 
 if TYPE_CHECKING:
     from hauntcheck.engine.betrayal.haunt.outcomes import Outcomes
@@ -70,3 +73,26 @@ def clear_tokens(st: Outcomes, token: str) -> None:
     count = len(st.htokens.get(token, ()))
     st.htokens[token] = []
     st.emit(RULE, f"all {count} {token} token{'s' if count != 1 else ''} are taken from the house")
+
+
+def side_monster_rules(st: Outcomes) -> list[Mapping[str, Any]]:
+    """The sides' ``turn_rules`` with ``when: monster-turn``: what the traitor's side does as the
+    monster turn begins, monsters or not (haunt 27's Blob grows); with any, the monster turn
+    happens every round."""
+    if st.hs is None:
+        return []
+    return [r for side in st.hs.sides().values() for r in side.turn_rules if r.get("when") == "monster-turn"]
+
+
+def side_monster_turn(st: Outcomes) -> Gen[None]:
+    """The rules of :func:`side_monster_rules`, in file order, each for the traitor's player
+    (judgement: the traitor runs the monster turn, even after the explorer's death)."""
+    traitor = st.traitor()
+    for r in side_monster_rules(st):
+        if "requires" in r and not st.pred(r["requires"], traitor):
+            continue
+        st.emit(RULE, f"the monster turn: {r.get('says', r['id'])}")
+        for eff in r.get("do", []):
+            yield from st._outcome(eff, traitor, None)
+            if st._check_wins():
+                return

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt import fields, registry
 from hauntcheck.engine.betrayal.haunt.combat import Combat
 from hauntcheck.engine.betrayal.haunt.grabs import devour, drag
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
@@ -33,7 +33,7 @@ class Monsters(Combat):
             self.emit("traitor.runs-monsters" if t else "monster.one-at-a-time", "the monster turn")
             if t:
                 self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's")
-        yield from self._side_monster_turn()
+        yield from fields.side_monster_turn(self)
         if self._check_wins():
             return
         yield from self._basement_rescue()
@@ -117,25 +117,6 @@ class Monsters(Combat):
             yield from self._after_monsters_move(mdef)
             if self._check_wins():
                 return
-
-    def side_monster_rules(self) -> list[Mapping[str, Any]]:
-        """The sides' ``turn_rules`` with ``when: monster-turn``: what the traitor's side does as
-        the monster turn begins, monsters or not (haunt 27's Blob grows)."""
-        assert self.hs is not None
-        return [r for side in self.hs.sides().values() for r in side.turn_rules if r.get("when") == "monster-turn"]
-
-    def _side_monster_turn(self) -> Gen[None]:
-        """The side rules of :meth:`side_monster_rules`, in file order, each for the traitor's
-        player (judgement: the traitor runs the monster turn, even after the explorer's death)."""
-        traitor = self.traitor()
-        for r in self.side_monster_rules():
-            if "requires" in r and not self.pred(r["requires"], traitor):
-                continue
-            self.emit("haunt.rules-override", f"the monster turn: {r.get('says', r['id'])}")
-            for eff in r.get("do", []):
-                yield from self._outcome(eff, traitor, None)
-                if self._check_wins():
-                    return
 
     def _after_movement_roll(self, m: Monster, roll: int) -> Gen[None]:
         """A monster's ``must`` rules ``when: after-movement-roll``: once per movement roll (a
