@@ -18,12 +18,13 @@ def out_of_the_way(st: HauntState, actions: list[Action], choice: Action) -> Act
     """A hero's ending or move, kept out of the rooms a spreading field reaches at the monster
     turn (:func:`_doomed_rooms`) once nothing is left to do there this turn."""
     seat = st.current
-    if choice.kind not in ("end", "move") or st.hs is None or st.side.get(seat, HERO) != HERO \
+    if choice.kind not in ("end", "move", "explore") or st.hs is None or st.side.get(seat, HERO) != HERO \
             or any(a.kind == "task" for a in actions):
         return choice  # work is still to be done here this turn
     doomed = _doomed_rooms(st)
     here = st.ex[seat].room
-    to = here if choice.kind == "end" else str(choice["to"])
+    # a room found by exploring lies next to this one: from a doomed room it is doomed too
+    to = str(choice["to"]) if choice.kind == "move" else here
     if to not in doomed:
         return choice
     # A spreading field reaches that room at the monster turn: with nothing left to do there this
@@ -38,6 +39,13 @@ def out_of_the_way(st: HauntState, actions: list[Action], choice: Action) -> Act
         if not (("task-roll" not in st.turn.keys or throw) and st.movement_left(seat) >= 2 * steps + int(throw)):
             return next(a for a in actions if a.kind == "end")
     moves = [a for a in actions if a.kind == "move" and not _deadly_entry(st, seat, str(a["to"]))]
+    if here in doomed:
+        # caught in its reach: head for the nearest room it cannot reach, by ways clear of it now
+        harmful = _harmful_rooms(st, seat)
+        safe = _dist_avoiding(st, [r for r in st.house.spots if r not in doomed], harmful)
+        out = min(moves, key=lambda a: (safe.get(str(a["to"]), 99), str(a["to"])), default=None)
+        if out is not None and safe.get(str(out["to"]), 99) < safe.get(here, 99):
+            return out
     best = max(moves, key=lambda a: (away.get(str(a["to"]), 99), str(a["to"])), default=None)
     if best is not None and away.get(str(best["to"]), 99) > away.get(here, 99 if here not in doomed else 0):
         return best

@@ -82,6 +82,7 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     allies = st.allies_of(seat)
     personal = _personal(st, want)
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)} | {w for w in personal if not st.holds(seat, w)}
+    lacking |= _counted_spend(st, side) & want
     for a in by_kind.get("pickup-token", []):
         if str(a["token"]) in lacking:
             return a
@@ -277,6 +278,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
         finds = _task_rooms(st, seat, side, lacking)
         rooms += finds
+        first = _task_rooms(st, seat, side, None) if not finds and _waits_on_work(st, seat, lacking) else []
+        if first and not rooms:
+            return first  # what yields it waits on a step the side can take now: take that step first
         spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
         if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
             rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
@@ -364,7 +368,36 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
                 out += [r for r in st._rooms_for(where) if r in st.house.spots and r not in spent]
             except NotImplementedError:
                 continue
+    if out and any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)):
+        harmful = _harmful_rooms(st, seat)
+        out = [r for r in out if r not in harmful]  # a task beside a deadly field is done from outside it
     return out
+
+
+def _counted_spend(st: HauntState, side: str) -> set[str]:
+    """Tokens the side's actions use up where a count of them used up matters (``destroy_item``
+    beside an ``item_destroyed`` count: one ingredient per player thrown into the Blob) while
+    more are still set aside: one held is not enough, the side gathers them all."""
+    own = st.hs.sides().get(side) if st.hs is not None else None
+    if own is None:
+        return set()
+    out: set[str] = set()
+    for rule in [*own.tasks, *own.actions]:
+        effs = [*rule.get("do", []), *rule.get("success", [])]
+        spent = {str(e["destroy_item"]) for e in effs if isinstance(e.get("destroy_item"), str)}
+        counted = {str(e["branch"]["when"]["item_destroyed"]["item"]) for e in effs
+                   if isinstance(e.get("branch"), Mapping) and isinstance(e["branch"].get("when"), Mapping)
+                   and isinstance(e["branch"]["when"].get("item_destroyed"), Mapping)
+                   and "count" in e["branch"]["when"]["item_destroyed"]}
+        out |= {t for t in spent & counted if st.pool.get(t, 0) > 0}
+    return out
+
+
+def _waits_on_work(st: HauntState, seat: str, things: set[str]) -> bool:
+    """Whether a task that yields one of ``things`` is closed now only by its requirements (a
+    flag another task of the side sets: the Blob's weakness found before its ingredients are)."""
+    return any(things & _yields(task) and "requires" in task and not st.pred(task["requires"], seat)
+               for task in st.tasks_for(seat))
 
 
 def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
