@@ -277,10 +277,10 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
         finds = _task_rooms(st, seat, side, lacking)
-        rooms += finds
+        rooms += _shared_out(st, seat, finds)
         first = _task_rooms(st, seat, side, None) if not finds and _waits_on_work(st, seat, lacking) else []
         if first and not rooms:
-            return first  # what yields it waits on a step the side can take now: take that step first
+            return _shared_out(st, seat, first)  # what yields it waits on a step the side can take now
         spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
         if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
             rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
@@ -374,6 +374,22 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
     return out
 
 
+def _shared_out(st: HauntState, seat: str, rooms: list[str]) -> list[str]:
+    """Of the rooms where the side's work is waiting, those this explorer is the nearest ally to
+    (ties to the earlier seat): allies split the work instead of all walking to the same room;
+    all of them when it is nearest to none."""
+    if len(rooms) < 2:
+        return rooms
+    allies = [s for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == st.side.get(seat)]
+    if not allies:
+        return rooms
+    far = 10_000
+    reach = {s: st._dist_to([st.ex[s].room]) for s in [seat, *allies]}  # spaces from each explorer
+    key = {s: st.seat_ids.index(s) for s in reach}
+    kept = [r for r in rooms if all((reach[seat].get(r, far), key[seat]) <= (reach[a].get(r, far), key[a]) for a in allies)]
+    return kept or rooms
+
+
 def _counted_spend(st: HauntState, side: str) -> set[str]:
     """Tokens the side's actions use up where a count of them used up matters (``destroy_item``
     beside an ``item_destroyed`` count: one ingredient per player thrown into the Blob) while
@@ -385,11 +401,14 @@ def _counted_spend(st: HauntState, side: str) -> set[str]:
     for rule in [*own.tasks, *own.actions]:
         effs = [*rule.get("do", []), *rule.get("success", [])]
         spent = {str(e["destroy_item"]) for e in effs if isinstance(e.get("destroy_item"), str)}
-        counted = {str(e["branch"]["when"]["item_destroyed"]["item"]) for e in effs
-                   if isinstance(e.get("branch"), Mapping) and isinstance(e["branch"].get("when"), Mapping)
+        counted = {str(e["branch"]["when"]["item_destroyed"]["item"]): e["branch"]["when"]["item_destroyed"]["count"]
+                   for e in effs if isinstance(e.get("branch"), Mapping) and isinstance(e["branch"].get("when"), Mapping)
                    and isinstance(e["branch"]["when"].get("item_destroyed"), Mapping)
                    and "count" in e["branch"]["when"]["item_destroyed"]}
-        out |= {t for t in spent & counted if st.pool.get(t, 0) > 0}
+        for token in spent & set(counted):
+            held = sum(st.held.get(s, []).count(token) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)
+            if st.pool.get(token, 0) > 0 and st.destroyed.count(token) + held < st._amount(counted[token]):
+                out.add(token)
     return out
 
 
