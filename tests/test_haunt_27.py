@@ -12,7 +12,7 @@ from betrayal_support import drive, haunt_seed
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState
 from hauntcheck.engine.betrayal.haunt.fields import side_monster_rules, side_monster_turn
-from hauntcheck.engine.betrayal.policy import policy
+from hauntcheck.engine.betrayal.policy import policy, turn
 from hauntcheck.engine.betrayal.policy.fields import _deadly_entry, _doomed_rooms
 from hauntcheck.engine.betrayal.state.base import Turn
 from hauntcheck.engine.games import game_spec
@@ -165,3 +165,41 @@ def test_the_policy_keeps_heroes_out_of_the_blob_and_out_of_its_reach() -> None:
     assert _deadly_entry(st, hero, blob_room)
     doomed = _doomed_rooms(st)
     assert {blob_room, *(o for o, _c, _h in st._room_exits(blob_room))} <= doomed
+
+
+def test_heroes_examine_from_beside_the_blob_before_they_look_for_ingredients() -> None:
+    st = started()
+    hero = st.living_heroes()[0]
+    blob_room = next(r for r in sorted(st.house.spots) if r != st.ex[hero].room and len(st.adjoining_rooms(r)) > 1)
+    st.htokens["blob"] = [blob_room]
+    st.hflags.add("blob-out")
+    assert turn._waits_on_work(st, hero, {"ingredient"}), "the search waits on the weakness being found"
+    rooms = turn._task_rooms(st, hero, HERO, None)
+    assert rooms and blob_room not in rooms, "the examination is made from beside the Blob, never inside it"
+    assert set(rooms) <= set(st.adjoining_rooms(blob_room))
+    st.hflags.add("weakness-found")
+    assert not turn._waits_on_work(st, hero, {"ingredient"})
+
+
+def test_an_ingredient_lost_to_the_blob_can_be_found_again_until_enough_are_thrown() -> None:
+    st = started(3)
+    assert st.pool["ingredient"] == 13, "one ingredient per listed room, not one per player"
+    assert turn._counted_spend(st, HERO) == {"ingredient"}
+    heroes = st.living_heroes()
+    st.held.setdefault(heroes[0], []).extend(["ingredient"] * 2)
+    assert turn._counted_spend(st, HERO) == {"ingredient"}, "two held, three needed"
+    st.destroyed.append("ingredient")
+    assert turn._counted_spend(st, HERO) == set(), "one thrown and two held make the three the formula needs"
+
+
+def test_allies_split_the_rooms_of_their_work_by_nearness() -> None:
+    st = started()
+    a, b = st.living_heroes()[:2]
+    rooms = sorted(r for r in st.house.spots if st._room_exits(r))
+    far_apart = next((x, y) for x in rooms for y in rooms
+                     if st._dist_to([x]).get(y, 0) >= 3)
+    st.ex[a].room, st.ex[b].room = far_apart
+    for s in st.living_heroes()[2:]:
+        st.ex[s].room = far_apart[0]
+    assert turn._shared_out(st, a, list(far_apart)) == [far_apart[0]]
+    assert turn._shared_out(st, b, list(far_apart)) == [far_apart[1]]
