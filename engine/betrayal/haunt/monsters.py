@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt import registry
+from hauntcheck.engine.betrayal.haunt import fields, registry
 from hauntcheck.engine.betrayal.haunt.combat import Combat
 from hauntcheck.engine.betrayal.haunt.grabs import devour, drag
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
@@ -33,6 +33,9 @@ class Monsters(Combat):
             self.emit("traitor.runs-monsters" if t else "monster.one-at-a-time", "the monster turn")
             if t:
                 self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's", seat=t)
+        yield from fields.side_monster_turn(self)
+        if self._check_wins():
+            return
         yield from self._basement_rescue()
         yield from self._appear_when_explored()
         for kind, mdef in self.hs.monsters.items():

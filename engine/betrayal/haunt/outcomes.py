@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt import concealment, outcome_rolls, registry
+from hauntcheck.engine.betrayal.haunt import concealment, fields, outcome_rolls, registry
 from hauntcheck.engine.betrayal.haunt.grabs import grab, retreat
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.wins import Wins
@@ -225,6 +225,8 @@ class Outcomes(Wins):
                 self.emit(rule, f"{self.name(seat)} becomes {status}", seat=seat, status=status)
                 if self.hs is not None and self.hs.statuses.get(status, {}).get("drops_items"):
                     yield from self._drop_everything(seat)
+                if self.hs is not None and self.hs.statuses.get(status, {}).get("trait_values"):
+                    self._status_traits(seat, status)
                 if self.hs is not None and self.hs.statuses.get(status, {}).get("removes_from_play"):
                     self.removed.add(seat)
                     self.emit(rule, f"{self.name(seat)} is out of the game ({status})", seat=seat, status=status)
@@ -234,6 +236,8 @@ class Outcomes(Wins):
             if spec in self.hstatus.get(seat, []):
                 self.hstatus[seat].remove(spec)
                 self.emit(rule, f"{self.name(seat)} is no longer {spec}", seat=seat, status=spec)
+                if self.hs is not None and self.hs.statuses.get(str(spec), {}).get("trait_values"):
+                    self.trait_values.pop(seat, None)
         elif verb == "turn_traitor" and seat is not None:
             yield from self._turn_traitor(seat, bool(spec.get("run_setup")) if isinstance(spec, Mapping) else False)
         elif verb == "set_flag":
@@ -374,7 +378,14 @@ class Outcomes(Wins):
             else:
                 self._add_monster(mdef, room)
         elif verb == "place" and isinstance(spec, Mapping) and "token" in spec:
-            yield from self._place_tokens(spec)  # tokens placed in play (The Heir's later Assassins)
+            if spec.get("each_room"):
+                fields.place_tokens(self, spec)  # one in each room of the location that has none (the Blob's start)
+            else:
+                yield from self._place_tokens(spec)  # tokens placed in play as the setup places them (The Heir's later Assassins)
+        elif verb == "spread":
+            fields.spread(self, spec)
+        elif verb == "clear_tokens":
+            fields.clear_tokens(self, str(spec))
         elif verb == "release" and self.hs is not None and (seat is not None or m is not None):
             room = m.room if seat is None and m is not None else self.ex[str(seat)].room
             rooms = self.htokens.get(str(spec["token"]), [])
@@ -470,6 +481,15 @@ class Outcomes(Wins):
             raise NotImplementedError(f"haunt hook {spec!r}")
         else:
             raise NotImplementedError(f"haunt outcome {verb!r}")
+
+    def _status_traits(self, seat: str, status: str) -> None:
+        """A status with ``trait_values``: those traits are held as numbers while it lasts (the
+        ``trait_values`` the setup verb also keeps), not read from the character card."""
+        assert self.hs is not None
+        values = {str(t): self._amount(v) for t, v in self.hs.statuses[status]["trait_values"].items()}
+        self.trait_values[seat] = {"values": values, "per_hero_killed": {}, "minimum": 0}
+        self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) has "
+                  + ", ".join(f"{t} {v}" for t, v in values.items()))
 
     def _take_one_of(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
         """``take_token: {one_of, from}``: the explorer takes the one of these distinct tokens lying
@@ -930,4 +950,4 @@ OUTCOME_VERBS = frozenset({
     "return_monster", "return_token", "room_damage", "monster_draws", "move_track", "trait_points", "roll_dice", "room_kill",
     "contest", "weaken_monster", "grab", "retreat", "ride_with", "fetch_room", "room_cost", "rise_as", "mark_monster",
     "set_monster_stat", "each_hero", "collapse_room", "on_each", "trait_roll", "monster_leaves", "release", "move_fewer",
-    "move_monster", "learn_position", "monster_gain", "swap_tokens", "house_attack"})
+    "move_monster", "learn_position", "monster_gain", "swap_tokens", "house_attack", "spread", "clear_tokens"})

@@ -71,7 +71,8 @@ CARRIED_OUT: dict[str, frozenset[str]] = {
         "blocks", "carried_like_item", "drops_items", "must_move_toward", "may_not_use", "no_skull", "damage_taken",
         "unaffected_by_cards", "immune_to_statuses", "removes_from_play", "counts_as_hero", "hurt_by_holders", "may_not_enter",
         "less_damage", "move_fewer", "traits_fixed", "room_cost", "stairs_roll", "symbol_rooms_end_turn", "moves_at",
-        "carries_token", "carried_only_by", "unaffected_by_rooms", "hidden_from", "told_on_death", "through_walls", "damage_as"}),
+        "carries_token", "carried_only_by", "unaffected_by_rooms", "hidden_from", "told_on_death", "through_walls", "damage_as",
+        "trait_values"}),
     # hauntspec.py, turns.py and tasks.py (``on_enter``); views.py keeps ``hidden_from`` tokens from a side's seats
     "token": frozenset({
         "component", "represents", "colour", "trait", "name", "numbered", "carried_as_item", "carry_limit", "carried_by",

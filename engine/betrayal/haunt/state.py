@@ -16,7 +16,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from hauntcheck.engine.betrayal.haunt import playable
+from hauntcheck.engine.betrayal.haunt import fields, playable
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Weapon, load_haunts, load_weapons
 from hauntcheck.engine.betrayal.haunt.turns import Turns
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec, custom_hooks_used, load_haunt
@@ -262,7 +262,7 @@ class HauntState(Turns):
                 if self._check_wins():
                     return
             first = False
-            if self.active_monsters():
+            if self.active_monsters() or fields.side_monster_rules(self):
                 yield from self._monster_turn()
                 if self._check_wins():
                     return

@@ -15,7 +15,8 @@ would trap them. Every other decision (placing tiles, splitting damage ...) is e
 that keeps the explorer healthiest or a seeded random pick, so a game is a function of the seed.
 
 The package's modules: :mod:`.goals` (what a side's goals ask for, from the spec), :mod:`.turn`
-(an explorer's turn), :mod:`.monsters` (the monsters it controls), :mod:`.decide`
+(an explorer's turn), :mod:`.fields` (rooms a harmful token field holds or will reach, and a
+hero's step out of its way), :mod:`.monsters` (the monsters it controls), :mod:`.decide`
 (:func:`policy`, one decision by its kind), :mod:`.seeds` (seed searches for golden games).
 """
 

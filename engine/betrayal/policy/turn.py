@@ -17,11 +17,23 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState, Monster
+from hauntcheck.engine.betrayal.policy.fields import (
+    _deadly_entry,
+    _dist_avoiding,
+    _harmful_rooms,
+    _harms_self,
+    _kills,
+    out_of_the_way,
+)
 from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards, win_bearer
 from hauntcheck.engine.core import Action, Rng
 
 
 def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
+    return out_of_the_way(st, actions, _turn_choice(st, actions, rng))
+
+
+def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     seat = st.current
     by_kind: dict[str, list[Action]] = {}
     for a in actions:
@@ -76,6 +88,7 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     allies = st.allies_of(seat)
     personal = _personal(st, want)
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)} | {w for w in personal if not st.holds(seat, w)}
+    lacking |= _counted_spend(st, side) & want
     for a in by_kind.get("pickup-token", []):
         if str(a["token"]) in lacking:
             return a
@@ -109,10 +122,12 @@ def _turn(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
         if st.ex[seat].room not in st._dist_to(goals) and not by_kind.get("move") and by_kind.get("use"):
             return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
+    avoid: set[str] = set()
     if any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)) and "move" in by_kind:
-        by_kind["move"] = [a for a in by_kind["move"] if not _deadly_entry(st, seat, str(a["to"]))]
+        avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]))}
+        by_kind["move"] = [a for a in by_kind["move"] if str(a["to"]) not in avoid]
     if goals:
-        dist = st._dist_to(goals)
+        dist = st._dist_to(goals) if not avoid else _dist_avoiding(st, goals, _harmful_rooms(st, seat))
         here = dist.get(st.ex[seat].room, 10_000)
         steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < here]
         if steps:
@@ -284,7 +299,10 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         if lacking & _body_tokens(st, side):
             rooms += [st.ex[s].room for s in st.opponents_of(seat)]  # a body is made by a kill: hunt
         finds = _task_rooms(st, seat, side, lacking)
-        rooms += finds
+        rooms += _shared_out(st, seat, finds)
+        first = _task_rooms(st, seat, side, None) if not finds and _waits_on_work(st, seat, lacking) else []
+        if first and not rooms:
+            return _shared_out(st, seat, first)  # what yields it waits on a step the side can take now
         spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
         if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
             rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
@@ -398,6 +416,8 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
             continue
         if _hopeless(st, seat, task):
             continue
+        if task.get("timing") == "on-entry" and _harms_self(st, [*task.get("do", []), *task.get("success", [])]):
+            continue  # a room whose entry would take the explorer out of its side's work is no goal
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
             continue
@@ -414,7 +434,55 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
                 out += [r for r in st._rooms_for(where) if r in st.house.spots and r not in spent]
             except NotImplementedError:
                 continue
+    if out and any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)):
+        harmful = _harmful_rooms(st, seat)
+        out = [r for r in out if r not in harmful]  # a task beside a deadly field is done from outside it
     return out
+
+
+def _shared_out(st: HauntState, seat: str, rooms: list[str]) -> list[str]:
+    """Of the rooms where the side's work is waiting, those this explorer is the nearest ally to
+    (ties to the earlier seat): allies split the work instead of all walking to the same room;
+    all of them when it is nearest to none."""
+    if len(rooms) < 2:
+        return rooms
+    allies = [s for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == st.side.get(seat)]
+    if not allies:
+        return rooms
+    far = 10_000
+    reach = {s: st._dist_to([st.ex[s].room]) for s in [seat, *allies]}  # spaces from each explorer
+    key = {s: st.seat_ids.index(s) for s in reach}
+    kept = [r for r in rooms if all((reach[seat].get(r, far), key[seat]) <= (reach[a].get(r, far), key[a]) for a in allies)]
+    return kept or rooms
+
+
+def _counted_spend(st: HauntState, side: str) -> set[str]:
+    """Tokens the side's actions use up where a count of them used up matters (``destroy_item``
+    beside an ``item_destroyed`` count: one ingredient per player thrown into the Blob) while
+    more are still set aside: one held is not enough, the side gathers them all."""
+    own = st.hs.sides().get(side) if st.hs is not None else None
+    if own is None:
+        return set()
+    out: set[str] = set()
+    for rule in [*own.tasks, *own.actions]:
+        effs = [*rule.get("do", []), *rule.get("success", [])]
+        spent = {str(e["destroy_item"]) for e in effs if isinstance(e.get("destroy_item"), str)}
+        counted = {str(e["branch"]["when"]["item_destroyed"]["item"]): e["branch"]["when"]["item_destroyed"]["count"]
+                   for e in effs if isinstance(e.get("branch"), Mapping) and isinstance(e["branch"].get("when"), Mapping)
+                   and isinstance(e["branch"]["when"].get("item_destroyed"), Mapping)
+                   and "count" in e["branch"]["when"]["item_destroyed"]}
+        for token in spent & set(counted):
+            held = sum(st.held.get(s, []).count(token) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)
+            if st.pool.get(token, 0) > 0 and st.destroyed.count(token) + held < st._amount(counted[token]):
+                out.add(token)
+    return out
+
+
+def _waits_on_work(st: HauntState, seat: str, things: set[str]) -> bool:
+    """Whether a task that yields one of ``things`` is closed now only by its requirements (a
+    flag another task of the side sets: the Blob's weakness found before its ingredients are)."""
+    return any(things & _yields(task) and "requires" in task and not st.pred(task["requires"], seat)
+               for task in st.tasks_for(seat))
 
 
 def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
@@ -759,11 +827,6 @@ def _sum_odds(dice: int) -> list[float]:
     return odds
 
 
-def _kills(effs: Iterable[Mapping[str, Any]]) -> bool:
-    """Whether outcomes kill (``kill``, ``room_kill``, also on the action's target)."""
-    return any("kill" in e or "room_kill" in e or _kills(e.get("on_target", ())) for e in effs)
-
-
 def _too_risky(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
     """A task roll with a deadly band of the dice (a bomb set off on 2 or less) is tried only
     while success is at least as likely as the disaster."""
@@ -778,19 +841,6 @@ def _too_risky(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
     win = sum(p for total, p in enumerate(odds) if total >= need)
     lose = sum(p for total, p in enumerate(odds) for b in deadly if b.get("min", 0) <= total <= b.get("max", 99))
     return win < lose
-
-
-def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
-    """Whether entering ``room`` would set off an on-entry rule that kills the explorer (a
-    bomb's proximity trigger): checked with the explorer placed there for the test only."""
-    e = st.ex[seat]
-    here = e.room
-    try:
-        e.room = room
-        return any(task.get("timing") == "on-entry" and _kills(task.get("do", []) + task.get("success", []))
-                   and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
-    finally:
-        e.room = here
 
 
 def _win_token_rooms(st: HauntState, seat: str, side: str) -> list[str]:
