@@ -94,7 +94,8 @@ def take_damage(st: BetrayalState, seat: str, kind: str, points: int, ctx: Ctx |
     if points > 0:
         turned = st.damage_kind(seat, kind)
         if turned != kind:
-            st.emit("haunt.rules-override", f"{st.name(seat)} takes the {points} {kind} damage as {turned}")
+            st.emit("haunt.rules-override", f"{st.name(seat)} takes the {points} {kind} damage as {turned}",
+                    seat=seat, amount=points, kind=turned, old=kind)
             kind = turned
     for source, _, ability in held_abilities(st, seat) if reducible else ():
         if ability.get("trigger") != "ongoing":

@@ -529,7 +529,8 @@ class Combat(Outcomes):
             return
         if mdef.on_defeat == "not-stunned":
             # haunt 49's Astral Spirit: only the attack rules' outcomes (the heroes' tokens) count
-            self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight but is neither stunned nor hurt")
+            self.emit("monster.rules-overridable", f"{self.mname(m)} loses the fight but is neither stunned nor hurt",
+                      monster=m.uid)
             return
         if mdef.on_defeat not in ("stun", "as-attack-rules-say"):
             raise NotImplementedError(f"monster on_defeat {mdef.on_defeat!r}")

@@ -26,7 +26,7 @@ def place_tokens(st: Outcomes, spec: Mapping[str, Any]) -> None:
     fresh = [r for r in dict.fromkeys(rooms) if r not in lying]
     for room in fresh:
         lying.append(room)
-        st.emit(RULE, f"a {token} token is placed in {st.room_name(room)}")
+        st.emit(RULE, f"a {token} token is placed in {st.room_name(room)}", token=token, room=room)
 
 
 def field_rooms(st: Outcomes, token: str, start: Mapping[str, Any] | None) -> list[str]:
@@ -62,16 +62,16 @@ def spread(st: Outcomes, spec: Mapping[str, Any]) -> None:
                 grown.append(other)
     lying.extend(grown)
     if grown:
-        st.emit(RULE, f"the {token} spreads into {', '.join(st.room_name(r) for r in grown)}")
+        st.emit(RULE, f"the {token} spreads into {', '.join(st.room_name(r) for r in grown)}", token=token, rooms=list(grown))
     else:
-        st.emit(RULE, f"the {token} has nowhere left to spread")
+        st.emit(RULE, f"the {token} has nowhere left to spread", token=token)
 
 
 def clear_tokens(st: Outcomes, token: str) -> None:
     """``clear_tokens``: every token of the kind lying in the house is taken away."""
     count = len(st.htokens.get(token, ()))
     st.htokens[token] = []
-    st.emit(RULE, f"all {count} {token} token{'s' if count != 1 else ''} are taken from the house")
+    st.emit(RULE, f"all {count} {token} token{'s' if count != 1 else ''} are taken from the house", token=token, count=count)
 
 
 def side_monster_rules(st: Outcomes) -> list[Mapping[str, Any]]:
@@ -90,7 +90,7 @@ def side_monster_turn(st: Outcomes) -> Gen[None]:
     for r in side_monster_rules(st):
         if "requires" in r and not st.pred(r["requires"], traitor):
             continue
-        st.emit(RULE, f"the monster turn: {r.get('says', r['id'])}")
+        st.emit(RULE, f"the monster turn: {r.get('says', r['id'])}", clause=str(r["id"]))
         for eff in r.get("do", []):
             yield from st._outcome(eff, traitor, None)
             if st._check_wins():

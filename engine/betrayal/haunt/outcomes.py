@@ -489,7 +489,7 @@ class Outcomes(Wins):
         values = {str(t): self._amount(v) for t, v in self.hs.statuses[status]["trait_values"].items()}
         self.trait_values[seat] = {"values": values, "per_hero_killed": {}, "minimum": 0}
         self.emit("haunt.rules-override", f"{self.name(seat)} ({status}) has "
-                  + ", ".join(f"{t} {v}" for t, v in values.items()))
+                  + ", ".join(f"{t} {v}" for t, v in values.items()), seat=seat, status=status, **values)
 
     def _take_one_of(self, seat: str, spec: Mapping[str, Any]) -> Gen[None]:
         """``take_token: {one_of, from}``: the explorer takes the one of these distinct tokens lying
@@ -650,14 +650,15 @@ class Outcomes(Wins):
             return
         dice = self._amount(spec["dice"])
         if dice > 8 and not spec.get("no_cap"):
-            self.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled")
+            self.emit("roll.max-eight-dice", f"{dice} dice are called for: 8 are rolled", count=dice)
             dice = 8
         total = 0
         while dice > 0:
             faces = yield from self.roll(min(dice, 8), f"{spec.get('says', 'the attack')}: {trait}")
             total += sum(faces)
             dice -= 8
-        self.emit("haunt.rules-override", f"an attack of {total} on {', '.join(self.name(s) for s in victims)}")
+        self.emit("haunt.rules-override", f"an attack of {total} on {', '.join(self.name(s) for s in victims)}",
+                  total=total, seats=victims)
         for victim in victims:
             if not self.in_play(victim):
                 continue
@@ -666,11 +667,12 @@ class Outcomes(Wins):
                 self, victim, effects.dice_for(self, victim, self.value(victim, trait), ctx, trait_roll=False),
                 "combat", f"defending with {trait}", ctx)
             if total > resist:
-                self.emit("attack.damage-difference", f"{self.name(victim)} rolls {resist} and loses by {total - resist}")
+                self.emit("attack.damage-difference", f"{self.name(victim)} rolls {resist} and loses by {total - resist}",
+                          seat=victim, total=resist, against=total, amount=total - resist)
                 yield from effects.take_damage(self, victim, kind, total - resist, ctx)
             else:
                 self.emit("attack.higher-wins" if resist > total else "attack.tie-no-damage",
-                          f"{self.name(victim)} rolls {resist} and takes no damage")
+                          f"{self.name(victim)} rolls {resist} and takes no damage", seat=victim, total=resist, against=total)
             if self._check_wins():
                 return
 
@@ -780,13 +782,14 @@ class Outcomes(Wins):
             self._on_death(seat)
         if seat in self.hidden_converts:
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s tokens are turned face up: "
-                      f"{self.name(seat)} became a traitor")
+                      f"{self.name(seat)} became a traitor", seat=seat)
         elif seat == self.hidden:
             self.reveal_traitor("death")
         elif self.hidden is not None and self.hidden_token in self.hands:
-            numbers = ", ".join(str(k) for k in sorted(self.hands[self.hidden_token].get(seat, [])))
+            held = sorted(self.hands[self.hidden_token].get(seat, []))
+            numbers = ", ".join(str(k) for k in held)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s tokens are turned face up: {numbers}, "
-                      "not a traitor")
+                      "not a traitor", seat=seat, values=held)
         elif self.hidden is not None:
             number = self.dealt.get(self.hidden_token, {}).get(seat)
             self.emit("hidden-traitor.reveal-on-death", f"{self.name(seat)}'s token is turned face up"
@@ -866,7 +869,8 @@ class Outcomes(Wins):
         given = {s: hands[s].pop(picks[s]) for s in (seat, partner)}
         hands[seat].append(given[partner])
         hands[partner].append(given[seat])
-        self.emit("haunt.rules-override", f"{self.name(seat)} and {self.name(partner)} swap a face-down {token} token")
+        self.emit("haunt.rules-override", f"{self.name(seat)} and {self.name(partner)} swap a face-down {token} token",
+                  seat=seat, other=partner, token=token)
         number = self.hidden_number
         if token == self.hidden_token:
             for s in (seat, partner):

@@ -84,7 +84,8 @@ class SetupSteps(Monsters):
         for k, number in enumerate(order[:per_player * len(seats)]):
             hands[seats[k % len(seats)]].append(number)
         self.hands[token] = hands
-        self.emit("hidden-traitor.deal-tokens", f"the {token} tokens are dealt face down, {per_player} to each player")
+        self.emit("hidden-traitor.deal-tokens", f"the {token} tokens are dealt face down, {per_player} to each player",
+                  token=token, count=per_player)
 
     def _deal_tokens(self, token: str, count: int, face_down: bool = True) -> Gen[None]:
         """Deal numbered tokens 1..count by chance (a shuffle), one per player from the revealer's

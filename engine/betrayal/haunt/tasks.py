@@ -148,7 +148,7 @@ class Tasks(SetupSteps):
                 extra += max(0, self._amount(entry["dice"], room))
         if extra:
             self.emit("haunt.rules-override", f"{self.name(seat)} rolls {extra} extra {'die' if extra == 1 else 'dice'} "
-                      f"for {task['id']}")
+                      f"for {task['id']}", seat=seat, count=extra, task=task['id'])
         return extra
 
     def _task_places(self, seat: str, task: Mapping[str, Any]) -> list[str] | None:

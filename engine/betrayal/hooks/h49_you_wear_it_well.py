@@ -50,7 +50,7 @@ def leave_bodies(st: HauntState) -> Gen[None]:
         rooms[seat] = room
         st.htokens.setdefault(BODY, []).append(room)
         st.emit("haunt.setup-right-now", f"{st.name(seat)}'s unconscious body lies in {st.room_name(room)}; "
-                "the Soul goes on")
+                "the Soul goes on", seat=seat, room=room, token=BODY)
     return
     yield
 
@@ -88,14 +88,14 @@ def attack_body(st: HauntState, seat: str | None, target: str | None) -> Gen[Non
     faces = yield from st.roll(BODY_ATTACK_DICE, f"{st.name(seat)}'s attack on {st.name(hero)}'s body")
     points = sum(faces)
     st.emit("haunt.specific-action", f"{st.name(seat)} attacks {st.name(hero)}'s unconscious body: "
-            f"{points} mental damage, no defence")
+            f"{points} mental damage, no defence", seat=seat, target=hero, amount=points, kind="mental")
     st.damage_source = seat
     yield from effects.take_damage(st, hero, "mental", points)
     st.damage_source = None
     if st.ex[hero].dead:
         st.hook_state.setdefault(BARRED, {})[hero] = True
         st.emit("haunt.rules-override", f"{st.name(hero)}'s Soul is destroyed through the body: "
-                "the Spirit cannot wear that body")
+                "the Spirit cannot wear that body", seat=hero)
 
 
 @hook.predicate("possession-ritual")
@@ -126,7 +126,7 @@ def possession_ritual(st: HauntState, seat: str | None, m: Monster | None) -> Ge
     total = sum(faces)
     if total <= need:
         st.emit("haunt.rules-override", f"{st.mname(m)}'s ritual rolls {total}, not above {st.name(hero)}'s "
-                f"starting Sanity {need}: nothing")
+                f"starting Sanity {need}: nothing", monster=m.uid, target=hero, total=total, against=need)
         return
     tokens = st.hook_state.setdefault(RITUAL, {})
     tokens[hero] = int(tokens.get(hero, 0)) + 1
@@ -135,7 +135,8 @@ def possession_ritual(st: HauntState, seat: str | None, m: Monster | None) -> Ge
     st.htokens.setdefault(RITUAL_TOKEN, []).append(m.room)
     goal = st._amount({"of": "players"})
     st.emit("haunt.rules-override", f"{st.mname(m)}'s ritual rolls {total}, above {st.name(hero)}'s starting Sanity "
-            f"{need}: {tokens[hero]} of {goal} ritual tokens beside the body")
+            f"{need}: {tokens[hero]} of {goal} ritual tokens beside the body",
+            monster=m.uid, target=hero, total=total, against=need, token=RITUAL_TOKEN, count=tokens[hero])
     if tokens[hero] >= goal:
         st.hflags.add(WON)
-        st.emit("haunt.rules-override", f"{st.mname(m)} wears {st.name(hero)}'s body")
+        st.emit("haunt.rules-override", f"{st.mname(m)} wears {st.name(hero)}'s body", monster=m.uid, target=hero)
