@@ -175,7 +175,7 @@ HEADER_CASES = [
     ("game: betrayal", "game: chess", "4:7: error: unknown game 'chess'"),
     ('controller: "random"', 'controller: "cheat"', "9:13: error: unknown controller 'cheat'"),
     ('stop: "reveal"', 'stop: "nowhere"', "10:7: error: betrayal has no milestone 'nowhere'"),
-    ("end: {terminal: true,", "end: {terminal: true, extra: 1,", "error: unknown key 'extra' in end"),
+    ("end: {terminal: false,", "end: {terminal: false, extra: 1,", "error: unknown key 'extra' in end"),
     ("spec: {version: 1,", "spec: {version: 1, signed: yes,", "5:28: error: unknown key 'signed' in spec"),
 ]
 

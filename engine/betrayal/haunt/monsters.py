@@ -2,6 +2,9 @@
 forced steps toward explorers, barriers, the room text they trigger), abilities and attacks. A
 haunt whose monster moves in a way the vocabulary cannot say names a ``move`` or ``turn`` hook
 (``engine/betrayal/hooks/``).
+
+This module is over 800 lines: the monster turn grew by the movement modes of the last haunts (straight-ahead
+walks, escorts, walls, fields); the next split takes the movement modes to a module of their own.
 """
 
 from __future__ import annotations

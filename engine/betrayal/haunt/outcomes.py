@@ -1,6 +1,10 @@
 """Outcomes: the ``do`` lists of the haunt vocabulary (``docs/haunt-format.md``) carried out -
 damage, statuses, flags, tokens, monsters added or removed, explorers killed, turned traitor or
 sent elsewhere - with death at the skull, the hidden traitor's reveal and a hero turning traitor.
+
+This module is over 800 lines: one dispatch over every outcome verb of the vocabulary; the next split takes the
+hidden-traitor outcomes (swaps, reveals on death, the house attack) to a module like
+``outcome_rolls``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """The haunt's "Right Now" setup: each step of a haunt file's ``setup`` (monsters and tokens placed,
 rooms fetched from the stack, cards dealt, statuses given, the hidden traitor's secret deal),
 and the placements that wait for a room to be discovered.
+
+This module is over 800 lines: one dispatch over every setup verb; the next split takes the token placements
+(listed rooms, one per room, on discovery, first found) to a module of their own.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """An explorer's turn in the haunt phase: the actions on offer (moves slowed by opponents, carrying,
 side actions, attacks, tasks), the turn rules of the haunt file at their moments, standing
 rules, timers, and the house collapsing where a haunt makes it.
+
+This module is over 800 lines: the turn's menu and moments in one place; the next split takes the per-status
+movement rules (stairs rolls, walls, escorts, carried tokens) to a module of their own.
 """
 
 from __future__ import annotations

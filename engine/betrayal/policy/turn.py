@@ -16,16 +16,32 @@ import contextlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState, Monster
+from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState
+from hauntcheck.engine.betrayal.policy.attacks import (
+    _best_attack,
+    _body_tokens,
+    _hopeless,
+    _probe,
+    _too_risky,
+    _unhurt_by,
+    _worth_hunting,
+)
 from hauntcheck.engine.betrayal.policy.fields import (
     _deadly_entry,
     _dist_avoiding,
     _harmful_rooms,
     _harms_self,
-    _kills,
     out_of_the_way,
 )
 from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards, win_bearer
+from hauntcheck.engine.betrayal.policy.places import (
+    _escort_places,
+    _escorted,
+    _guard_post,
+    _ritual_rooms,
+    _step_toward,
+    _win_token_rooms,
+)
 from hauntcheck.engine.core import Action, Rng
 
 
@@ -640,105 +656,6 @@ def _win_statuses(st: HauntState, side: str) -> set[str]:
     return out
 
 
-def _worth_hunting(st: HauntState, seat: str, m: Monster) -> bool:
-    if m.counterpart and st.mdef(m).controlled_by == "own-dead-hero-player":
-        own = m.counterpart == seat
-        orphan = st.ex[m.counterpart].dead
-        return (own or orphan) and "crystal-ball" in st.ex[seat].cards
-    return st.hs is not None and any(
-        "monsters_defeated" in w.when and w.when["monsters_defeated"].get("how") == "killed"
-        and w.when["monsters_defeated"].get("monster") in (None, m.kind)
-        for w in st.hs.heroes_side.wins)
-
-
-def _probe(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
-    """An attack on a room where an unseen foe may be (``attack-unseen``): the explorer's own room,
-    or one in sight of its ranged weapon, among the rooms its side knows the foe may be in - with
-    the most dice. Read from the public candidate sets only, never the foe's true room."""
-    maybe = {r for s, known in st.concealed.items() if st.side.get(s) != st.side.get(seat) for r in known["rooms"]}
-    best: tuple[tuple[bool, int], Action] | None = None
-    for a in attacks:
-        if str(a["room"]) not in maybe:
-            continue
-        weapon = st.weapons.get(str(a["weapon"])) if a.get("weapon") else None
-        score = (str(a["room"]) == st.ex[seat].room, st._dice(seat, None, str(a["trait"]), weapon.bonus if weapon else 0))
-        if best is None or score > best[0]:
-            best = (score, a)
-    return best[1] if best else None
-
-
-def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
-    best: tuple[int, Action] | None = None
-    fixed = _fixed(st, seat)
-    if _kill_with_weapon(st, seat):
-        armed = [a for a in attacks if a.get("weapon") or a["target"] not in st.ex]
-        if any(a.get("weapon") for a in armed):
-            attacks = armed  # only a kill made with a weapon leaves what the side needs (a body)
-    for a in attacks:
-        target = str(a["target"])
-        trait = str(a["trait"])
-        weapon = st.weapons.get(str(a["weapon"])) if a.get("weapon") else None
-        mine = st._dice(seat, None, trait, weapon.bonus if weapon else 0)
-        if target in st.ex:
-            theirs = st._dice(target, None, weapon.defend if weapon else trait)
-        else:
-            m = st.monster(target)
-            if m.counterpart and not _worth_hunting(st, seat, m) and m.counterpart == seat:
-                continue  # fighting one's own double without the means to kill it only costs
-            theirs = st._dice(None, m, weapon.defend if weapon else trait)
-        edge = mine - theirs
-        used = str(a["weapon"]) if a.get("weapon") else None
-        if target in st.ex and st.hs is not None and not st.fight_rules(seat, target, weapon=used) and any(
-                st.hs.statuses.get(x, {}).get("no_skull") for x in st.hstatus.get(target, [])):
-            continue  # it cannot die of damage: a fight only risks a loss
-        if target in st.ex and not st.fight_rules(seat, target, weapon=used) and _untouchable(st, target):
-            continue  # no attack damages it at all: a fight only risks a loss
-        chosen = str(a["rule"]) if a.get("rule") else None
-        rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
-        if chosen is not None and not _win_changes_anything(st, rules, target):
-            continue  # a fight by the haunt's rule whose win would change nothing now only risks a loss
-        wins = [eff for r in rules for eff in r.get("on_attacker_wins", [])]
-        if wins and all("no_damage" in eff for eff in wins):
-            continue  # a win that only spares the loser changes nothing: a fight only risks a loss
-        sneak = next((r["undefended"] for r in rules if "undefended" in r), None)
-        if sneak is not None:
-            edge = st._amount(sneak["dice"])  # a sneak attack: its dice hurt, nothing is risked
-        elif wins:
-            edge += 2  # a win does more than damage (kills, frees, steals): worth a risk
-        elif target in st.ex and st.rivals(seat) and any(r.get("optional") for r in st.fight_rules(seat, target, chosen="*")):
-            continue  # a rival holding what we lack is worth a steal, not a brawl
-        if (edge >= 0 or fixed) and (best is None or edge > best[0]):
-            best = (edge, a)  # an attacker whose traits nothing lowers risks nothing by a fight
-    return best[1] if best else None
-
-
-def _fixed(st: HauntState, seat: str) -> bool:
-    """Whether the explorer's traits cannot be lowered (``traits_fixed``): a lost fight costs it nothing."""
-    return st.hs is not None and any(st.hs.statuses.get(x, {}).get("traits_fixed") for x in st.hstatus.get(seat, []))
-
-
-def _body_tokens(st: HauntState, side: str) -> set[str]:
-    """Tokens the side's tasks need held that only a death leaves (``left_on_death``): a body."""
-    if st.hs is None:
-        return set()
-    held = {str(t.get("holding")) for t in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))}
-    return {k for k in held if k in st.hs.tokens and st.hs.tokens[k].left_on_death}
-
-
-def _kill_with_weapon(st: HauntState, seat: str) -> bool:
-    """Whether the explorer's side still needs a body that only a kill with a weapon leaves."""
-    if st.hs is None:
-        return False
-    side = st.side.get(seat, HERO)
-    allies = st.allies_of(seat)
-    for k in _body_tokens(st, side):
-        left = st.hs.tokens[k].left_on_death
-        if isinstance(left, Mapping) and left.get("with_weapon") and not st.htokens.get(k) \
-                and not any(st.holds(s, k) for s in allies):
-            return True
-    return False
-
-
 def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
     """Rooms where a bonus of the task's roll that needs something the explorer holds counts
     (``{all: [{holding: X}, {in: ...}]}``: Treasure Hunt's Clues) and the task can be done."""
@@ -761,177 +678,6 @@ def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
                 rooms &= set(st._rooms_for(task["where"]))
             out |= rooms
     return sorted(out)
-
-
-def _untouchable(st: HauntState, target: str) -> bool:
-    """Whether the explorer ``target`` takes no damage from anyone's attacks (``damage_taken:
-    none`` with no ``hurt_by_holders`` card that gets through: United We Stand's flesh)."""
-    return st.hs is not None and any(
-        st.hs.statuses.get(x, {}).get("damage_taken") == "none" and not st.hs.statuses.get(x, {}).get("hurt_by_holders")
-        for x in st.hstatus.get(target, []))
-
-
-def _unhurt_by(st: HauntState, seat: str, target: str) -> bool:
-    """Whether the explorer ``target`` takes no damage from ``seat``'s attacks: a status with
-    ``damage_taken: none`` whose ``hurt_by_holders`` cards ``seat`` does not hold."""
-    if st.hs is None:
-        return False
-    for x in st.hstatus.get(target, []):
-        status = st.hs.statuses.get(x, {})
-        if status.get("damage_taken") == "none" and not any(st.holds(seat, c) for c in status.get("hurt_by_holders", ())):
-            return True
-    return False
-
-
-def _hopeless(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
-    """A task roll with bonuses (``roll.modifiers``) that cannot reach its target now even with
-    every die showing 2: the bonuses still to be had are worth more than trying."""
-    roll = task.get("roll")
-    if not isinstance(roll, Mapping) or "modifiers" not in roll or "target" not in roll:
-        return False
-    trait = str(roll.get("trait", "might"))
-    dice = min(8, st.value(seat, trait)) if "trait" in roll else int(roll.get("dice", 0))
-    return 2 * dice + st.roll_modifiers(seat, roll, tell=False) < st._amount(roll["target"])
-
-
-def _win_changes_anything(st: HauntState, rules: list[Mapping[str, Any]], target: str) -> bool:
-    """Whether winning a fight by these rules would change something now: a win that deals its
-    damage as usual always does; a steal from a monster needs something to take, lowering the
-    track needs a track above 0; any other outcome counts."""
-    outs = [eff for r in rules for eff in r.get("on_attacker_wins", [])]
-    if not any("no_damage" in eff for eff in outs):
-        return True
-    for eff in outs:
-        if "no_damage" in eff:
-            continue
-        if eff.get("steal") == "item" and target not in st.ex:
-            if any(st.t.cards[c].item for c in st.monster(target).cards):
-                return True
-        elif "down" in eff.get("move_track", {}):
-            if st.track > 0:
-                return True
-        else:
-            return True
-    return False
-
-
-def _sum_odds(dice: int) -> list[float]:
-    """The chance of each total of ``dice`` Betrayal dice (faces 0, 0, 1, 1, 2, 2)."""
-    odds = [1.0]
-    for _ in range(dice):
-        nxt = [0.0] * (len(odds) + 2)
-        for total, p in enumerate(odds):
-            for face in (0, 1, 2):
-                nxt[total + face] += p / 3
-        odds = nxt
-    return odds
-
-
-def _too_risky(st: HauntState, seat: str, task: Mapping[str, Any]) -> bool:
-    """A task roll with a deadly band of the dice (a bomb set off on 2 or less) is tried only
-    while success is at least as likely as the disaster."""
-    roll = task.get("roll")
-    if not isinstance(roll, Mapping) or "target" not in roll or "trait" not in roll:
-        return False
-    deadly = [b for b in roll.get("bands", ()) if _kills(b.get("then", ()))]
-    if not deadly:
-        return False
-    odds = _sum_odds(min(8, st.value(seat, str(roll["trait"]))))
-    need = st._amount(roll["target"]) - st.roll_modifiers(seat, roll, tell=False)
-    win = sum(p for total, p in enumerate(odds) if total >= need)
-    lose = sum(p for total, p in enumerate(odds) for b in deadly if b.get("min", 0) <= total <= b.get("max", 99))
-    return win < lose
-
-
-def _win_token_rooms(st: HauntState, seat: str, side: str) -> list[str]:
-    """Rooms of the side's tasks that earn the tokens one of its wins counts (``tokens_collected``)."""
-    own = st.hs.sides().get(side) if st.hs is not None else None
-    if own is None:
-        return []
-    counted: set[str] = set()
-
-    def visit(p: Any) -> None:
-        if isinstance(p, Mapping):
-            spec = p.get("tokens_collected")
-            if isinstance(spec, Mapping):
-                counted.update(str(t) for t in ([spec["token"]] if "token" in spec else spec.get("tokens", [])))
-            for key, value in p.items():
-                if key != "not":
-                    visit(value)
-        elif isinstance(p, list):
-            for x in p:
-                visit(x)
-
-    for win in own.wins:
-        visit(win.when)
-    out: list[str] = []
-    for task in own.tasks:
-        earns = {str(e["earn"].get("token")) for e in task.get("success", []) + task.get("do", []) if "earn" in e}
-        if earns & counted and "where" in task:
-            out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
-    return out
-
-
-def _company_rooms(st: HauntState) -> list[str]:
-    """Rooms of monsters whose turn starts by asking whether a hero is with them (a ``branch``
-    on ``not: {in: {room_of: heroes}}``: Death's chessboard, left empty, loses the game)."""
-    if st.hs is None:
-        return []
-    kinds = {mdef.id for mdef in st.hs.monsters.values() for rule in mdef.must if rule.get("when") == "start-of-turn"
-             and any(d.get("branch", {}).get("when") == {"not": {"in": {"room_of": "heroes"}}} for d in rule.get("do", []))}
-    return sorted({m.room for m in st.active_monsters() if m.kind in kinds})
-
-
-def _guard_post(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
-    """A hero keeps such a monster company: the one hero with it stays (doing its tasks there,
-    then ending the turn); with nobody there, the hero nearest it (first seat on ties) goes."""
-    for room in _company_rooms(st):
-        there = [s for s in st.living_heroes() if st.ex[s].room == room]
-        here = st.ex[seat].room
-        if there == [seat]:
-            for a in by_kind.get("task", []) + by_kind.get("pickup-token", []):
-                return a
-            return by_kind["end"][0] if "end" in by_kind else None
-        if there:
-            continue
-        dist = st._dist_to([room])
-        guard = min(st.living_heroes(), key=lambda s: (dist.get(st.ex[s].room, 10_000), st.seat_ids.index(s)))
-        if guard != seat or here not in dist:
-            continue
-        steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < dist[here]]
-        if steps:
-            return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
-    return None
-
-
-def _ritual_rooms(st: HauntState, seat: str) -> list[str]:
-    """Rooms of the explorer's open task rolls that may be repeated (``limit: unlimited``), such
-    as a summoning made of many rolls."""
-    out: list[str] = []
-    for task in st.tasks_for(seat):
-        if "roll" not in task or task.get("limit") != "unlimited" or "where" not in task:
-            continue
-        if "requires" in task and not st.pred(task["requires"], seat):
-            continue
-        with contextlib.suppress(NotImplementedError):
-            out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
-    return out
-
-
-def _escort_places(st: HauntState) -> dict[str, list[str]]:
-    """Monster kinds the heroes may take along (``escort``) that one of their actions is aimed at,
-    with the rooms where that action is taken (the Victims and the Entrance Hall they leave by)."""
-    if st.hs is None:
-        return {}
-    out: dict[str, list[str]] = {}
-    for act in [*st.hs.heroes_side.tasks, *st.hs.heroes_side.actions]:
-        kind = act.get("target", {}).get("monster")
-        mdef = st.hs.monsters.get(str(kind)) if kind is not None else None
-        if mdef is None or not st._monster_raw(mdef).get("escort") or "where" not in act:
-            continue
-        with contextlib.suppress(NotImplementedError):
-            out.setdefault(str(kind), []).extend(r for r in st._rooms_for(act["where"]) if r in st.house.spots)
-    return out
 
 
 def _escort_plan(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
@@ -979,21 +725,3 @@ def _escort_plan(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) ->
     return _step_toward(st, here, [mine.room], by_kind)
 
 
-def _step_toward(st: HauntState, here: str, goal: list[str], by_kind: dict[str, list[Action]]) -> Action | None:
-    """One move by the shortest way to the goal rooms; across the room's barrier when no step
-    brings the goal nearer (the far side is the way on)."""
-    dist = st._dist_to(goal)
-    steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < dist.get(here, 10_000)]
-    if steps:
-        return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
-    return by_kind["cross"][0] if "cross" in by_kind and here not in goal else None
-
-
-def _escorted(st: HauntState, seat: str, kinds: set[str]) -> Monster | None:
-    """The escortable monster this hero looks after: the living heroes share those in play in
-    seat and token order, round again when heroes outnumber them."""
-    flock = [m for m in st.active_monsters() if m.kind in kinds]
-    heroes = st.living_heroes()
-    if not flock or seat not in heroes:
-        return None
-    return flock[heroes.index(seat) % len(flock)]
