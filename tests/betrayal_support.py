@@ -30,28 +30,28 @@ def pick(kind: str, **args: Any) -> Callable[[Req], Action]:
     return answer
 
 
+@cache
 def haunt_seed(players: int, number: int) -> int:
-    """The first seed whose policy game reveals haunt ``number`` at this player count."""
+    """The first seed whose policy game reveals haunt ``number`` at this player count (searched
+    once per test process)."""
     return search_seed(players, number, 0)
 
 
 def started(players: int, number: int) -> HauntState:
     """A policy-played game just after the haunt's setup, on the first haunt turn."""
     seed = haunt_seed(players, number)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return st
+    return _to_first_haunt_turn(hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number}), seed)
 
 
 def forced(players: int, number: int, seed: int) -> HauntState:
     """A policy game whose first reveal is forced to be haunt ``number`` (option
     ``force_haunt``), just after the haunt's setup: for haunts whose chart cells a seeded
     exploration seldom reaches."""
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number, "force_haunt": True})
+    return _to_first_haunt_turn(hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number, "force_haunt": True}), seed)
+
+
+def _to_first_haunt_turn(st: HauntState, seed: int) -> HauntState:
+    """The policy plays seed ``seed`` until the haunt's first round begins."""
     table = seeded_table(seed, PolicyController(policy, seed))
     while st.hround < 1:
         actor = st.to_move()

@@ -5,32 +5,19 @@ the Blob's way."""
 
 from __future__ import annotations
 
-from functools import cache
+from betrayal_support import drive
+from betrayal_support import started as started_haunt
 
-from betrayal_support import drive, haunt_seed
-
-from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HERO, TRAITOR, HauntState
 from hauntcheck.engine.betrayal.haunt.fields import side_monster_rules, side_monster_turn
-from hauntcheck.engine.betrayal.policy import policy, turn
+from hauntcheck.engine.betrayal.policy import turn
 from hauntcheck.engine.betrayal.policy.fields import _deadly_entry, _doomed_rooms
 from hauntcheck.engine.betrayal.state.base import Turn
-from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import PolicyController, seeded_table
-
-seed_for = cache(haunt_seed)  # one seed search per player count for the whole file
 
 
 def started(players: int = 4) -> HauntState:
     """A policy game of haunt 27 on its first haunt turn (before any monster turn)."""
-    seed = seed_for(players, 27)
-    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": 27})
-    table = seeded_table(seed, PolicyController(policy, seed))
-    while st.hround < 1:
-        actor = st.to_move()
-        assert actor is not None, st.outcome()
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return st
+    return started_haunt(players, 27)
 
 
 def on_turn(st: HauntState, seat: str) -> None:
