@@ -24,14 +24,8 @@ class Predicates(Amounts):
 
         A predicate is tested by its key (see :data:`PREDICATE_ORDER`); other keys (``says``) are
         notes. Should a predicate carry two test keys, the one earlier in :data:`PREDICATE_ORDER`
-        decides, as it always has."""
-        known = _TESTS.get(id(p))
-        if known is None or known[0] is not p:
-            known = (p, _test_of(p))
-            if len(_TESTS) > 4096:
-                _TESTS.clear()  # predicates built on the fly would otherwise pile up
-            _TESTS[id(p)] = known
-        return known[1](self, p, seat, m, opponent)
+        decides, as it always has. Each predicate is compiled once (:func:`judge_of`)."""
+        return judge_of(p)(self, seat, m, opponent)
 
     def _pred_all(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         return all(self.pred(x, seat, m, opponent) for x in p["all"])
@@ -342,10 +336,40 @@ PREDICATE_RANK: dict[str, int] = {key: i for i, (key, _) in enumerate(PREDICATE_
 
 
 PredicateTest = Callable[[Predicates, Mapping[str, Any], str | None, Monster | None, str | None], bool]
-#: id(predicate) -> (the predicate itself, its test): each predicate of a haunt file is looked up in
-#: PREDICATE_ORDER once, not at every evaluation (win goals are judged after every step). The
-#: predicate is kept with its test and compared by identity, so a reused id never finds another's.
-_TESTS: dict[int, tuple[Mapping[str, Any], PredicateTest]] = {}
+#: A compiled predicate: called with the state, the explorer in question, the monster and the other
+#: fighter, as :meth:`Predicates.pred` is.
+Judge = Callable[[Predicates, str | None, Monster | None, str | None], bool]
+#: id(predicate) -> (the predicate itself, its judge): each predicate of a haunt file is compiled
+#: once, not looked up at every evaluation (win goals are judged after every step). The predicate
+#: is kept with its judge and compared by identity, so a reused id never finds another's.
+_JUDGES: dict[int, tuple[Mapping[str, Any], Judge]] = {}
+
+
+def judge_of(p: Mapping[str, Any]) -> Judge:
+    """Predicate ``p`` compiled (once per predicate object): its test found in
+    :data:`PREDICATE_ORDER` and bound to it, and ``all`` / ``any`` / ``not`` made of their parts'
+    judges, so that judging it again looks nothing up."""
+    known = _JUDGES.get(id(p))
+    if known is None or known[0] is not p:
+        known = (p, _compile(p))
+        if len(_JUDGES) > 4096:
+            _JUDGES.clear()  # predicates built on the fly would otherwise pile up
+        _JUDGES[id(p)] = known
+    return known[1]
+
+
+def _compile(p: Mapping[str, Any]) -> Judge:
+    """The judge of ``p``: the same test as :meth:`Predicates.pred` would run."""
+    test = _test_of(p)
+    if test is Predicates._pred_all or test is Predicates._pred_any:
+        parts = tuple(judge_of(x) for x in p["all" if test is Predicates._pred_all else "any"])
+        if test is Predicates._pred_all:
+            return lambda st, seat, m, opponent: all(j(st, seat, m, opponent) for j in parts)
+        return lambda st, seat, m, opponent: any(j(st, seat, m, opponent) for j in parts)
+    if test is Predicates._pred_not:
+        inner = judge_of(p["not"])
+        return lambda st, seat, m, opponent: not inner(st, seat, m, opponent)
+    return lambda st, seat, m, opponent: test(st, p, seat, m, opponent)
 
 
 def _test_of(p: Mapping[str, Any]) -> PredicateTest:

@@ -5,10 +5,41 @@ side whose goal holds wins, and a game in which no side can win any more ends wi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
-from hauntcheck.engine.betrayal.haunt.predicates import Predicates
+from hauntcheck.engine.betrayal.haunt.predicates import Judge, Predicates, judge_of
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, WinDef
 from hauntcheck.engine.core import Outcome
+
+
+class Goal(NamedTuple):
+    """One ``wins`` or ``ends_without_winner`` entry of a haunt, its ``when`` compiled."""
+
+    side: str
+    win: WinDef
+    judge: Judge
+    #: False for an ``ends_without_winner`` entry (the game ends, nobody wins).
+    wins: bool
+
+
+#: id(haunt spec) -> (the spec itself, its goals): compiled once per spec object, the spec kept and
+#: compared by identity so that a reused id never finds another haunt's goals.
+_GOALS: dict[int, tuple[HauntSpec, tuple[Goal, ...]]] = {}
+
+
+def goals_of(hs: HauntSpec) -> tuple[Goal, ...]:
+    """The haunt's goals in the order they are judged: side by side (the heroes first), each
+    side's ``wins`` and then its ``ends_without_winner``."""
+    known = _GOALS.get(id(hs))
+    if known is None or known[0] is not hs:
+        goals = tuple(
+            goal for side_name, side in hs.sides().items()
+            for goal in ([Goal(side_name, w, judge_of(w.when), True) for w in side.wins]
+                         + [Goal(side_name, w, judge_of(w.when), False) for w in side.ends_without_winner]))
+        known = (hs, goals)
+        _GOALS[id(hs)] = known
+    return known[1]
 
 
 class Wins(Predicates):
@@ -20,10 +51,10 @@ class Wins(Predicates):
             return True
         if self.hs is None or self.setting_up:
             return False
-        for side_name, side in self.hs.sides().items():
-            for w in side.wins:
-                if not self.pred(w.when):
-                    continue
+        for side_name, w, judge, wins in goals_of(self.hs):
+            if not judge(self, None, None, None):
+                continue
+            if wins:
                 if side_name == HERO and not self.living_heroes() and not self.exited & set(self.heroes()):
                     continue  # win.heroes-need-survivor (a hero who left the house alive survived)
                 if isinstance(w.winners, Mapping) and "heroes_where" in w.winners:
@@ -46,10 +77,8 @@ class Wins(Predicates):
                 if side_name == TRAITOR and winners and all(self.ex[x].dead or x in self.removed for x in winners):
                     self.emit("win.traitor-after-death", "the traitor's side wins though its explorers are gone")
                 self.emit("win.goals-from-haunt", f"winners: {', '.join(winners) or 'none'}", seats=list(winners))
-                return True
-            for w in side.ends_without_winner:
-                if self.pred(w.when):
-                    self.result = Outcome("nobody", (), f"{w.id}: {w.says}")
-                    self.emit("win.heroes-need-survivor", f"the game ends with no winner: {w.says}", clause=w.id)
-                    return True
+            else:
+                self.result = Outcome("nobody", (), f"{w.id}: {w.says}")
+                self.emit("win.heroes-need-survivor", f"the game ends with no winner: {w.says}", clause=w.id)
+            return True
         return False
