@@ -95,6 +95,7 @@ class HauntBase(BetrayalState):
         self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
         self._graph_key: tuple[int, int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
+        self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
         self.hround = 0
         self.result: Outcome | None = None
         self.dealt: dict[str, dict[str, int]] = {}  # numbered tokens dealt one per player: token -> seat -> number
@@ -318,8 +319,11 @@ class HauntBase(BetrayalState):
         each haunt token it holds and of each of its statuses (the Shield, the Antique Armor)."""
         if self.hs is None:
             return 0
-        raw = {str(t.get("id")): t for t in self.haunts[self.hs.number][1].get("tokens", ())}
-        held = sum(int(raw.get(t, {}).get("move_fewer", 0)) for t in self.held.get(seat, []))
+        held = 0
+        tokens = self.held.get(seat)
+        if tokens:  # most explorers hold no haunt token: the file's tokens need no reading then
+            raw = {str(t.get("id")): t for t in self.haunts[self.hs.number][1].get("tokens", ())}
+            held = sum(int(raw.get(t, {}).get("move_fewer", 0)) for t in tokens)
         worn = sum(int(self.hs.statuses.get(s, {}).get("move_fewer", 0)) for s in self.hstatus.get(seat, []))
         return held + worn
 
@@ -501,18 +505,19 @@ class HauntBase(BetrayalState):
                     if other in graph:
                         graph[room].add(other)
                         graph[other].add(room)
-        self._graph_key, self._graph_cache = key, graph
-        return graph
-
-    def _dist_to(self, goals: Iterable[str]) -> dict[str, int]:
-        """Spaces from every room to the nearest of ``goals`` (a breadth-first search backwards,
-        with the one-way chutes that room text slides you down)."""
-        graph = self._graph()
         back: dict[str, set[str]] = {r: set(n) for r, n in graph.items()}
         for room in graph:
             for c in self.t.rooms[room].connections:
                 if c.kind == "chute" and c.to in back:
                     back[c.to].add(room)
+        self._graph_key, self._graph_cache, self._back_cache = key, graph, back
+        return graph
+
+    def _dist_to(self, goals: Iterable[str]) -> dict[str, int]:
+        """Spaces from every room to the nearest of ``goals`` (a breadth-first search backwards,
+        with the one-way chutes that room text slides you down)."""
+        self._graph()
+        back = self._back_cache  # built with the graph: both change only when a tile or link does
         frontier = sorted({g for g in goals if g in back})
         dist = dict.fromkeys(frontier, 0)
         while frontier:

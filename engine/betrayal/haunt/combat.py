@@ -11,7 +11,8 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import concealment
 from hauntcheck.engine.betrayal.haunt.outcomes import Outcomes
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster, derived
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.model import PHYSICAL
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
@@ -123,8 +124,8 @@ class Combat(Outcomes):
         """Attacks by an ``optional`` rule with ``reach: adjacent`` on a foe in a room joined to the
         explorer's by a connecting doorway (a thrown Torch); ``despite_immunity`` lets the rule's
         trait be used against a defender otherwise immune to it."""
-        if self.hs is None:
-            return []
+        if self.hs is None or not derived(self.hs, "reach-rules", _reach_rules):
+            return []  # most haunts have no such rule: no need to look next door
         room = self.ex[seat].room
         out: list[Action] = []
         for other in sorted(self.door_adjacent(room)):
@@ -550,3 +551,9 @@ class Combat(Outcomes):
         if m.cards:
             self.emit("omen.not-items", f"{self.mname(m)} keeps custody of {', '.join(self.card_name(c) for c in m.cards)}",
                 monster=m.uid, cards=list(m.cards))
+
+
+def _reach_rules(hs: HauntSpec) -> tuple[Mapping[str, Any], ...]:
+    """The haunt's attack rules that let an explorer attack into a room next door."""
+    return tuple(r for side in hs.sides().values() for r in side.attack_rules
+                 if r.get("optional") and r.get("reach") == "adjacent")

@@ -245,10 +245,13 @@ class Monsters(Combat):
         if t is None or stairs in self.house.spots or (stairs not in self.stack and stairs not in self.aside):
             return
         heroes = [self.ex[s].room for s in self.living_heroes()]
+        below = [m for m in self.active_monsters() if self.mdef(m).controlled_by in ("traitor", "traitor-or-heroes")
+                 and self.house.floor_of(m.room) == "basement"]
+        if not below or not heroes:
+            return  # no search needed: nobody can be shut in
         dist = self._dist_to(heroes)
-        stuck = [m for m in self.active_monsters() if self.mdef(m).controlled_by in ("traitor", "traitor-or-heroes")
-                 and self.house.floor_of(m.room) == "basement" and m.room not in dist]
-        if not stuck or not heroes:
+        stuck = [m for m in below if m.room not in dist]
+        if not stuck:
             return
         if any(self._monster_raw(self.mdef(m)).get("discovers_rooms") for m in stuck):
             # they find their own way out by discovering rooms

@@ -11,7 +11,7 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.amounts import Amounts
-from hauntcheck.engine.betrayal.haunt.pieces import Monster
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, Monster
 
 
 class Predicates(Amounts):
@@ -46,10 +46,13 @@ class Predicates(Amounts):
 
     def _pred_heroes_dead(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """All heroes dead, or (any other value) more than half of them."""
-        heroes = self.heroes()
-        ex = self.ex
-        dead = sum(1 for s in heroes if ex[s].dead)
-        return dead == len(heroes) if p["heroes_dead"] == "all" else dead * 2 > len(heroes)
+        ex, side = self.ex, self.side
+        heroes = dead = 0
+        for s in self.seat_ids:  # counted in one pass: goals ask this after every step
+            if side.get(s) == HERO:
+                heroes += 1
+                dead += ex[s].dead
+        return dead == heroes if p["heroes_dead"] == "all" else dead * 2 > heroes
 
     def _pred_heroes_gone(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """No hero left in the house: dead, removed, (``or_exited``) gone out, or with one of
@@ -96,11 +99,15 @@ class Predicates(Amounts):
         spec = p["monsters_defeated"]
         kind = spec["monster"]
         how = spec.get("how")
-        mine = [x for x in self.mon if x.kind == kind]
-        # judgement: a haunt that banishes a monster does it by a kill_monster outcome
-        done = [x for x in mine if x.gone and (how is None or x.gone == how or {x.gone, how} == {"killed", "banished"})]
+        mine = done = 0
+        for x in self.mon:  # counted in one pass: goals ask this after every step
+            if x.kind == kind:
+                mine += 1
+                # judgement: a haunt that banishes a monster does it by a kill_monster outcome
+                if x.gone and (how is None or x.gone == how or {x.gone, how} == {"killed", "banished"}):
+                    done += 1
         count = spec.get("count", "all")
-        return bool(mine) and (len(done) == len(mine) if count == "all" else len(done) >= self._amount(count))
+        return mine > 0 and (done == mine if count == "all" else done >= self._amount(count))
 
     def _pred_none_alive_with_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                                      opponent: str | None) -> bool:

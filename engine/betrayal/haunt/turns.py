@@ -622,9 +622,9 @@ class Turns(Collapse):
     def _wall_moves(self, seat: str, actions: list[Action]) -> list[Action]:
         """A status with ``through_walls`` (haunt 49's Souls) lets the explorer step through a wall
         into any room beside its own on the floor, as through a connecting doorway, for 1 space."""
-        if self.hs is None or self.movement_left(seat) < 1 or not any(
-                self.hs.statuses.get(s, {}).get("through_walls") for s in self.hstatus.get(seat, [])):
-            return []
+        if self.hs is None or not any(self.hs.statuses.get(s, {}).get("through_walls") for s in self.hstatus.get(seat, [])) \
+                or self.movement_left(seat) < 1:
+            return []  # the status first: it is rare, and movement_left is not cheap
         near = {str(a["to"]) for a in actions if a.kind == "move"}
         return [Action("move", (("to", room), ("cost", 1))) for room in sorted(self._wall_neighbours(self.ex[seat].room))
                 if room not in near]

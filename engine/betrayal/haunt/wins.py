@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, derived
 from hauntcheck.engine.betrayal.haunt.predicates import Judge, Predicates, judge_of
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec, WinDef
 from hauntcheck.engine.core import Outcome
@@ -23,23 +23,17 @@ class Goal(NamedTuple):
     wins: bool
 
 
-#: id(haunt spec) -> (the spec itself, its goals): compiled once per spec object, the spec kept and
-#: compared by identity so that a reused id never finds another haunt's goals.
-_GOALS: dict[int, tuple[HauntSpec, tuple[Goal, ...]]] = {}
-
-
 def goals_of(hs: HauntSpec) -> tuple[Goal, ...]:
-    """The haunt's goals in the order they are judged: side by side (the heroes first), each
-    side's ``wins`` and then its ``ends_without_winner``."""
-    known = _GOALS.get(id(hs))
-    if known is None or known[0] is not hs:
-        goals = tuple(
-            goal for side_name, side in hs.sides().items()
-            for goal in ([Goal(side_name, w, judge_of(w.when), True) for w in side.wins]
-                         + [Goal(side_name, w, judge_of(w.when), False) for w in side.ends_without_winner]))
-        known = (hs, goals)
-        _GOALS[id(hs)] = known
-    return known[1]
+    """The haunt's goals in the order they are judged (compiled once per haunt spec): side by side
+    (the heroes first), each side's ``wins`` and then its ``ends_without_winner``."""
+    return derived(hs, "goals", _compile_goals)
+
+
+def _compile_goals(hs: HauntSpec) -> tuple[Goal, ...]:
+    return tuple(
+        goal for side_name, side in hs.sides().items()
+        for goal in ([Goal(side_name, w, judge_of(w.when), True) for w in side.wins]
+                     + [Goal(side_name, w, judge_of(w.when), False) for w in side.ends_without_winner]))
 
 
 class Wins(Predicates):
