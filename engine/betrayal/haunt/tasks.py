@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster, derived
 from hauntcheck.engine.betrayal.haunt.setup_steps import SetupSteps
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.model import TRAITS
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
@@ -22,22 +23,21 @@ class Tasks(SetupSteps):
         """Every task and special action the explorer may take (by its ``by``: the explorer's
         side, or ``explorers`` on either side's page)."""
         assert self.hs is not None
+        return list(self.hs.tasks_by(*self._task_pages(seat)))
+
+    def _task_pages(self, seat: str) -> tuple[bool, bool]:
+        """Whose tasks the explorer may take: (the heroes', the traitor's side's)."""
         mine = self.side.get(seat, HERO)
         hero = mine == HERO or self.masked(seat)  # the hidden traitor plays as a hero in public
-        return list(self.hs.tasks_by(hero, mine == TRAITOR))
+        return hero, mine == TRAITOR
 
     def _task_actions(self, seat: str) -> list[Action]:
         """Task rolls and special actions that are possible now."""
         out: list[Action] = []
         if self._blocks(seat, "act"):
             return out
-        for task in self.tasks_for(seat):
-            if any("take_item" in d for d in task.get("do", [])):
-                continue  # offered by _side_actions
-            if task.get("timing") == "end-of-turn" and "roll" not in task:
-                continue  # happens by itself when the turn ends there
-            if task.get("timing") == "on-entry":
-                continue  # happens by itself to whoever enters (entry_actions)
+        assert self.hs is not None
+        for task in derived(self.hs, "menu-tasks", _menu_tasks)[self._task_pages(seat)]:
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})
@@ -337,3 +337,16 @@ class Tasks(SetupSteps):
             yield from self._outcome(eff, seat, None, target)
         if ok and any("take_token" in eff or "earn" in eff for eff in outs):
             self.emit("haunt.knowledge-shared", "what was found is known to every hero")
+
+
+def _menu_tasks(hs: HauntSpec) -> dict[tuple[bool, bool], tuple[Mapping[str, Any], ...]]:
+    """Per :meth:`Tasks._task_pages`, the tasks a turn menu may offer: not those that take an item
+    (offered by ``_side_actions``) nor those that happen by themselves (at the end of a turn
+    without a roll, or to whoever enters)."""
+    def offered(task: Mapping[str, Any]) -> bool:
+        timing = task.get("timing")
+        return not (any("take_item" in d for d in task.get("do", []))
+                    or (timing == "end-of-turn" and "roll" not in task) or timing == "on-entry")
+
+    return {(hero, traitor): tuple(t for t in hs.tasks_by(hero, traitor) if offered(t))
+            for hero in (False, True) for traitor in (False, True)}

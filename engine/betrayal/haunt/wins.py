@@ -39,13 +39,20 @@ def _compile_goals(hs: HauntSpec) -> tuple[Goal, ...]:
 class Wins(Predicates):
     """The haunt's goals, judged after every step."""
 
+    #: The haunt spec whose goals :attr:`goals` holds (compiled by :func:`goals_of`).
+    goals_for: HauntSpec | None = None
+    goals: tuple[Goal, ...] = ()
+
     def _check_wins(self) -> bool:
         """``win.first-side``: after every step, the first side whose goals hold wins."""
         if self.result is not None:
             return True
-        if self.hs is None or self.setting_up:
+        hs = self.hs
+        if hs is None or self.setting_up:
             return False
-        for side_name, w, judge, wins in goals_of(self.hs):
+        if self.goals_for is not hs:  # kept on the state: this runs after every step
+            self.goals_for, self.goals = hs, goals_of(hs)
+        for side_name, w, judge, wins in self.goals:
             if not judge(self, None, None, None):
                 continue
             if wins:
