@@ -22,7 +22,7 @@ from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.pieces import DEFAULT_ROUNDS, HERO, Monster, Weapon, whole_option
 from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, HauntSpec, MonsterDef
 from hauntcheck.engine.betrayal.house import step
-from hauntcheck.engine.betrayal.model import SIDES, TRAITS
+from hauntcheck.engine.betrayal.model import SIDES, TRAITS, Connection
 from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Setup
 from hauntcheck.engine.core import Outcome
 
@@ -96,6 +96,7 @@ class HauntBase(BetrayalState):
         self._graph_key: tuple[int, int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
+        self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
         self.hround = 0
         self.result: Outcome | None = None
         self.dealt: dict[str, dict[str, int]] = {}  # numbered tokens dealt one per player: token -> seat -> number
@@ -460,12 +461,15 @@ class HauntBase(BetrayalState):
         (``room.collapsed-room.monster-first``): the first monster's landing is marked there."""
         out: list[tuple[str, int, str]] = []
         marked = {t: r for r, ts in self.tokens.items() for t in ts}
-        for rid, rdef in self.t.rooms.items():
+        if self._drops is None:
+            # the few rooms with such passages, in the tables' order: a monster move asks at every step
+            self._drops = [(rid, [c for c in rdef.connections if c.kind in ("chute", "fall", "jump")])
+                           for rid, rdef in self.t.rooms.items()
+                           if any(c.kind in ("chute", "fall", "jump") for c in rdef.connections)]
+        for rid, drops in self._drops:
             if rid not in self.house.spots:
                 continue
-            for c in rdef.connections:
-                if c.kind not in ("chute", "fall", "jump"):
-                    continue
+            for c in drops:
                 if c.requires and not self._cond_simple(c.requires):
                     continue
                 if c.to in self.t.rooms:
