@@ -15,7 +15,8 @@ from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import concealment, registry
 from hauntcheck.engine.betrayal.haunt.collapse import Collapse
 from hauntcheck.engine.betrayal.haunt.grabs import escape
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, derived
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen
 from hauntcheck.engine.core import Action
@@ -786,46 +787,43 @@ class Turns(Collapse):
     def _turn_rules(self, seat: str, when: str) -> Gen[None]:
         """The haunt's ``turn_rules`` for ``seat`` at ``when`` (start-of-turn, end-of-turn)."""
         assert self.hs is not None
-        for side in self.hs.sides().values():
-            for r in side.turn_rules:
-                if r.get("when") != when:
-                    continue
-                who = r.get("who")
-                mine = self.side.get(seat)
-                if who == "traitor" and mine != TRAITOR:
-                    continue
-                if who in ("each-hero", "heroes") and mine != HERO:
-                    continue
-                if when == "during-turn" and "roll" not in r and all(
-                        "become" in d and d["become"] in self.hstatus.get(seat, []) for d in r.get("do", [])):
-                    continue  # already so: nothing to announce
-                self.rule_moment = when
-                held = ("requires" not in r or self.pred(r["requires"], seat)) and not (
-                    "unless" in r and self.pred(r["unless"], seat))
-                self.rule_moment = ""
-                if not held:
-                    continue
-                if when != "after-each-action":  # checked after every action: its outcomes say what happened
-                    self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}", seat=seat, clause=r['id'])
-                outs = list(r.get("do", []))
-                if "roll" in r:
-                    trait = str(r["roll"]["trait"])
-                    faces = yield from self.roll(self.value(seat, trait), f"{r['id']}: {trait}")
-                    total = sum(faces)
-                    if "bands" in r["roll"]:
-                        band = next(b for b in r["roll"]["bands"] if b.get("min", 0) <= total <= b.get("max", 99))
-                        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: {band.get('says', '')}",
-                            seat=seat, trait=trait, total=total)
-                        outs += list(band.get("then", []))
-                    else:
-                        ok = total >= int(r["roll"].get("target", 0))
-                        self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: "
-                                  f"{'success' if ok else 'failure'}", seat=seat, trait=trait, total=total, passed=bool(ok))
-                        outs += list(r.get("success" if ok else "failure", []))
-                for eff in outs:
-                    yield from self._outcome(eff, seat, None)
-                    if self.ex[seat].dead:
-                        return
+        for r in derived(self.hs, "turn-rules", _turn_rules_by_moment).get(when, ()):
+            who = r.get("who")
+            mine = self.side.get(seat)
+            if who == "traitor" and mine != TRAITOR:
+                continue
+            if who in ("each-hero", "heroes") and mine != HERO:
+                continue
+            if when == "during-turn" and "roll" not in r and all(
+                    "become" in d and d["become"] in self.hstatus.get(seat, []) for d in r.get("do", [])):
+                continue  # already so: nothing to announce
+            self.rule_moment = when
+            held = ("requires" not in r or self.pred(r["requires"], seat)) and not (
+                "unless" in r and self.pred(r["unless"], seat))
+            self.rule_moment = ""
+            if not held:
+                continue
+            if when != "after-each-action":  # checked after every action: its outcomes say what happened
+                self.emit("haunt.rules-override", f"{self.name(seat)}: {r.get('says', r['id'])}", seat=seat, clause=r['id'])
+            outs = list(r.get("do", []))
+            if "roll" in r:
+                trait = str(r["roll"]["trait"])
+                faces = yield from self.roll(self.value(seat, trait), f"{r['id']}: {trait}")
+                total = sum(faces)
+                if "bands" in r["roll"]:
+                    band = next(b for b in r["roll"]["bands"] if b.get("min", 0) <= total <= b.get("max", 99))
+                    self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: {band.get('says', '')}",
+                        seat=seat, trait=trait, total=total)
+                    outs += list(band.get("then", []))
+                else:
+                    ok = total >= int(r["roll"].get("target", 0))
+                    self.emit("roll.trait-roll", f"{self.name(seat)} rolls {trait} {total}: "
+                              f"{'success' if ok else 'failure'}", seat=seat, trait=trait, total=total, passed=bool(ok))
+                    outs += list(r.get("success" if ok else "failure", []))
+            for eff in outs:
+                yield from self._outcome(eff, seat, None)
+                if self.ex[seat].dead:
+                    return
 
     def _standing_rules(self) -> Gen[None]:
         """``rules`` with ``while``: fire once when the predicate becomes true."""
@@ -839,3 +837,13 @@ class Turns(Collapse):
                     self.emit("haunt.rules-override", r.get("says", r["id"]), clause=r["id"])
                     for eff in r.get("do", []):
                         yield from self._outcome(eff, None, None)
+
+
+def _turn_rules_by_moment(hs: HauntSpec) -> dict[str, tuple[Mapping[str, Any], ...]]:
+    """The haunt's ``turn_rules`` by their ``when``, each moment's in the order of the sides and
+    the file (they are looked for at several moments of every turn)."""
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    for side in hs.sides().values():
+        for r in side.turn_rules:
+            out.setdefault(str(r.get("when")), []).append(r)
+    return {when: tuple(rules) for when, rules in out.items()}
