@@ -372,6 +372,11 @@ def _compile(p: Mapping[str, Any]) -> Judge:
     test = _test_of(p)
     if test is Predicates._pred_all or test is Predicates._pred_any:
         parts = tuple(judge_of(x) for x in p["all" if test is Predicates._pred_all else "any"])
+        if len(parts) == 2:  # the common case, without a generator: goals are judged after every step
+            first, second = parts
+            if test is Predicates._pred_all:
+                return lambda st, seat, m, opponent: first(st, seat, m, opponent) and second(st, seat, m, opponent)
+            return lambda st, seat, m, opponent: first(st, seat, m, opponent) or second(st, seat, m, opponent)
         if test is Predicates._pred_all:
             return lambda st, seat, m, opponent: all(j(st, seat, m, opponent) for j in parts)
         return lambda st, seat, m, opponent: any(j(st, seat, m, opponent) for j in parts)
