@@ -44,7 +44,7 @@ class Combat(Outcomes):
             # hidden-traitor.anyone-attacks: any explorer may attack any other explorer
             near = [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == e.room]
         near += self._foe_monsters(seat, e.room)
-        if self.side.get(seat) == HERO:
+        if self.side.get(seat) == HERO and self.hs is not None and derived(self.hs, "ally-fights", _ally_fight_rules):
             near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
         near = [t for t in near if not concealment.concealed_from(self, t, seat)]  # attacked by room: attack-unseen
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
@@ -151,8 +151,7 @@ class Combat(Outcomes):
     def _ally_fight(self, seat: str, ally: str) -> bool:
         """A hero may attack another hero only where an attack rule naming hero against hero
         applies (freeing a controlled friend)."""
-        return any(r.get("attacker") == "hero" and r.get("defender") == "hero" and not r.get("forbidden")
-                   for r in self.fight_rules(seat, ally))
+        return any(_ally_fight(r) for r in self.fight_rules(seat, ally))
 
     def _target_has(self, target: str, trait: str) -> bool:
         """``attack.target-needs-trait``: a trait the target lacks cannot be attacked with."""
@@ -557,3 +556,13 @@ def _reach_rules(hs: HauntSpec) -> tuple[Mapping[str, Any], ...]:
     """The haunt's attack rules that let an explorer attack into a room next door."""
     return tuple(r for side in hs.sides().values() for r in side.attack_rules
                  if r.get("optional") and r.get("reach") == "adjacent")
+
+
+def _ally_fight(rule: Mapping[str, Any]) -> bool:
+    """An attack rule that lets a hero attack another hero."""
+    return rule.get("attacker") == "hero" and rule.get("defender") == "hero" and not rule.get("forbidden")
+
+
+def _ally_fight_rules(hs: HauntSpec) -> tuple[Mapping[str, Any], ...]:
+    """The haunt's attack rules letting a hero attack another hero (most haunts have none)."""
+    return tuple(r for side in hs.sides().values() for r in side.attack_rules if _ally_fight(r))
