@@ -11,6 +11,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
 from hauntcheck.engine.betrayal.haunt.fields import side_monster_rules
+from hauntcheck.engine.betrayal.policy.paths import dist_avoiding, dist_to
 from hauntcheck.engine.core import Action
 
 
@@ -29,10 +30,10 @@ def out_of_the_way(st: HauntState, actions: list[Action], choice: Action) -> Act
         return choice
     # A spreading field reaches that room at the monster turn: with nothing left to do there this
     # turn, stay out of its way - step as far from it as one step goes, or stay where it is safe.
-    away = _dist_avoiding(st, doomed, set())
+    away = dist_avoiding(st, doomed, set())
     if here not in doomed and choice.kind == "move" and "end" in {a.kind for a in actions}:
         # in only to work beside the field and back out within this turn's movement
-        ring = _dist_avoiding(st, _beside_field(st), set())
+        ring = dist_avoiding(st, _beside_field(st), set())
         steps = ring.get(here, 99)
         throw = any(st.holds(seat, str(t.get("holding"))) for t in st.tasks_for(seat)
                     if t.get("cost") and isinstance(t.get("holding"), str))
@@ -42,7 +43,7 @@ def out_of_the_way(st: HauntState, actions: list[Action], choice: Action) -> Act
     if here in doomed:
         # caught in its reach: head for the nearest room it cannot reach, by ways clear of it now
         harmful = _harmful_rooms(st, seat)
-        safe = _dist_avoiding(st, [r for r in st.house.spots if r not in doomed], harmful)
+        safe = dist_avoiding(st, [r for r in st.house.spots if r not in doomed], harmful)
         out = min(moves, key=lambda a: (safe.get(str(a["to"]), 99), str(a["to"])), default=None)
         if out is not None and safe.get(str(out["to"]), 99) < safe.get(here, 99):
             return out
@@ -113,7 +114,7 @@ def _doomed_rooms(st: HauntState) -> set[str]:
             # placed where explorers with the status stand: anywhere they can walk to first
             for s in st.seat_ids:
                 if st.in_play(s) and status in st.hstatus.get(s, []):
-                    reach = st._dist_to([st.ex[s].room])
+                    reach = dist_to(st, [st.ex[s].room])
                     out |= {r for r, d in reach.items() if d <= st.speed(s)}
             continue
         with contextlib.suppress(NotImplementedError):
@@ -124,23 +125,6 @@ def _doomed_rooms(st: HauntState) -> set[str]:
 def _harmful_rooms(st: HauntState, seat: str) -> set[str]:
     """Every room of the house whose entry :func:`_deadly_entry` would be for the explorer."""
     return {r for r in st.house.spots if r != st.ex[seat].room and _deadly_entry(st, seat, r)}
-
-
-def _dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> dict[str, int]:
-    """Spaces from every room to the nearest of ``goals`` by ways that never pass through a room
-    of ``avoid`` (a breadth-first search on the house graph without them)."""
-    graph = st._graph()
-    frontier = sorted({g for g in goals if g in graph and g not in avoid})
-    dist = dict.fromkeys(frontier, 0)
-    while frontier:
-        nxt: list[str] = []
-        for room in frontier:
-            for other in sorted(graph[room]):
-                if other not in dist and other not in avoid:
-                    dist[other] = dist[room] + 1
-                    nxt.append(other)
-        frontier = nxt
-    return dist
 
 
 def _beside_field(st: HauntState) -> list[str]:

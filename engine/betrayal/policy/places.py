@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HauntState, Monster
+from hauntcheck.engine.betrayal.policy.paths import dist_to
 from hauntcheck.engine.core import Action
 
 
@@ -63,7 +64,7 @@ def _guard_post(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> 
             return by_kind["end"][0] if "end" in by_kind else None
         if there:
             continue
-        dist = st._dist_to([room])
+        dist = dist_to(st, [room])
         guard = min(st.living_heroes(), key=lambda s: (dist.get(st.ex[s].room, 10_000), st.seat_ids.index(s)))
         if guard != seat or here not in dist:
             continue
@@ -106,7 +107,7 @@ def _escort_places(st: HauntState) -> dict[str, list[str]]:
 def _step_toward(st: HauntState, here: str, goal: list[str], by_kind: dict[str, list[Action]]) -> Action | None:
     """One move by the shortest way to the goal rooms; across the room's barrier when no step
     brings the goal nearer (the far side is the way on)."""
-    dist = st._dist_to(goal)
+    dist = dist_to(st, goal)
     steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < dist.get(here, 10_000)]
     if steps:
         return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
