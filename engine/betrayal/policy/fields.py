@@ -11,6 +11,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
 from hauntcheck.engine.betrayal.haunt.fields import side_monster_rules
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.betrayal.policy.paths import dist_avoiding, dist_to
 from hauntcheck.engine.core import Action
 
@@ -139,8 +140,18 @@ def _harmful_tokens(st: HauntState) -> set[str]:
         return set()
     return {str(task["where"]["room_with_token"]) for side in st.hs.sides().values()
             for task in [*side.tasks, *side.actions]
-            if task.get("timing") == "on-entry" and isinstance(task.get("where", {}).get("room_with_token"), str)
-            and _harms_self(st, [*task.get("do", []), *task.get("success", [])])}
+            if isinstance(task.get("where", {}).get("room_with_token"), str) and harmful_on_entry(st, task)}
+
+
+_ENTRY_HARM: SpecMemo[bool] = SpecMemo()
+
+
+def harmful_on_entry(st: HauntState, task: Mapping[str, Any]) -> bool:
+    """Whether the task is an on-entry rule whose outcomes kill whoever enters or take it out of
+    its side's work (:func:`_harms_self`): read from the task and the haunt's statuses only, so
+    worked out once per task."""
+    return task.get("timing") == "on-entry" and _ENTRY_HARM.get(
+        (task, st.hs), None, lambda: _harms_self(st, [*task.get("do", []), *task.get("success", [])]))
 
 
 def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
@@ -151,7 +162,7 @@ def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
     here = e.room
     try:
         e.room = room
-        return any(task.get("timing") == "on-entry" and _harms_self(st, task.get("do", []) + task.get("success", []))
+        return any(harmful_on_entry(st, task)
                    and ("where" not in task or st._where_ok(seat, task["where"]))
                    and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
     finally:

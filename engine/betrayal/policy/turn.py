@@ -29,7 +29,7 @@ from hauntcheck.engine.betrayal.policy.attacks import (
 from hauntcheck.engine.betrayal.policy.fields import (
     _deadly_entry,
     _harmful_rooms,
-    _harms_self,
+    harmful_on_entry,
     out_of_the_way,
 )
 from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards, win_bearer
@@ -432,7 +432,7 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
             continue
         if _hopeless(st, seat, task):
             continue
-        if task.get("timing") == "on-entry" and _harms_self(st, [*task.get("do", []), *task.get("success", [])]):
+        if harmful_on_entry(st, task):
             continue  # a room whose entry would take the explorer out of its side's work is no goal
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
