@@ -94,7 +94,7 @@ def test_a_layout_is_kept_while_the_house_is_the_same_and_dropped_when_it_change
     assert isinstance(state, HauntState)
     first = paths.layout(state)
     assert paths.layout(copy.copy(state)) is first  # a view of the same game shares it
-    state._tile_version += 1  # a tile drawn, none placed: the numbers move, the house does not
+    state._tile_version += 1  # a tile drawn, none placed: the house is the same
     assert paths.layout(fresh_graph_state(state)) is first
     room = sorted(state.house.spots)[0]
     spot = state.house.remove(room)  # a room taken away is a new layout

@@ -23,7 +23,7 @@ from hauntcheck.engine.betrayal.policy.monsters import (
     _unload_rooms,
     monster_goal,
 )
-from hauntcheck.engine.betrayal.policy.paths import dist_to
+from hauntcheck.engine.betrayal.policy.paths import dist_to, layout
 from hauntcheck.engine.betrayal.policy.turn import _targets, _turn
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 
@@ -39,6 +39,11 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     seat = state.to_move()
     if seat is None or seat not in state.ex:
         return _decide(state, actions, rng)
+    if state.hs is not None:
+        # The seat's view below is a copy of the game: the house's graph of rooms (and the policy's
+        # distance tables) are brought up to date on the game itself first, so that the view starts
+        # with them instead of rebuilding them for itself at every decision.
+        layout(state)
     # The seat's own view: who the hidden traitors are and their hands (seen_by), where an explorer
     # concealed from it truly is (concealed_view), and the haunt's hidden tokens and statuses
     # (seat_view) are out of what the policy reads.

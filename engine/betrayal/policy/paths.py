@@ -6,11 +6,12 @@ taken away, a link or a fallen room is added, or a barrier changes; so the table
 one house layout (:class:`Layout`) and dropped when it changes.
 
 A layout is known by the game's tables (``st.t``), its haunt (``st.hs``) and house (the objects
-themselves, checked by identity) and the version numbers the game's own graph of rooms is cached
-under (:meth:`HauntState._graph`); when those numbers move, the rebuilt graph is compared with the
-layout's, and the tables are kept if no room or way between rooms changed (a tile drawn but not
-placed moves the numbers, not the house). A table is what :meth:`HauntState._dist_to` gives for
-the same goals on the same graph, so a cached answer never differs from a fresh one
+themselves, checked by identity) and the numbers that move when a room or a way between rooms
+may have changed: the house's version (tiles placed or taken away), the links and the fallen
+rooms - the same numbers the game keys its cached exits by (tiles drawn but not placed move
+none of them). When they move, the game's rebuilt graph of rooms is compared with the layout's,
+and the tables are kept if nothing changed. A table is what :meth:`HauntState._dist_to` gives
+for the same goals on the same graph, so a cached answer never differs from a fresh one
 (``tests/test_policy_paths.py`` checks both over many seeded games).
 
 The tables are shared: callers read them, never change them (hence ``Mapping``).
@@ -33,8 +34,9 @@ class Layout:
     tables: Any  # the game's spec tables (``st.t``): where the chutes go
     haunt: Any  # the haunt spec (``st.hs``): whether fallen rooms are ways through
     house: House
-    version: tuple[int, int, int, int]
+    version: tuple[int, int, int]
     graph: dict[str, set[str]]
+    back: dict[str, set[str]] | None = None  # the graph with the chutes' one-way slides, walked backwards
     dist: dict[frozenset[str], dict[str, int]] = field(default_factory=dict)
     avoiding: dict[tuple[frozenset[str], frozenset[str]], dict[str, int]] = field(default_factory=dict)
     open_rooms: tuple[int, list[str]] | None = None  # by the house's own version (tiles placed or taken)
@@ -48,27 +50,33 @@ _last: Layout | None = None
 def layout(st: HauntState) -> Layout:
     """The current layout of ``st``'s house, with the tables kept while it has not changed."""
     global _last
-    version = (st.house.version, st._tile_version, len(st.links), len(st.collapsed))
+    version = (st.house.version, len(st.links), len(st.collapsed))
     kept = _last
     same_game = kept is not None and kept.tables is st.t and kept.haunt is st.hs and kept.house is st.house
     if kept is not None and same_game and kept.version == version:
         return kept
     graph = st._graph()
     if kept is not None and same_game and (kept.graph is graph or kept.graph == graph):
-        kept.version = version  # the numbers moved (a tile drawn), the rooms and ways did not
+        kept.version = version  # the numbers moved, the rooms and ways did not
         return kept
     _last = Layout(st.t, st.hs, st.house, version, graph)
     return _last
 
 
 def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
-    """Spaces from every room to the nearest of ``goals``: :meth:`HauntState._dist_to`, worked out
-    once per layout and set of goals (goals not in the house count for nothing, as there)."""
+    """Spaces from every room to the nearest of ``goals``, as :meth:`HauntState._dist_to` counts
+    them (a breadth-first search backwards, with the one-way chutes that room text slides you
+    down; goals not in the house count for nothing), worked out once per layout and set of goals."""
     lay = layout(st)
     key = frozenset(g for g in goals if g in lay.graph)
     table = lay.dist.get(key)
     if table is None:
-        table = lay.dist[key] = st._dist_to(key)
+        if lay.back is None:
+            lay.back = {room: set(ways) for room, ways in lay.graph.items()}
+            for room in lay.graph:
+                for chute in (c for c in st.t.rooms[room].connections if c.kind == "chute" and c.to in lay.back):
+                    lay.back[chute.to].add(room)  # walked backwards: from where it lands to its top
+        table = lay.dist[key] = _search(lay.back, sorted(key), frozenset())
     return table
 
 
