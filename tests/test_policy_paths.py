@@ -1,6 +1,7 @@
 """The policy's distance tables, kept from one decision to the next (policy/paths.py), give what a
 fresh search gives: checked at every decision of many golden policy games (every player count,
-haunts with monsters, tasks, hidden traitors, collapsing and changing houses)."""
+haunts with monsters, tasks, hidden traitors, collapsing and changing houses); and the policy's
+memo of what it reads from spec objects (policy/memo.py) tells spec objects apart by identity."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from hauntcheck.engine.betrayal.haunt import HauntState
 from hauntcheck.engine.betrayal.policy import paths, policy
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo, values_of
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 from hauntcheck.engine.games import game_spec, get_game
 from hauntcheck.engine.play import PolicyController, run_fast, seeded_table
@@ -102,3 +104,26 @@ def test_a_layout_is_kept_while_the_house_is_the_same_and_dropped_when_it_change
         assert paths.layout(fresh_graph_state(state)) is not first
     finally:
         state.house.place(room, spot.floor, spot.cell, spot.rotation)
+
+
+def test_spec_memo_tells_equal_looking_spec_objects_apart() -> None:
+    memo: SpecMemo[int] = SpecMemo()
+    first, twin = {"id": "t"}, {"id": "t"}
+    calls: list[str] = []
+
+    def work(name: str, value: int) -> int:
+        calls.append(name)
+        return value
+
+    assert memo.get((first,), "heroes", lambda: work("first", 1)) == 1
+    assert memo.get((first,), "heroes", lambda: work("again", 9)) == 1  # kept
+    assert memo.get((twin,), "heroes", lambda: work("twin", 2)) == 2  # equal, but another object
+    assert memo.get((first,), "traitor", lambda: work("traitor", 3)) == 3  # another detail
+    assert calls == ["first", "twin", "traitor"]
+
+
+def test_values_of_finds_a_key_outside_not_branches_in_order() -> None:
+    tree = {"all": [{"holds_tokens": {"token": "key", "count": 2}},
+                    {"not": {"holds_tokens": {"token": "never"}}},
+                    {"any": [{"holds_tokens": {"token": "lamp", "count": 1}}]}]}
+    assert values_of(tree, "holds_tokens") == [{"token": "key", "count": 2}, {"token": "lamp", "count": 1}]

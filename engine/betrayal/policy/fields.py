@@ -125,6 +125,8 @@ def _doomed_rooms(st: HauntState) -> set[str]:
 
 def _harmful_rooms(st: HauntState, seat: str) -> set[str]:
     """Every room of the house whose entry :func:`_deadly_entry` would be for the explorer."""
+    if not any(harmful_on_entry(st, task) for task in st.tasks_for(seat)):
+        return set()  # no rule harms whoever enters: no room needs trying
     return {r for r in st.house.spots if r != st.ex[seat].room and _deadly_entry(st, seat, r)}
 
 

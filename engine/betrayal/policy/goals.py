@@ -16,7 +16,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
 from hauntcheck.engine.betrayal.hauntspec import SideDef
-from hauntcheck.engine.betrayal.policy.memo import SpecMemo
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo, values_of
 
 
 def goal_rooms(st: HauntState, side: str) -> list[str]:
@@ -180,23 +180,19 @@ def item_places(st: HauntState, side: str) -> dict[str, list[str]]:
     own = st.hs.sides().get(side) if st.hs is not None else None
     if own is None:
         return out
-
-    def visit(p: Any) -> None:
-        if isinstance(p, Mapping):
-            for key, value in p.items():
-                if key == "item_in_room":
-                    with contextlib.suppress(NotImplementedError):
-                        out.setdefault(str(value["item"]), []).extend(st._rooms_for(value["room"]))
-                elif key != "not":
-                    visit(value)
-        elif isinstance(p, list):
-            for x in p:
-                visit(x)
-
-    for rule in [*own.attack_rules, *own.tasks, *own.actions]:
-        visit(rule.get("requires", {}))
-        visit(_modifier_conditions(rule))
+    for value in _ITEM_IN_ROOM.get((own,), None, lambda: _item_in_room(own)):
+        with contextlib.suppress(NotImplementedError):
+            out.setdefault(str(value["item"]), []).extend(st._rooms_for(value["room"]))
     return out
+
+
+_ITEM_IN_ROOM: SpecMemo[list[Any]] = SpecMemo()
+
+
+def _item_in_room(own: SideDef) -> list[Any]:
+    """The side's ``item_in_room`` requirements, of its rules and of its rolls' bonuses."""
+    return [value for rule in [*own.attack_rules, *own.tasks, *own.actions]
+            for tree in (rule.get("requires", {}), _modifier_conditions(rule)) for value in values_of(tree, "item_in_room")]
 
 
 def _collect_holding(p: Any, out: set[str]) -> None:

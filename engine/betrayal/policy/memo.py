@@ -8,8 +8,9 @@ so an answer is never one worked out for another object that merely looks alike.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+import operator
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
@@ -25,8 +26,28 @@ class SpecMemo(Generic[V]):
         """The value for ``specs`` (compared by identity) and ``detail``; ``work()`` the first time."""
         key = (*map(id, specs), detail)
         kept = self._values.get(key)
-        if kept is not None and all(a is b for a, b in zip(kept[0], specs, strict=True)):
+        if kept is not None and all(map(operator.is_, kept[0], specs)):
             return kept[1]
         value = work()
         self._values[key] = (specs, value)
         return value
+
+
+def values_of(tree: Any, key: str) -> list[Any]:
+    """The values of every ``key`` in a spec tree of mappings and lists, in the order met, not
+    looking inside them nor inside ``not`` (what must not hold is not asked for)."""
+    out: list[Any] = []
+
+    def visit(p: Any) -> None:
+        if isinstance(p, Mapping):
+            for k, value in p.items():
+                if k == key:
+                    out.append(value)
+                elif k != "not":
+                    visit(value)
+        elif isinstance(p, list):
+            for x in p:
+                visit(x)
+
+    visit(tree)
+    return out

@@ -33,6 +33,7 @@ from hauntcheck.engine.betrayal.policy.fields import (
     out_of_the_way,
 )
 from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards, win_bearer
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo, values_of
 from hauntcheck.engine.betrayal.policy.paths import dist_avoiding, dist_to, frontier
 from hauntcheck.engine.betrayal.policy.places import (
     _escort_places,
@@ -190,22 +191,19 @@ def token_needs(st: HauntState, side: str) -> dict[str, int]:
     out: dict[str, int] = {}
     if st.hs is None:
         return out
-
-    def visit(p: Any) -> None:
-        if isinstance(p, Mapping):
-            for key, value in p.items():
-                if key == "holds_tokens":
-                    with contextlib.suppress(TypeError, ValueError):
-                        out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
-                elif key != "not":
-                    visit(value)
-        elif isinstance(p, list):
-            for x in p:
-                visit(x)
-
     for task in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0])):
-        visit(task.get("requires", {}))
+        for value in _held_tokens_asked(task):
+            with contextlib.suppress(TypeError, ValueError):
+                out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
     return out
+
+
+_HOLDS_TOKENS: SpecMemo[list[Any]] = SpecMemo()
+
+
+def _held_tokens_asked(task: Mapping[str, Any]) -> list[Any]:
+    """The task's ``holds_tokens`` requirements (from the spec alone, so found once per task)."""
+    return _HOLDS_TOKENS.get((task,), None, lambda: values_of(task.get("requires", {}), "holds_tokens"))
 
 
 def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Action]]) -> Action | None:
@@ -578,13 +576,19 @@ def _outcomes(task: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [*task.get("success", []), *task.get("do", []), *(eff for b in bands for eff in b.get("then", []))]
 
 
-def _task_yields(st: HauntState, side: str, task_id: str) -> set[str]:
+def _task_yields(st: HauntState, side: str, task_id: str) -> frozenset[str]:
     own = st.hs.sides().get(side) if st.hs is not None else None
     task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
-    return _yields(task) if task is not None else set()
+    return _yields(task) if task is not None else frozenset()
 
 
-def _yields(task: Mapping[str, Any]) -> set[str]:
+def _yields(task: Mapping[str, Any]) -> frozenset[str]:
+    """What a task brings the side: the tokens it takes and the cards it fetches (from the spec
+    alone, so worked out once per task)."""
+    return _YIELDS.get((task,), None, lambda: frozenset(_found(task)))
+
+
+def _found(task: Mapping[str, Any]) -> set[str]:
     out: set[str] = set()
     for eff in task.get("success", []) + task.get("do", []):
         if isinstance(eff.get("take_token"), str):
@@ -593,6 +597,9 @@ def _yields(task: Mapping[str, Any]) -> set[str]:
             card = eff["fetch_card"]["card"]
             out.update([card] if isinstance(card, str) else card)
     return out
+
+
+_YIELDS: SpecMemo[frozenset[str]] = SpecMemo()
 
 
 def _gives(effs: Iterable[Mapping[str, Any]]) -> set[str]:
