@@ -180,7 +180,7 @@ def item_places(st: HauntState, side: str) -> dict[str, list[str]]:
     own = st.hs.sides().get(side) if st.hs is not None else None
     if own is None:
         return out
-    for value in _ITEM_IN_ROOM.get((own,), None, lambda: _item_in_room(own)):
+    for value in _ITEM_IN_ROOM.one(own, lambda: _item_in_room(own)):
         with contextlib.suppress(NotImplementedError):
             out.setdefault(str(value["item"]), []).extend(st._rooms_for(value["room"]))
     return out

@@ -39,7 +39,7 @@ class Layout:
     back: dict[str, set[str]] | None = None  # the graph with the chutes' one-way slides, walked backwards
     dist: dict[frozenset[str], dict[str, int]] = field(default_factory=dict)
     avoiding: dict[tuple[frozenset[str], frozenset[str]], dict[str, int]] = field(default_factory=dict)
-    open_rooms: tuple[int, list[str]] | None = None  # by the house's own version (tiles placed or taken)
+    open_rooms: tuple[int, list[tuple[str, str]]] | None = None  # by the house's own version (tiles placed or taken)
 
 
 # The layout of the game the policy played last: one game is played at a time, and a layout of
@@ -111,6 +111,8 @@ def frontier(st: HauntState) -> list[str]:
     lay = layout(st)
     if lay.open_rooms is None or lay.open_rooms[0] != st.house.version:
         # a doorway facing an empty cell is what the house's free doorways list (cached per version)
-        rooms = sorted({room for floor in st.house.grid for room, _side in st.house.free_doorways(floor)})
+        rooms = sorted({(room, floor) for floor in st.house.grid for room, _side in st.house.free_doorways(floor)})
         lay.open_rooms = (st.house.version, rooms)
-    return [room for room in lay.open_rooms[1] if st.remaining_for(st.house.floor_of(room))]
+    # the tiles left for a floor change with every tile drawn: asked afresh, once per floor
+    left = {floor: st.remaining_for(floor) for floor in {floor for _room, floor in lay.open_rooms[1]}}
+    return [room for room, floor in lay.open_rooms[1] if left[floor]]

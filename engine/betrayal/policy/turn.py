@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState
+from hauntcheck.engine.betrayal.hauntspec import SideDef
 from hauntcheck.engine.betrayal.policy.attacks import (
     _best_attack,
     _body_tokens,
@@ -203,7 +204,7 @@ _HOLDS_TOKENS: SpecMemo[list[Any]] = SpecMemo()
 
 def _held_tokens_asked(task: Mapping[str, Any]) -> list[Any]:
     """The task's ``holds_tokens`` requirements (from the spec alone, so found once per task)."""
-    return _HOLDS_TOKENS.get((task,), None, lambda: values_of(task.get("requires", {}), "holds_tokens"))
+    return _HOLDS_TOKENS.one(task, lambda: values_of(task.get("requires", {}), "holds_tokens"))
 
 
 def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Action]]) -> Action | None:
@@ -478,6 +479,20 @@ def _counted_spend(st: HauntState, side: str) -> set[str]:
     if own is None:
         return set()
     out: set[str] = set()
+    for token, count in _SPENT_COUNTED.one(own, lambda: _spent_counted(own)):
+        held = sum(st.held.get(s, []).count(token) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)
+        if st.pool.get(token, 0) > 0 and st.destroyed.count(token) + held < st._amount(count):
+            out.add(token)
+    return out
+
+
+_SPENT_COUNTED: SpecMemo[list[tuple[str, Any]]] = SpecMemo()
+
+
+def _spent_counted(own: SideDef) -> list[tuple[str, Any]]:
+    """The tokens the side's rules use up (``destroy_item``) beside a count of them used up
+    (``item_destroyed`` with a ``count``), with the count, rule by rule."""
+    out: list[tuple[str, Any]] = []
     for rule in [*own.tasks, *own.actions]:
         effs = [*rule.get("do", []), *rule.get("success", [])]
         spent = {str(e["destroy_item"]) for e in effs if isinstance(e.get("destroy_item"), str)}
@@ -485,10 +500,7 @@ def _counted_spend(st: HauntState, side: str) -> set[str]:
                    for e in effs if isinstance(e.get("branch"), Mapping) and isinstance(e["branch"].get("when"), Mapping)
                    and isinstance(e["branch"]["when"].get("item_destroyed"), Mapping)
                    and "count" in e["branch"]["when"]["item_destroyed"]}
-        for token in spent & set(counted):
-            held = sum(st.held.get(s, []).count(token) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)
-            if st.pool.get(token, 0) > 0 and st.destroyed.count(token) + held < st._amount(counted[token]):
-                out.add(token)
+        out += [(token, counted[token]) for token in sorted(spent & set(counted))]
     return out
 
 
@@ -585,7 +597,7 @@ def _task_yields(st: HauntState, side: str, task_id: str) -> frozenset[str]:
 def _yields(task: Mapping[str, Any]) -> frozenset[str]:
     """What a task brings the side: the tokens it takes and the cards it fetches (from the spec
     alone, so worked out once per task)."""
-    return _YIELDS.get((task,), None, lambda: frozenset(_found(task)))
+    return _YIELDS.one(task, lambda: frozenset(_found(task)))
 
 
 def _found(task: Mapping[str, Any]) -> set[str]:
