@@ -82,26 +82,9 @@ def _doomed_rooms(st: HauntState) -> set[str]:
     on its rooms): the field's rooms, the rooms one way from them, and the rooms it is placed in."""
     if st.hs is None:
         return set()
-    harmful = _harmful_tokens(st)
+    harmful, spreads, placed = _FIELD_RULES.one(st.hs, lambda: _field_rules(st))
     if not harmful:
         return set()
-    spreads: dict[str, int] = {}  # token -> how many times a monster turn may spread it
-    placed: list[Mapping[str, Any]] = []
-
-    def visit(node: Any) -> None:
-        if isinstance(node, Mapping):
-            if isinstance(node.get("spread"), Mapping):
-                token = str(node["spread"]["token"])
-                spreads[token] = spreads.get(token, 0) + 1
-            if isinstance(node.get("place"), Mapping) and node["place"].get("token") in harmful:
-                placed.append(node["place"]["in"])
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for x in node:
-                visit(x)
-
-    visit([r.get("do", []) for r in side_monster_rules(st)])
     out: set[str] = set()
     for token in sorted(harmful & set(spreads)):
         field = {r for r in st.htokens.get(token, ()) if r in st.house.spots}
@@ -125,9 +108,38 @@ def _doomed_rooms(st: HauntState) -> set[str]:
 
 def _harmful_rooms(st: HauntState, seat: str) -> set[str]:
     """Every room of the house whose entry :func:`_deadly_entry` would be for the explorer."""
-    if not any(harmful_on_entry(st, task) for task in st.tasks_for(seat)):
+    dangers = _entry_dangers(st, seat)
+    if not dangers:
         return set()  # no rule harms whoever enters: no room needs trying
-    return {r for r in st.house.spots if r != st.ex[seat].room and _deadly_entry(st, seat, r)}
+    return {r for r in st.house.spots if r != st.ex[seat].room and _deadly_entry(st, seat, r, dangers)}
+
+
+_FIELD_RULES: SpecMemo[tuple[frozenset[str], dict[str, int], list[Mapping[str, Any]]]] = SpecMemo()
+
+
+def _field_rules(st: HauntState) -> tuple[frozenset[str], dict[str, int], list[Mapping[str, Any]]]:
+    """From the haunt's spec: the harmful tokens (:func:`_harmful_tokens`), how many times a
+    monster turn may spread each token, and where it places harmful ones (the ``in`` of each
+    ``place``)."""
+    harmful = frozenset(_harmful_tokens(st))
+    spreads: dict[str, int] = {}  # token -> how many times a monster turn may spread it
+    placed: list[Mapping[str, Any]] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, Mapping):
+            if isinstance(node.get("spread"), Mapping):
+                token = str(node["spread"]["token"])
+                spreads[token] = spreads.get(token, 0) + 1
+            if isinstance(node.get("place"), Mapping) and node["place"].get("token") in harmful:
+                placed.append(node["place"]["in"])
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for x in node:
+                visit(x)
+
+    visit([r.get("do", []) for r in side_monster_rules(st)])
+    return harmful, spreads, placed
 
 
 def _beside_field(st: HauntState) -> list[str]:
@@ -156,16 +168,24 @@ def harmful_on_entry(st: HauntState, task: Mapping[str, Any]) -> bool:
         (task, st.hs), None, lambda: _harms_self(st, [*task.get("do", []), *task.get("success", [])]))
 
 
-def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
+def _entry_dangers(st: HauntState, seat: str) -> list[Mapping[str, Any]]:
+    """The explorer's on-entry rules that would harm it (:func:`harmful_on_entry`)."""
+    return [task for task in st.tasks_for(seat) if harmful_on_entry(st, task)]
+
+
+def _deadly_entry(st: HauntState, seat: str, room: str, dangers: list[Mapping[str, Any]] | None = None) -> bool:
     """Whether entering ``room`` would set off an on-entry rule that kills the explorer (a
     bomb's proximity trigger) or takes it out of its side's work (:func:`_harms_self`): checked
-    with the explorer placed there for the test only."""
+    with the explorer placed there for the test only. ``dangers``: the explorer's
+    :func:`_entry_dangers`, when the caller tries many rooms."""
+    dangers = _entry_dangers(st, seat) if dangers is None else dangers
+    if not dangers:
+        return False
     e = st.ex[seat]
     here = e.room
     try:
         e.room = room
-        return any(harmful_on_entry(st, task)
-                   and ("where" not in task or st._where_ok(seat, task["where"]))
-                   and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
+        return any(("where" not in task or st._where_ok(seat, task["where"]))
+                   and ("requires" not in task or st.pred(task["requires"], seat)) for task in dangers)
     finally:
         e.room = here
