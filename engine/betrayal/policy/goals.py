@@ -251,18 +251,31 @@ def win_bearer(st: HauntState, side: str) -> Bearer | None:
     """The side's win that a named explorer carry cards to a room (The Heir's throne), if any;
     the explorer is the one the seat's view shows with the status (None if it knows of none)."""
     own = st.hs.sides().get(side) if st.hs is not None and side == HERO else None
-    for win in own.wins if own is not None else ():
+    if own is None:
+        return None
+    borne = _BORNE.one(own, lambda: _borne(own))
+    if borne is None:
+        return None
+    status, cards, where = borne
+    rooms = tuple(r for r in st._rooms_for(where) if r in st.house.spots)
+    seat = next((s for s in st.living_heroes() if status in st.hstatus.get(s, [])), None)
+    return Bearer(seat, cards, rooms)
+
+
+_BORNE: SpecMemo[tuple[str, frozenset[str], Any] | None] = SpecMemo()
+
+
+def _borne(own: SideDef) -> tuple[str, frozenset[str], Any] | None:
+    """The side's first win that an explorer with a status hold cards in a place (``some_hero``
+    with ``has_status``, ``holding`` and ``in``): the status, the cards and the place."""
+    for win in own.wins:
         who = win.when.get("some_hero") if isinstance(win.when, Mapping) else None
         parts = who.get("all", ()) if isinstance(who, Mapping) else ()
         status = next((str(x["has_status"]) for x in parts if "has_status" in x), None)
         held = next((x["holding"] for x in parts if "holding" in x), None)
         where = next((x["in"] for x in parts if "in" in x), None)
-        if status is None or held is None or where is None:
-            continue
-        cards = frozenset([held] if isinstance(held, str) else (str(c) for c in held))
-        rooms = tuple(r for r in st._rooms_for(where) if r in st.house.spots)
-        seat = next((s for s in st.living_heroes() if status in st.hstatus.get(s, [])), None)
-        return Bearer(seat, cards, rooms)
+        if status is not None and held is not None and where is not None:
+            return status, frozenset([held] if isinstance(held, str) else (str(c) for c in held)), where
     return None
 
 
