@@ -2,8 +2,8 @@
 
 The policy asks for the same distances many times: every decision of a turn, and every seat,
 looks for the spaces to the same goal rooms. The house changes only when a tile is placed or
-taken away, a link or a fallen room is added, or a barrier changes; so the tables are kept for
-one house layout (:class:`Layout`) and dropped when it changes.
+taken away, or a link or a fallen room is added; so the tables are kept for one house layout
+(:class:`Layout`) and dropped when it changes.
 
 A layout is known by the game's tables (``st.t``), its haunt (``st.hs``) and house (the objects
 themselves, checked by identity) and the numbers that move when a room or a way between rooms
