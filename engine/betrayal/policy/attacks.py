@@ -11,6 +11,7 @@ from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
 from hauntcheck.engine.betrayal.policy.fields import (
     _kills,
 )
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.core import Action
 
 
@@ -99,9 +100,19 @@ def _body_tokens(st: HauntState, side: str) -> set[str]:
     return {k for k in held if k in st.hs.tokens and st.hs.tokens[k].left_on_death}
 
 
+_WEAPON_BODIES: SpecMemo[bool] = SpecMemo()
+
+
+def _weapon_bodies(st: HauntState) -> bool:
+    """Whether any of the haunt's tokens is left only by a kill with a weapon (else no fight
+    needs a weapon for a body)."""
+    return st.hs is not None and any(isinstance(t.left_on_death, Mapping) and bool(t.left_on_death.get("with_weapon"))
+                                     for t in st.hs.tokens.values())
+
+
 def _kill_with_weapon(st: HauntState, seat: str) -> bool:
     """Whether the explorer's side still needs a body that only a kill with a weapon leaves."""
-    if st.hs is None:
+    if st.hs is None or not _WEAPON_BODIES.one(st.hs, lambda: _weapon_bodies(st)):
         return False
     side = st.side.get(seat, HERO)
     allies = st.allies_of(seat)

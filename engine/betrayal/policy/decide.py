@@ -23,6 +23,7 @@ from hauntcheck.engine.betrayal.policy.monsters import (
     _unload_rooms,
     monster_goal,
 )
+from hauntcheck.engine.betrayal.policy.paths import dist_to, layout
 from hauntcheck.engine.betrayal.policy.turn import _targets, _turn
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 
@@ -38,6 +39,11 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     seat = state.to_move()
     if seat is None or seat not in state.ex:
         return _decide(state, actions, rng)
+    if state.hs is not None:
+        # The seat's view below is a copy of the game: the house's graph of rooms (and the policy's
+        # distance tables) are brought up to date on the game itself first, so that the view starts
+        # with them instead of rebuilding them for itself at every decision.
+        layout(state)
     # The seat's own view: who the hidden traitors are and their hands (seen_by), where an explorer
     # concealed from it truly is (concealed_view), and the haunt's hidden tokens and statuses
     # (seat_view) are out of what the policy reads.
@@ -93,7 +99,7 @@ def _decide(st: HauntState, actions: list[Action], rng: Rng) -> Action:
                                            st.value(str(a["who"]), "sanity"), str(a["who"])))
     if "monster-face" in kinds:  # face the way that leads toward the heroes
         m = st.monster(str(actions[0]["monster"]))
-        dist = st._dist_to(_monster_targets(st, m))
+        dist = dist_to(st, _monster_targets(st, m))
         return min(actions, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
     if kinds & {"monster-attack", "monster-pass", "monster-ability"}:
         return _monster_attack(st, actions)
@@ -157,7 +163,7 @@ def _collapse(st: HauntState, actions: list[Action]) -> Action:
     foe = st.ex[traitor].room if traitor is not None and st.in_play(traitor) else None
     if st.side.get(seat) != HERO:
         return max(actions, key=lambda a: (heroes.count(str(a["room"])), a["room"] != foe, str(a["room"])))
-    dist = st._dist_to(heroes)
+    dist = dist_to(st, heroes)
     return min(actions, key=lambda a: (heroes.count(str(a["room"])), a["room"] != foe, -dist.get(str(a["room"]), 99),
                                        str(a["room"])))
 
@@ -172,7 +178,7 @@ def _ride(st: HauntState, actions: list[Action]) -> Action | None:
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
     carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
     goals = [g for g in _targets(st, seat, side, want, carrier, lacking) if g in st.house.spots]
-    if not goals or "mystic-elevator" in st._dist_to(goals):
+    if not goals or "mystic-elevator" in dist_to(st, goals):
         return None
 
     def score(a: Action) -> tuple[int, int]:
@@ -223,7 +229,7 @@ def _re_form(st: HauntState, actions: list[Action]) -> Action:
     leaves it no weaker and brings it nearer its prey, to the room nearest the prey."""
     stay = next(a for a in actions if a.kind != "monster-re-form")
     m = st.monster(str(stay["monster"]))
-    dist = st._dist_to(_monster_targets(st, m))
+    dist = dist_to(st, _monster_targets(st, m))
     here = dist.get(m.room, 10_000)
     better = [a for a in actions if a.kind == "monster-re-form" and int(str(a["track"])) >= st.track
               and dist.get(str(a["to"]), 10_000) < here]

@@ -11,6 +11,8 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
 from hauntcheck.engine.betrayal.haunt.fields import side_monster_rules
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
+from hauntcheck.engine.betrayal.policy.paths import dist_avoiding, dist_to
 from hauntcheck.engine.core import Action
 
 
@@ -29,10 +31,10 @@ def out_of_the_way(st: HauntState, actions: list[Action], choice: Action) -> Act
         return choice
     # A spreading field reaches that room at the monster turn: with nothing left to do there this
     # turn, stay out of its way - step as far from it as one step goes, or stay where it is safe.
-    away = _dist_avoiding(st, doomed, set())
+    away = dist_avoiding(st, doomed, set())
     if here not in doomed and choice.kind == "move" and "end" in {a.kind for a in actions}:
         # in only to work beside the field and back out within this turn's movement
-        ring = _dist_avoiding(st, _beside_field(st), set())
+        ring = dist_avoiding(st, _beside_field(st), set())
         steps = ring.get(here, 99)
         throw = any(st.holds(seat, str(t.get("holding"))) for t in st.tasks_for(seat)
                     if t.get("cost") and isinstance(t.get("holding"), str))
@@ -42,7 +44,7 @@ def out_of_the_way(st: HauntState, actions: list[Action], choice: Action) -> Act
     if here in doomed:
         # caught in its reach: head for the nearest room it cannot reach, by ways clear of it now
         harmful = _harmful_rooms(st, seat)
-        safe = _dist_avoiding(st, [r for r in st.house.spots if r not in doomed], harmful)
+        safe = dist_avoiding(st, [r for r in st.house.spots if r not in doomed], harmful)
         out = min(moves, key=lambda a: (safe.get(str(a["to"]), 99), str(a["to"])), default=None)
         if out is not None and safe.get(str(out["to"]), 99) < safe.get(here, 99):
             return out
@@ -80,9 +82,46 @@ def _doomed_rooms(st: HauntState) -> set[str]:
     on its rooms): the field's rooms, the rooms one way from them, and the rooms it is placed in."""
     if st.hs is None:
         return set()
-    harmful = _harmful_tokens(st)
+    harmful, spreads, placed = _FIELD_RULES.one(st.hs, lambda: _field_rules(st))
     if not harmful:
         return set()
+    out: set[str] = set()
+    for token in sorted(harmful & set(spreads)):
+        field = {r for r in st.htokens.get(token, ()) if r in st.house.spots}
+        out |= field
+        for _ in range(spreads[token]):  # a second spread on a lucky roll reaches one room further
+            field = {other for room in field for other, _cost, _how in st._room_exits(room)}
+            out |= field
+    for where in placed:
+        status = where.get("room_with_status")
+        if isinstance(status, str):
+            # placed where explorers with the status stand: anywhere they can walk to first
+            for s in st.seat_ids:
+                if st.in_play(s) and status in st.hstatus.get(s, []):
+                    reach = dist_to(st, [st.ex[s].room])
+                    out |= {r for r, d in reach.items() if d <= st.speed(s)}
+            continue
+        with contextlib.suppress(NotImplementedError):
+            out |= {r for r in st._rooms_for(where) if r in st.house.spots}
+    return out
+
+
+def _harmful_rooms(st: HauntState, seat: str) -> set[str]:
+    """Every room of the house whose entry :func:`_deadly_entry` would be for the explorer."""
+    dangers = _entry_dangers(st, seat)
+    if not dangers:
+        return set()  # no rule harms whoever enters: no room needs trying
+    return {r for r in st.house.spots if r != st.ex[seat].room and _deadly_entry(st, seat, r, dangers)}
+
+
+_FIELD_RULES: SpecMemo[tuple[frozenset[str], dict[str, int], list[Mapping[str, Any]]]] = SpecMemo()
+
+
+def _field_rules(st: HauntState) -> tuple[frozenset[str], dict[str, int], list[Mapping[str, Any]]]:
+    """From the haunt's spec: the harmful tokens (:func:`_harmful_tokens`), how many times a
+    monster turn may spread each token, and where it places harmful ones (the ``in`` of each
+    ``place``)."""
+    harmful = frozenset(_harmful_tokens(st))
     spreads: dict[str, int] = {}  # token -> how many times a monster turn may spread it
     placed: list[Mapping[str, Any]] = []
 
@@ -100,47 +139,7 @@ def _doomed_rooms(st: HauntState) -> set[str]:
                 visit(x)
 
     visit([r.get("do", []) for r in side_monster_rules(st)])
-    out: set[str] = set()
-    for token in sorted(harmful & set(spreads)):
-        field = {r for r in st.htokens.get(token, ()) if r in st.house.spots}
-        out |= field
-        for _ in range(spreads[token]):  # a second spread on a lucky roll reaches one room further
-            field = {other for room in field for other, _cost, _how in st._room_exits(room)}
-            out |= field
-    for where in placed:
-        status = where.get("room_with_status")
-        if isinstance(status, str):
-            # placed where explorers with the status stand: anywhere they can walk to first
-            for s in st.seat_ids:
-                if st.in_play(s) and status in st.hstatus.get(s, []):
-                    reach = st._dist_to([st.ex[s].room])
-                    out |= {r for r, d in reach.items() if d <= st.speed(s)}
-            continue
-        with contextlib.suppress(NotImplementedError):
-            out |= {r for r in st._rooms_for(where) if r in st.house.spots}
-    return out
-
-
-def _harmful_rooms(st: HauntState, seat: str) -> set[str]:
-    """Every room of the house whose entry :func:`_deadly_entry` would be for the explorer."""
-    return {r for r in st.house.spots if r != st.ex[seat].room and _deadly_entry(st, seat, r)}
-
-
-def _dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> dict[str, int]:
-    """Spaces from every room to the nearest of ``goals`` by ways that never pass through a room
-    of ``avoid`` (a breadth-first search on the house graph without them)."""
-    graph = st._graph()
-    frontier = sorted({g for g in goals if g in graph and g not in avoid})
-    dist = dict.fromkeys(frontier, 0)
-    while frontier:
-        nxt: list[str] = []
-        for room in frontier:
-            for other in sorted(graph[room]):
-                if other not in dist and other not in avoid:
-                    dist[other] = dist[room] + 1
-                    nxt.append(other)
-        frontier = nxt
-    return dist
+    return harmful, spreads, placed
 
 
 def _beside_field(st: HauntState) -> list[str]:
@@ -155,20 +154,38 @@ def _harmful_tokens(st: HauntState) -> set[str]:
         return set()
     return {str(task["where"]["room_with_token"]) for side in st.hs.sides().values()
             for task in [*side.tasks, *side.actions]
-            if task.get("timing") == "on-entry" and isinstance(task.get("where", {}).get("room_with_token"), str)
-            and _harms_self(st, [*task.get("do", []), *task.get("success", [])])}
+            if isinstance(task.get("where", {}).get("room_with_token"), str) and harmful_on_entry(st, task)}
 
 
-def _deadly_entry(st: HauntState, seat: str, room: str) -> bool:
+_ENTRY_HARM: SpecMemo[bool] = SpecMemo()
+
+
+def harmful_on_entry(st: HauntState, task: Mapping[str, Any]) -> bool:
+    """Whether the task is an on-entry rule whose outcomes kill whoever enters or take it out of
+    its side's work (:func:`_harms_self`): read from the task and the haunt's statuses only, so
+    worked out once per task."""
+    return task.get("timing") == "on-entry" and _ENTRY_HARM.get(
+        (task, st.hs), None, lambda: _harms_self(st, [*task.get("do", []), *task.get("success", [])]))
+
+
+def _entry_dangers(st: HauntState, seat: str) -> list[Mapping[str, Any]]:
+    """The explorer's on-entry rules that would harm it (:func:`harmful_on_entry`)."""
+    return [task for task in st.tasks_for(seat) if harmful_on_entry(st, task)]
+
+
+def _deadly_entry(st: HauntState, seat: str, room: str, dangers: list[Mapping[str, Any]] | None = None) -> bool:
     """Whether entering ``room`` would set off an on-entry rule that kills the explorer (a
     bomb's proximity trigger) or takes it out of its side's work (:func:`_harms_self`): checked
-    with the explorer placed there for the test only."""
+    with the explorer placed there for the test only. ``dangers``: the explorer's
+    :func:`_entry_dangers`, when the caller tries many rooms."""
+    dangers = _entry_dangers(st, seat) if dangers is None else dangers
+    if not dangers:
+        return False
     e = st.ex[seat]
     here = e.room
     try:
         e.room = room
-        return any(task.get("timing") == "on-entry" and _harms_self(st, task.get("do", []) + task.get("success", []))
-                   and ("where" not in task or st._where_ok(seat, task["where"]))
-                   and ("requires" not in task or st.pred(task["requires"], seat)) for task in st.tasks_for(seat))
+        return any(("where" not in task or st._where_ok(seat, task["where"]))
+                   and ("requires" not in task or st.pred(task["requires"], seat)) for task in dangers)
     finally:
         e.room = here

@@ -16,6 +16,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
 from hauntcheck.engine.betrayal.hauntspec import SideDef
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo, values_of
 
 
 def goal_rooms(st: HauntState, side: str) -> list[str]:
@@ -48,31 +49,61 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
     out: set[str] = set()
     if st.hs is None or (own := st.hs.sides().get(side)) is None:
         return out
-    either = _either_cards(own)
-    for rule in [*own.attack_rules, *own.tasks, *own.actions]:
-        _collect_holding(rule.get("requires", {}), out)
-        _collect_holding(_modifier_conditions(rule), out)
-        held = rule.get("holding")
-        if rule.get("exclusive_group") in either:
-            continue  # one card of the group will do (below)
-        if isinstance(held, str):
-            out.add(held)
-        elif isinstance(held, list):
-            out.update(str(h) for h in held)
-    for rules in either.values():
-        cards = {str(r["holding"]) for r in rules}
+    needs = _WANTS.get((own, st.hs), side, lambda: _wants(st, own, side))
+    out.update(needs.required)
+    for rules, cards in needs.either:
         seats = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side]
         if not any("requires" not in r or st.pred(r["requires"], s) for r in rules for s in seats):
             continue  # the step is done (or cannot be taken): its cards are wanted no more
         mine = {c for c in cards if any(st.holds(s, c) for s in seats)}
         out |= mine or cards
-    for win in own.wins:
-        _collect_held_for_win(win.when, side, out)
-    for group in _alternatives(own.attack_rules):
+    out.update(needs.for_wins)
+    for group in needs.alternatives:
         mine = {c for c in group if any(st.holds(s, c) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)}
         out |= mine or group
-    out |= protections(st, side)
+    out |= needs.protections
     return out - set(st.destroyed)  # a card destroyed for good (the shattered Crystal Ball) is nobody's goal
+
+
+@dataclass(frozen=True)
+class Wants:
+    """What a side's spec says it wants, before the game's state is looked at: the cards its rules
+    require (in the order :func:`wanted_cards` meets them), its groups of which one card will do
+    (``exclusive_group`` actions, with their cards; ``attack_weapon`` lists), the cards its wins
+    want it to hold, and the tokens that shield it (:func:`protections`)."""
+
+    required: tuple[str, ...]
+    either: tuple[tuple[tuple[Mapping[str, Any], ...], frozenset[str]], ...]
+    for_wins: tuple[str, ...]
+    alternatives: tuple[frozenset[str], ...]
+    protections: frozenset[str]
+
+
+_WANTS: SpecMemo[Wants] = SpecMemo()
+
+
+def _wants(st: HauntState, own: SideDef, side: str) -> Wants:
+    """:class:`Wants` of the side ``own`` of the haunt ``st.hs`` (read from the spec only)."""
+    either = _either_cards(own)
+    required: dict[str, None] = {}  # an ordered set: the order cards are first met
+    for rule in [*own.attack_rules, *own.tasks, *own.actions]:
+        found: set[str] = set()
+        _collect_holding(rule.get("requires", {}), found)
+        _collect_holding(_modifier_conditions(rule), found)
+        required.update(dict.fromkeys(sorted(found)))
+        held = rule.get("holding")
+        if rule.get("exclusive_group") in either:
+            continue  # one card of the group will do (see wanted_cards)
+        if isinstance(held, str):
+            required[held] = None
+        elif isinstance(held, list):
+            required.update(dict.fromkeys(str(h) for h in held))
+    for_wins: set[str] = set()
+    for win in own.wins:
+        _collect_held_for_win(win.when, side, for_wins)
+    return Wants(tuple(required), tuple((tuple(rules), frozenset(str(r["holding"]) for r in rules)) for rules in either.values()),
+                 tuple(sorted(for_wins)), tuple(frozenset(g) for g in _alternatives(own.attack_rules)),
+                 frozenset(protections(st, side)))
 
 
 def protections(st: HauntState, side: str) -> set[str]:
@@ -149,23 +180,19 @@ def item_places(st: HauntState, side: str) -> dict[str, list[str]]:
     own = st.hs.sides().get(side) if st.hs is not None else None
     if own is None:
         return out
-
-    def visit(p: Any) -> None:
-        if isinstance(p, Mapping):
-            for key, value in p.items():
-                if key == "item_in_room":
-                    with contextlib.suppress(NotImplementedError):
-                        out.setdefault(str(value["item"]), []).extend(st._rooms_for(value["room"]))
-                elif key != "not":
-                    visit(value)
-        elif isinstance(p, list):
-            for x in p:
-                visit(x)
-
-    for rule in [*own.attack_rules, *own.tasks, *own.actions]:
-        visit(rule.get("requires", {}))
-        visit(_modifier_conditions(rule))
+    for value in _ITEM_IN_ROOM.one(own, lambda: _item_in_room(own)):
+        with contextlib.suppress(NotImplementedError):
+            out.setdefault(str(value["item"]), []).extend(st._rooms_for(value["room"]))
     return out
+
+
+_ITEM_IN_ROOM: SpecMemo[list[Any]] = SpecMemo()
+
+
+def _item_in_room(own: SideDef) -> list[Any]:
+    """The side's ``item_in_room`` requirements, of its rules and of its rolls' bonuses."""
+    return [value for rule in [*own.attack_rules, *own.tasks, *own.actions]
+            for tree in (rule.get("requires", {}), _modifier_conditions(rule)) for value in values_of(tree, "item_in_room")]
 
 
 def _collect_holding(p: Any, out: set[str]) -> None:
@@ -224,18 +251,31 @@ def win_bearer(st: HauntState, side: str) -> Bearer | None:
     """The side's win that a named explorer carry cards to a room (The Heir's throne), if any;
     the explorer is the one the seat's view shows with the status (None if it knows of none)."""
     own = st.hs.sides().get(side) if st.hs is not None and side == HERO else None
-    for win in own.wins if own is not None else ():
+    if own is None:
+        return None
+    borne = _BORNE.one(own, lambda: _borne(own))
+    if borne is None:
+        return None
+    status, cards, where = borne
+    rooms = tuple(r for r in st._rooms_for(where) if r in st.house.spots)
+    seat = next((s for s in st.living_heroes() if status in st.hstatus.get(s, [])), None)
+    return Bearer(seat, cards, rooms)
+
+
+_BORNE: SpecMemo[tuple[str, frozenset[str], Any] | None] = SpecMemo()
+
+
+def _borne(own: SideDef) -> tuple[str, frozenset[str], Any] | None:
+    """The side's first win that an explorer with a status hold cards in a place (``some_hero``
+    with ``has_status``, ``holding`` and ``in``): the status, the cards and the place."""
+    for win in own.wins:
         who = win.when.get("some_hero") if isinstance(win.when, Mapping) else None
         parts = who.get("all", ()) if isinstance(who, Mapping) else ()
         status = next((str(x["has_status"]) for x in parts if "has_status" in x), None)
         held = next((x["holding"] for x in parts if "holding" in x), None)
         where = next((x["in"] for x in parts if "in" in x), None)
-        if status is None or held is None or where is None:
-            continue
-        cards = frozenset([held] if isinstance(held, str) else (str(c) for c in held))
-        rooms = tuple(r for r in st._rooms_for(where) if r in st.house.spots)
-        seat = next((s for s in st.living_heroes() if status in st.hstatus.get(s, [])), None)
-        return Bearer(seat, cards, rooms)
+        if status is not None and held is not None and where is not None:
+            return status, frozenset([held] if isinstance(held, str) else (str(c) for c in held)), where
     return None
 
 

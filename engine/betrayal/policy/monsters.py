@@ -15,7 +15,8 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
-from hauntcheck.engine.betrayal.policy.turn import _frontier, _gives
+from hauntcheck.engine.betrayal.policy.paths import dist_to, frontier
+from hauntcheck.engine.betrayal.policy.turn import _gives
 from hauntcheck.engine.core import Action, Rng
 
 
@@ -179,7 +180,7 @@ def _monster_move(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if not prey:
         return actions[rng.below(len(actions))]
     traps = set(_trap_rooms(st, m))
-    dist = st._dist_to(prey)
+    dist = dist_to(st, prey)
     here = dist.get(m.room, 10_000)
     safe = [a for a in moves if str(a["to"]) not in traps] or moves
     best = min(safe, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
@@ -214,7 +215,7 @@ def _place_monster(st: HauntState, actions: list[Action]) -> Action:
     prey = [st.ex[s].room for s in st.living_heroes()]
     if not prey:
         return actions[0]
-    dist = st._dist_to(prey)
+    dist = dist_to(st, prey)
     return min(actions, key=lambda a: (dist.get(str(a["room"]), 10_000), str(a["room"])))
 
 
@@ -230,14 +231,14 @@ def _trail_move(st: HauntState, actions: list[Action]) -> Action | None:
     moves = [a for a in actions if a.kind == "monster-move"]
     fresh = [a for a in moves if str(a["to"]) not in laid]
     explore = [a for a in actions if a.kind == "monster-explore"]
-    dist = st._dist_to([st.ex[s].room for s in st.living_heroes()])
+    dist = dist_to(st, [st.ex[s].room for s in st.living_heroes()])
     if fresh:
         return min(fresh, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
     if explore:
         return explore[0]
     # nothing new next door: head for the nearest room without the trail, or where rooms can be found
-    goals = [r for r in st.house.spots if r not in laid] + _frontier(st)
-    dist = st._dist_to(goals)
+    goals = [r for r in st.house.spots if r not in laid] + frontier(st)
+    dist = dist_to(st, goals)
     if moves:
         return min(moves, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
     return None

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HauntState, Monster
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
+from hauntcheck.engine.betrayal.policy.paths import dist_to
 from hauntcheck.engine.core import Action
 
 
@@ -46,9 +48,19 @@ def _company_rooms(st: HauntState) -> list[str]:
     on ``not: {in: {room_of: heroes}}``: Death's chessboard, left empty, loses the game)."""
     if st.hs is None:
         return []
-    kinds = {mdef.id for mdef in st.hs.monsters.values() for rule in mdef.must if rule.get("when") == "start-of-turn"
-             and any(d.get("branch", {}).get("when") == {"not": {"in": {"room_of": "heroes"}}} for d in rule.get("do", []))}
-    return sorted({m.room for m in st.active_monsters() if m.kind in kinds})
+    kinds = _COMPANY_KINDS.one(st.hs, lambda: _company_kinds(st))
+    return sorted({m.room for m in st.active_monsters() if m.kind in kinds}) if kinds else []
+
+
+_COMPANY_KINDS: SpecMemo[frozenset[str]] = SpecMemo()
+
+
+def _company_kinds(st: HauntState) -> frozenset[str]:
+    """The haunt's monster kinds whose turn starts by asking whether a hero is with them."""
+    assert st.hs is not None
+    return frozenset(mdef.id for mdef in st.hs.monsters.values() for rule in mdef.must if rule.get("when") == "start-of-turn"
+                     and any(d.get("branch", {}).get("when") == {"not": {"in": {"room_of": "heroes"}}}
+                             for d in rule.get("do", [])))
 
 
 def _guard_post(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
@@ -63,7 +75,7 @@ def _guard_post(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> 
             return by_kind["end"][0] if "end" in by_kind else None
         if there:
             continue
-        dist = st._dist_to([room])
+        dist = dist_to(st, [room])
         guard = min(st.living_heroes(), key=lambda s: (dist.get(st.ex[s].room, 10_000), st.seat_ids.index(s)))
         if guard != seat or here not in dist:
             continue
@@ -106,7 +118,7 @@ def _escort_places(st: HauntState) -> dict[str, list[str]]:
 def _step_toward(st: HauntState, here: str, goal: list[str], by_kind: dict[str, list[Action]]) -> Action | None:
     """One move by the shortest way to the goal rooms; across the room's barrier when no step
     brings the goal nearer (the far side is the way on)."""
-    dist = st._dist_to(goal)
+    dist = dist_to(st, goal)
     steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < dist.get(here, 10_000)]
     if steps:
         return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState
+from hauntcheck.engine.betrayal.hauntspec import SideDef
 from hauntcheck.engine.betrayal.policy.attacks import (
     _best_attack,
     _body_tokens,
@@ -28,12 +29,13 @@ from hauntcheck.engine.betrayal.policy.attacks import (
 )
 from hauntcheck.engine.betrayal.policy.fields import (
     _deadly_entry,
-    _dist_avoiding,
     _harmful_rooms,
-    _harms_self,
+    harmful_on_entry,
     out_of_the_way,
 )
 from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards, win_bearer
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo, values_of
+from hauntcheck.engine.betrayal.policy.paths import dist_avoiding, dist_to, frontier
 from hauntcheck.engine.betrayal.policy.places import (
     _escort_places,
     _escorted,
@@ -113,7 +115,7 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             continue
         yields = _task_yields(st, side, str(a["id"]))
         better = _bonus_rooms(st, seat, str(a["id"]))
-        if better and st.ex[seat].room not in better and st._dist_to(better).get(st.ex[seat].room) is not None:
+        if better and st.ex[seat].room not in better and dist_to(st, better).get(st.ex[seat].room) is not None:
             continue  # a bonus the explorer holds counts in another room it can reach: roll there
         if (not yields or yields & lacking) and _useful(st, side, str(a["id"])) \
                 and not any(_hopeless(st, seat, t) or _too_risky(st, seat, t) for t in st.tasks_for(seat)
@@ -132,27 +134,27 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             if a.get("to") == carrier and str(a.get("card") or a.get("token")) in want - personal:
                 return a
     goals = _targets(st, seat, side, want, carrier, lacking)
-    if goals and st.ex[seat].room not in st._dist_to(goals):
-        goals = _frontier(st)  # the goals cannot be reached yet: open up the house
-        if st.ex[seat].room not in st._dist_to(goals) and "mystic-elevator" in st.house.spots:
+    if goals and st.ex[seat].room not in dist_to(st, goals):
+        goals = frontier(st)  # the goals cannot be reached yet: open up the house
+        if st.ex[seat].room not in dist_to(st, goals) and "mystic-elevator" in st.house.spots:
             goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
-        if st.ex[seat].room not in st._dist_to(goals) and not by_kind.get("move") and by_kind.get("use"):
+        if st.ex[seat].room not in dist_to(st, goals) and not by_kind.get("move") and by_kind.get("use"):
             return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
     avoid: set[str] = set()
     if any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)) and "move" in by_kind:
         avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]))}
         by_kind["move"] = [a for a in by_kind["move"] if str(a["to"]) not in avoid]
     if goals:
-        dist = st._dist_to(goals) if not avoid else _dist_avoiding(st, goals, _harmful_rooms(st, seat))
+        dist = dist_to(st, goals) if not avoid else dist_avoiding(st, goals, _harmful_rooms(st, seat))
         here = dist.get(st.ex[seat].room, 10_000)
         steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < here]
         if steps:
             return min(steps, key=lambda a: (dist.get(str(a["to"]), 10_000), str(a["to"])))
-        frontier = here == 0 and st.ex[seat].room in _frontier(st) and (goals == _frontier(st) or (
+        exploring = here == 0 and st.ex[seat].room in frontier(st) and (goals == frontier(st) or (
             side != HERO and bool(_carried_task_unfound(st, seat))))  # exploring for its task's room
-        if frontier and "explore" in by_kind:
+        if exploring and "explore" in by_kind:
             return by_kind["explore"][rng.below(len(by_kind["explore"]))]
-        if (frontier or here > 0 or _foe_across(st, seat)) and "cross" in by_kind:
+        if (exploring or here > 0 or _foe_across(st, seat)) and "cross" in by_kind:
             return by_kind["cross"][0]  # the way on (or the foe sought here) is across a barrier
         if here == 0 and "end" in by_kind:
             return by_kind["end"][0]
@@ -190,22 +192,19 @@ def token_needs(st: HauntState, side: str) -> dict[str, int]:
     out: dict[str, int] = {}
     if st.hs is None:
         return out
-
-    def visit(p: Any) -> None:
-        if isinstance(p, Mapping):
-            for key, value in p.items():
-                if key == "holds_tokens":
-                    with contextlib.suppress(TypeError, ValueError):
-                        out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
-                elif key != "not":
-                    visit(value)
-        elif isinstance(p, list):
-            for x in p:
-                visit(x)
-
     for task in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0])):
-        visit(task.get("requires", {}))
+        for value in _held_tokens_asked(task):
+            with contextlib.suppress(TypeError, ValueError):
+                out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
     return out
+
+
+_HOLDS_TOKENS: SpecMemo[list[Any]] = SpecMemo()
+
+
+def _held_tokens_asked(task: Mapping[str, Any]) -> list[Any]:
+    """The task's ``holds_tokens`` requirements (from the spec alone, so found once per task)."""
+    return _HOLDS_TOKENS.one(task, lambda: values_of(task.get("requires", {}), "holds_tokens"))
 
 
 def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Action]]) -> Action | None:
@@ -246,9 +245,9 @@ def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Ac
                  and marks[s] < marks.get(seat, 99) and st.held.get(s, []).count(token) + mine >= count]
     if not goals:
         goals = [r for r in sorted(set(st.htokens.get(token, []))) if _worth_trying(st, r)]
-    dist = st._dist_to(goals)
+    dist = dist_to(st, goals)
     if here not in dist:
-        dist = st._dist_to(_frontier(st))
+        dist = dist_to(st, frontier(st))
         if here in dist and dist[here] == 0 and "explore" in by_kind:
             return by_kind["explore"][0]
     at = dist.get(here, 10_000)
@@ -321,15 +320,15 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
             return _shared_out(st, seat, first)  # what yields it waits on a step the side can take now
         spent = any(t.get("reuse") == "once-per-place" and _yields(t) & lacking for t in st.tasks_for(seat))
         if not finds and spent and any(st.pool.get(t, 0) > 0 for t in lacking):
-            rooms += _frontier(st)  # every place searched, more still hidden: new rooms must be found
+            rooms += frontier(st)  # every place searched, more still hidden: new rooms must be found
         if rooms:
             return rooms
         # Nothing yields it but the card stacks: the carrier explores for it, the others work
         # where the goals are.
         if seat == carrier:
-            return _frontier(st) or _task_rooms(st, seat, side, None)
+            return frontier(st) or _task_rooms(st, seat, side, None)
         if not mine:
-            return _task_rooms(st, seat, side, None) or _frontier(st)
+            return _task_rooms(st, seat, side, None) or frontier(st)
     if seat == carrier and want - mine - lacking:
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
                 and any(st.holds(s, w) for w in want - mine)]
@@ -351,7 +350,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
             return shown  # a monster that hides between its appearances is fought while it is here
         hiding = [str(mdef.appears["on_discovery"]["floor"]) for mdef in st.hs.monsters.values()
                   if mdef.appears and st._out_of_house(mdef)] if st.hs is not None else []
-        where = [r for r in _frontier(st) if st.house.floor_of(r) in hiding]
+        where = [r for r in frontier(st) if st.house.floor_of(r) in hiding]
         if where:
             return where  # it shows up in the next room found on its floor: explore there
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
@@ -360,10 +359,10 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
             prey += [st.ex[s].room for s in st.opponents_of(seat) if not _unhurt_by(st, seat, s)]
         goals = prey + _task_rooms(st, seat, side, None)
         if not goals and _task_rooms_unfound(st, seat, side):
-            return _frontier(st)  # a task's room is still in the stack: explore for it
+            return frontier(st)  # a task's room is still in the stack: explore for it
         own = st.hs.sides().get(side) if st.hs is not None else None
         if not goals and own is not None and any(t.get("reuse") == "once-per-place" for t in own.tasks):
-            return _frontier(st)  # every known place is used up: open the house for more rooms and cards
+            return frontier(st)  # every known place is used up: open the house for more rooms and cards
         return goals
     ready = _task_rooms(st, seat, side, None, holding_only=True)
     if ready:
@@ -371,7 +370,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     floors = _carried_task_unfound(st, seat)
     if floors:
         # its rooms are still in the stack: open up the floors they may lie on
-        return [r for r in _frontier(st) if st.house.floor_of(r) in floors] or _frontier(st)
+        return [r for r in frontier(st) if st.house.floor_of(r) in floors] or frontier(st)
     rituals = _win_token_rooms(st, seat, side)
     if rituals:
         return rituals  # the side's own goal is a count of tokens its tasks earn: go and earn them
@@ -412,7 +411,7 @@ def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
                 if r in st.house.spots]
     if open_now:
         return open_now
-    return _frontier(st) if _task_rooms_unfound(st, seat, HERO) else None
+    return frontier(st) if _task_rooms_unfound(st, seat, HERO) else None
 
 
 def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, holding_only: bool = False) -> list[str]:
@@ -432,7 +431,7 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
             continue
         if _hopeless(st, seat, task):
             continue
-        if task.get("timing") == "on-entry" and _harms_self(st, [*task.get("do", []), *task.get("success", [])]):
+        if harmful_on_entry(st, task):
             continue  # a room whose entry would take the explorer out of its side's work is no goal
         held = task.get("holding")
         if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
@@ -466,7 +465,7 @@ def _shared_out(st: HauntState, seat: str, rooms: list[str]) -> list[str]:
     if not allies:
         return rooms
     far = 10_000
-    reach = {s: st._dist_to([st.ex[s].room]) for s in [seat, *allies]}  # spaces from each explorer
+    reach = {s: dist_to(st, [st.ex[s].room]) for s in [seat, *allies]}  # spaces from each explorer
     key = {s: st.seat_ids.index(s) for s in reach}
     kept = [r for r in rooms if all((reach[seat].get(r, far), key[seat]) <= (reach[a].get(r, far), key[a]) for a in allies)]
     return kept or rooms
@@ -480,6 +479,20 @@ def _counted_spend(st: HauntState, side: str) -> set[str]:
     if own is None:
         return set()
     out: set[str] = set()
+    for token, count in _SPENT_COUNTED.one(own, lambda: _spent_counted(own)):
+        held = sum(st.held.get(s, []).count(token) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)
+        if st.pool.get(token, 0) > 0 and st.destroyed.count(token) + held < st._amount(count):
+            out.add(token)
+    return out
+
+
+_SPENT_COUNTED: SpecMemo[list[tuple[str, Any]]] = SpecMemo()
+
+
+def _spent_counted(own: SideDef) -> list[tuple[str, Any]]:
+    """The tokens the side's rules use up (``destroy_item``) beside a count of them used up
+    (``item_destroyed`` with a ``count``), with the count, rule by rule."""
+    out: list[tuple[str, Any]] = []
     for rule in [*own.tasks, *own.actions]:
         effs = [*rule.get("do", []), *rule.get("success", [])]
         spent = {str(e["destroy_item"]) for e in effs if isinstance(e.get("destroy_item"), str)}
@@ -487,10 +500,7 @@ def _counted_spend(st: HauntState, side: str) -> set[str]:
                    for e in effs if isinstance(e.get("branch"), Mapping) and isinstance(e["branch"].get("when"), Mapping)
                    and isinstance(e["branch"]["when"].get("item_destroyed"), Mapping)
                    and "count" in e["branch"]["when"]["item_destroyed"]}
-        for token in spent & set(counted):
-            held = sum(st.held.get(s, []).count(token) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)
-            if st.pool.get(token, 0) > 0 and st.destroyed.count(token) + held < st._amount(counted[token]):
-                out.add(token)
+        out += [(token, counted[token]) for token in sorted(spent & set(counted))]
     return out
 
 
@@ -533,16 +543,6 @@ def _carried_task_unfound(st: HauntState, seat: str) -> set[str]:
 def _left_to_take(st: HauntState, token: str) -> bool:
     """Whether a ``take_token`` can still yield the token (set aside, or lying in a room)."""
     return st.pool.get(token, 0) > 0 or bool(st.htokens.get(token))
-
-
-def _frontier(st: HauntState) -> list[str]:
-    """Rooms with a doorway that leads to no room yet (where exploring can go on)."""
-    out = []
-    for room in sorted(st.house.spots):
-        floor = st.house.floor_of(room)
-        if st.remaining_for(floor) and any(st.house.door_neighbour(room, d)[0] is None for d in st.house.doors(room)):
-            out.append(room)
-    return out
 
 
 def _trait_pref(st: HauntState, seat: str, a: Action) -> tuple[int, int]:
@@ -588,13 +588,19 @@ def _outcomes(task: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [*task.get("success", []), *task.get("do", []), *(eff for b in bands for eff in b.get("then", []))]
 
 
-def _task_yields(st: HauntState, side: str, task_id: str) -> set[str]:
+def _task_yields(st: HauntState, side: str, task_id: str) -> frozenset[str]:
     own = st.hs.sides().get(side) if st.hs is not None else None
     task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
-    return _yields(task) if task is not None else set()
+    return _yields(task) if task is not None else frozenset()
 
 
-def _yields(task: Mapping[str, Any]) -> set[str]:
+def _yields(task: Mapping[str, Any]) -> frozenset[str]:
+    """What a task brings the side: the tokens it takes and the cards it fetches (from the spec
+    alone, so worked out once per task)."""
+    return _YIELDS.one(task, lambda: frozenset(_found(task)))
+
+
+def _found(task: Mapping[str, Any]) -> set[str]:
     out: set[str] = set()
     for eff in task.get("success", []) + task.get("do", []):
         if isinstance(eff.get("take_token"), str):
@@ -603,6 +609,9 @@ def _yields(task: Mapping[str, Any]) -> set[str]:
             card = eff["fetch_card"]["card"]
             out.update([card] if isinstance(card, str) else card)
     return out
+
+
+_YIELDS: SpecMemo[frozenset[str]] = SpecMemo()
 
 
 def _gives(effs: Iterable[Mapping[str, Any]]) -> set[str]:

@@ -1,0 +1,118 @@
+"""Distances over the house, kept from one decision to the next while the house stays the same.
+
+The policy asks for the same distances many times: every decision of a turn, and every seat,
+looks for the spaces to the same goal rooms. The house changes only when a tile is placed or
+taken away, or a link or a fallen room is added; so the tables are kept for one house layout
+(:class:`Layout`) and dropped when it changes.
+
+A layout is known by the game's tables (``st.t``), its haunt (``st.hs``) and house (the objects
+themselves, checked by identity) and the numbers that move when a room or a way between rooms
+may have changed: the house's version (tiles placed or taken away), the links and the fallen
+rooms - the same numbers the game keys its cached exits by (tiles drawn but not placed move
+none of them). When they move, the game's rebuilt graph of rooms is compared with the layout's,
+and the tables are kept if nothing changed. A table is what :meth:`HauntState._dist_to` gives
+for the same goals on the same graph, so a cached answer never differs from a fresh one
+(``tests/test_policy_paths.py`` checks both over many seeded games).
+
+The tables are shared: callers read them, never change them (hence ``Mapping``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hauntcheck.engine.betrayal.haunt import HauntState
+from hauntcheck.engine.betrayal.house import House
+
+
+@dataclass
+class Layout:
+    """One house layout of one game, with the tables worked out on it so far."""
+
+    tables: Any  # the game's spec tables (``st.t``): where the chutes go
+    haunt: Any  # the haunt spec (``st.hs``): whether fallen rooms are ways through
+    house: House
+    version: tuple[int, int, int]
+    graph: dict[str, set[str]]
+    back: dict[str, set[str]] | None = None  # the graph with the chutes' one-way slides, walked backwards
+    dist: dict[frozenset[str], dict[str, int]] = field(default_factory=dict)
+    avoiding: dict[tuple[frozenset[str], frozenset[str]], dict[str, int]] = field(default_factory=dict)
+    open_rooms: tuple[int, list[tuple[str, str]]] | None = None  # by the house's own version (tiles placed or taken)
+
+
+# The layout of the game the policy played last: one game is played at a time, and a layout of
+# another game (another house object) is simply replaced.
+_last: Layout | None = None
+
+
+def layout(st: HauntState) -> Layout:
+    """The current layout of ``st``'s house, with the tables kept while it has not changed."""
+    global _last
+    version = (st.house.version, len(st.links), len(st.collapsed))
+    kept = _last
+    same_game = kept is not None and kept.tables is st.t and kept.haunt is st.hs and kept.house is st.house
+    if kept is not None and same_game and kept.version == version:
+        return kept
+    graph = st._graph()
+    if kept is not None and same_game and (kept.graph is graph or kept.graph == graph):
+        kept.version = version  # the numbers moved, the rooms and ways did not
+        return kept
+    _last = Layout(st.t, st.hs, st.house, version, graph)
+    return _last
+
+
+def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
+    """Spaces from every room to the nearest of ``goals``, as :meth:`HauntState._dist_to` counts
+    them (a breadth-first search backwards, with the one-way chutes that room text slides you
+    down; goals not in the house count for nothing), worked out once per layout and set of goals."""
+    lay = layout(st)
+    key = frozenset(g for g in goals if g in lay.graph)
+    table = lay.dist.get(key)
+    if table is None:
+        if lay.back is None:
+            lay.back = {room: set(ways) for room, ways in lay.graph.items()}
+            for room in lay.graph:
+                for chute in (c for c in st.t.rooms[room].connections if c.kind == "chute" and c.to in lay.back):
+                    lay.back[chute.to].add(room)  # walked backwards: from where it lands to its top
+        table = lay.dist[key] = _search(lay.back, sorted(key), frozenset())
+    return table
+
+
+def dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> Mapping[str, int]:
+    """Spaces from every room to the nearest of ``goals`` by ways that never pass through a room
+    of ``avoid`` (a breadth-first search on the house graph without them, chutes not taken)."""
+    lay = layout(st)
+    key = (frozenset(g for g in goals if g in lay.graph and g not in avoid), frozenset(avoid))
+    table = lay.avoiding.get(key)
+    if table is None:
+        table = lay.avoiding[key] = _search(lay.graph, sorted(key[0]), key[1])
+    return table
+
+
+def _search(graph: Mapping[str, set[str]], starts: list[str], avoid: frozenset[str]) -> dict[str, int]:
+    frontier = starts
+    dist = dict.fromkeys(frontier, 0)
+    while frontier:
+        nxt: list[str] = []
+        for room in frontier:
+            for other in sorted(graph[room]):
+                if other not in dist and other not in avoid:
+                    dist[other] = dist[room] + 1
+                    nxt.append(other)
+        frontier = nxt
+    return dist
+
+
+def frontier(st: HauntState) -> list[str]:
+    """Rooms with a doorway that leads to no room yet, on floors whose room tiles are not all
+    used up (where exploring can go on), in room order."""
+    lay = layout(st)
+    if lay.open_rooms is None or lay.open_rooms[0] != st.house.version:
+        # a doorway facing an empty cell is what the house's free doorways list (cached per version)
+        rooms = sorted({(room, floor) for floor in st.house.grid for room, _side in st.house.free_doorways(floor)})
+        lay.open_rooms = (st.house.version, rooms)
+    # the tiles left for a floor change with every tile drawn: asked afresh, once per floor
+    left = {floor: st.remaining_for(floor) for floor in {floor for _room, floor in lay.open_rooms[1]}}
+    return [room for room, floor in lay.open_rooms[1] if left[floor]]
