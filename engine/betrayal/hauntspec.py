@@ -341,13 +341,25 @@ def load_haunt(data: Mapping[str, Any]) -> HauntSpec:
 # Hooks
 
 
+#: The hooks already found, by the id of the haunt data (kept with the data and checked by identity,
+#: so a reused id is never mistaken): a game that reaches the reveal asks for its haunt's hooks.
+_HOOKS_USED: dict[int, tuple[Any, tuple[tuple[PathKey, str], ...]]] = {}
+
+
 def custom_hooks_used(data: Any) -> list[tuple[PathKey, str]]:
     """Every ``custom: <hook>`` in a haunt file, with its path, in file order; a shared-effects
     condition under ``condition`` (``vault-opened``) is part 1's vocabulary, not a haunt hook."""
+    found = _HOOKS_USED.get(id(data))
+    if found is None or found[0] is not data:
+        found = _HOOKS_USED[id(data)] = (data, _custom_hooks_used(data))
+    return list(found[1])
+
+
+def _custom_hooks_used(data: Any) -> tuple[tuple[PathKey, str], ...]:
     from hauntcheck.engine.betrayal.effects import CONDITION_HOOKS
 
-    return [(path, value) for path, key, value in _walk(data, ()) if key == "custom" and isinstance(value, str)
-            and not ("condition" in path and value in CONDITION_HOOKS)]
+    return tuple((path, value) for path, key, value in _walk(data, ()) if key == "custom" and isinstance(value, str)
+                 and not ("condition" in path and value in CONDITION_HOOKS))
 
 
 def hook_coverage(haunt_files: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:

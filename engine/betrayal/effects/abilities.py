@@ -35,6 +35,22 @@ def room_abilities(st: BetrayalState, room: str) -> list[tuple[str, int, Ability
     return out
 
 
+def room_abilities_with(st: BetrayalState, room: str, triggers: tuple[str, ...]) -> list[tuple[str, int, Ability]]:
+    """:func:`room_abilities` with one of ``triggers`` only, in the same order. The room's own are
+    sorted out once per spec (kept in the tables' derived data): most rooms have none for a
+    trigger, and the moments that ask (entering, leaving, a turn's end, the turn menu) come at
+    nearly every step."""
+    by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = st.t.derived.setdefault(
+        "room_abilities_by_trigger", {})
+    own = by_trigger.get((room, triggers))
+    if own is None:
+        own = by_trigger[(room, triggers)] = [
+            x for x in room_abilities(st, room) if x[0].startswith("room:") and x[2].get("trigger") in triggers]
+    if not st.tokens.get(room):
+        return own
+    return [x for x in room_abilities(st, room) if x[2].get("trigger") in triggers]
+
+
 _NO_ABILITIES: list[tuple[str, int, Ability]] = []
 
 

@@ -120,14 +120,11 @@ class Movement(Discovery):
         self.turn.moved += cost
         self.turn.left_room = True
         self._set_room(seat, to, via_side=self._entry_side(src, to))
-        rule = {
-            "strip": "room.entrance-hall.strip-three-rooms",
-            "stairs": "room.grand-staircase.upper-landing",
-            "secret-stairs": "room.stairs-from-basement.foyer-link",
-        }.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
-        self.emit(rule, f"{self.name(seat)} moves {self.room_name(src)} -> {self.room_name(to)} ({how}, {cost} space"
-                  f"{'' if cost == 1 else 's'}; {self.turn.moved} of {self.speed(seat) + self.turn.extra} used)",
-            seat=seat, origin=src, to=to, way=how, cost=cost, moved=self.turn.moved, speed=self.speed(seat) + self.turn.extra)
+        if not self.quiet:  # the text is work: skipped when nobody reads the events
+            rule = MOVE_RULES.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
+            self.emit(rule, f"{self.name(seat)} moves {self.room_name(src)} -> {self.room_name(to)} ({how}, {cost} space"
+                      f"{'' if cost == 1 else 's'}; {self.turn.moved} of {self.speed(seat) + self.turn.extra} used)",
+                seat=seat, origin=src, to=to, way=how, cost=cost, moved=self.turn.moved, speed=self.speed(seat) + self.turn.extra)
         yield from effects.enter_room(self.as_betrayal_state(), seat, discovering=False)
         if self.turn.short_exit:
             self.turn.short_exit = False
@@ -219,3 +216,9 @@ class Movement(Discovery):
 
 
 DOOR_HOW = tuple(f"door {s}" for s in SIDES)
+#: The clause a move along each kind of fixed link follows (a door or another way: ``_move``).
+MOVE_RULES = {
+    "strip": "room.entrance-hall.strip-three-rooms",
+    "stairs": "room.grand-staircase.upper-landing",
+    "secret-stairs": "room.stairs-from-basement.foyer-link",
+}

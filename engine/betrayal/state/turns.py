@@ -152,15 +152,12 @@ class Turns(HauntRoll):
 
     def _turn_actions(self, seat: str) -> list[Action]:
         e = self.ex[seat]
-        out: list[Action] = []
-        blocked = effects.blocked(self.as_betrayal_state(), seat)
+        st = self.as_betrayal_state()
+        blocked = effects.blocked(st, seat)
+        out = [] if blocked else self._move_actions(seat) + effects.room_actions(st, seat) + effects.card_actions(st, seat)
+        out += effects.status_actions(st, seat)
         if not blocked:
-            out.extend(self._move_actions(seat))
-            out.extend(effects.room_actions(self.as_betrayal_state(), seat))
-            out.extend(effects.card_actions(self.as_betrayal_state(), seat))
-        out.extend(effects.status_actions(self.as_betrayal_state(), seat))
-        if not blocked:
-            out.extend(self._item_actions(seat, e))
+            out += self._item_actions(seat, e)
         if e.room not in self.no_end_rooms:
             out.append(END)
         return out
