@@ -35,6 +35,12 @@ def step(cell: Cell, side: int) -> Cell:
     return (cell[0] + dx, cell[1] + dy)
 
 
+#: Every set of sides in order: door sets are frozensets (tested for a side often), walked in order here.
+SORTED_SIDES: dict[frozenset[int], tuple[int, ...]] = {
+    frozenset(s for s in range(4) if bits >> s & 1): tuple(s for s in range(4) if bits >> s & 1) for bits in range(16)
+}
+
+
 def door_rotations(rooms: Mapping[str, RoomDef]) -> dict[str, tuple[frozenset[int], ...]]:
     """Each room's world door sides for rotations 0-3."""
     return {r: tuple(rotate(d.doors, k) for k in range(4)) for r, d in rooms.items()}
@@ -61,7 +67,7 @@ class Placement:
 class House:
     """Placed rooms by floor and cell. Mutable; ``copy()`` gives an independent house."""
 
-    __slots__ = ("_free_cache", "_rot", "grid", "rooms", "spots", "version")
+    __slots__ = ("_floor_changes", "_free_cache", "_rot", "grid", "rooms", "spots", "version")
 
     def __init__(self, rooms: Mapping[str, RoomDef], rotations: Mapping[str, tuple[frozenset[int], ...]] | None = None) -> None:
         self.rooms = rooms
@@ -70,6 +76,8 @@ class House:
         self.grid: dict[str, dict[Cell, str]] = {f: {} for f in FLOORS}
         self.spots: dict[str, Spot] = {}
         self.version = 0
+        # changes per floor, so that a floor's free doorways are worked out again only when it changed
+        self._floor_changes: dict[str, int] = dict.fromkeys(FLOORS, 0)
         self._free_cache: dict[str, tuple[int, list[tuple[str, int]]]] = {}
 
     def copy(self) -> House:
@@ -78,6 +86,7 @@ class House:
         other.grid = {f: dict(g) for f, g in self.grid.items()}
         other.spots = dict(self.spots)
         other.version = self.version
+        other._floor_changes = dict(self._floor_changes)
         return other
 
     # ---------------------------------------------------------------------------------------
@@ -89,11 +98,13 @@ class House:
         self.grid[floor][cell] = room
         self.spots[room] = Spot(floor, cell, rotation % 4)
         self.version += 1
+        self._floor_changes[floor] += 1
 
     def remove(self, room: str) -> Spot:
         spot = self.spots.pop(room)
         del self.grid[spot.floor][spot.cell]
         self.version += 1
+        self._floor_changes[spot.floor] += 1
         return spot
 
     def __contains__(self, room: object) -> bool:
@@ -105,6 +116,10 @@ class House:
     def doors(self, room: str) -> frozenset[int]:
         """World sides of the room's usable doors (the front door is not one)."""
         return self._rot[room][self.spots[room].rotation]
+
+    def doors_in_order(self, room: str) -> tuple[int, ...]:
+        """:meth:`doors` in side order (north first), as menus list them."""
+        return SORTED_SIDES[self._rot[room][self.spots[room].rotation]]
 
     def room_at(self, floor: str, cell: Cell) -> str | None:
         return self.grid[floor].get(cell)
@@ -125,27 +140,37 @@ class House:
 
     def free_doorways(self, floor: str) -> list[tuple[str, int]]:
         """Doors on this floor that face an empty cell: the places the floor can still grow."""
+        changes = self._floor_changes[floor]
         cached = self._free_cache.get(floor)
-        if cached is not None and cached[0] == self.version:
+        if cached is not None and cached[0] == changes:
             return cached[1]
         out = []
         grid = self.grid[floor]
-        for cell, room in sorted(grid.items()):
-            for s in sorted(self._rot[room][self.spots[room].rotation]):
-                if step(cell, s) not in grid:
+        for (x, y), room in sorted(grid.items()):
+            for s in SORTED_SIDES[self._rot[room][self.spots[room].rotation]]:
+                dx, dy = DELTA[s]  # step(), inlined: this walks every door of the floor
+                if (x + dx, y + dy) not in grid:
                     out.append((room, s))
-        self._free_cache[floor] = (self.version, out)
+        self._free_cache[floor] = (changes, out)
         return out
 
     def cell_blocks(self, floor: str, cell: Cell) -> int:
         """How many free doorways face this empty cell (they close if a tile goes there)."""
         grid = self.grid[floor]
         n = 0
-        for side in range(4):
-            other = grid.get(step(cell, side))
-            if other is not None and opposite(side) in self.doors(other):
+        x, y = cell
+        for side, (dx, dy) in enumerate(DELTA):
+            other = grid.get((x + dx, y + dy))
+            if other is not None and (side + 2) % 4 in self.doors(other):  # its door faces back: opposite(side)
                 n += 1
         return n
+
+    def open_besides(self, floor: str, cell: Cell) -> bool:
+        """Whether the floor keeps a free doorway besides those facing the empty ``cell`` (so a tile
+        there cannot seal it, whatever its doors). More than four free doorways always leave one:
+        at most four face a cell, so the cell is looked at only when the floor is nearly closed."""
+        free = len(self.free_doorways(floor))
+        return free > 4 or free - self.cell_blocks(floor, cell) >= 1
 
     def free_after(self, floor: str, cell: Cell, doors: frozenset[int], ignore: str | None = None) -> int:
         """Free doorways the floor would have after a tile with world ``doors`` goes to ``cell``.
@@ -187,6 +212,7 @@ class House:
         placement. With ``keep_open``, placements that leave the floor no free doorway are out."""
         seen: set[frozenset[int]] = set()
         out = []
+        keep_open = keep_open and not self.open_besides(floor, cell)  # else no rotation can seal the floor
         for r, doors in enumerate(self._rot[room]):
             if entry not in doors or doors in seen:
                 continue

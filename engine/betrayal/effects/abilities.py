@@ -40,8 +40,7 @@ def room_abilities_with(st: BetrayalState, room: str, triggers: tuple[str, ...])
     sorted out once per spec (kept in the tables' derived data): most rooms have none for a
     trigger, and the moments that ask (entering, leaving, a turn's end, the turn menu) come at
     nearly every step."""
-    by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = st.t.derived.setdefault(
-        "room_abilities_by_trigger", {})
+    by_trigger = st.room_abilities_by_trigger
     own = by_trigger.get((room, triggers))
     if own is None:
         own = by_trigger[(room, triggers)] = [

@@ -182,6 +182,9 @@ class StateBase(GameState):
         self.variants: frozenset[str] = frozenset(parse_variants(setup.options.get("variants")))
         self._moves_cache: dict[tuple[str, int, int, int, int], list[tuple[int, Action]]] = {}
         self._exits_cache: dict[tuple[str, int, int, int], list[tuple[str, int, str]]] = {}
+        #: Each room's own abilities by trigger (``effects.room_abilities_with``), shared by every game of the spec.
+        self.room_abilities_by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = (
+            self.t.derived.setdefault("room_abilities_by_trigger", {}))
         self.held_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[tuple[str, int, Ability]]] = {}
         self._names: dict[str, str] = {}
         self.adjust_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[Any]] = {}

@@ -63,8 +63,7 @@ class Discovery(Cards):
         if self.remaining_for(floor) == 0:
             return False
         cell = step(self.house.spots[room].cell, side)
-        free = len(self.house.free_doorways(floor))
-        if free - self.house.cell_blocks(floor, cell) >= 1 or self.remaining_for(floor) == 1:
+        if self.house.open_besides(floor, cell) or self.remaining_for(floor) == 1:
             return True
         if not self.all_would_seal(floor, cell, opposite(side)):
             return True
@@ -148,7 +147,7 @@ class Discovery(Cards):
 
     def all_would_seal(self, floor: str, cell: tuple[int, int], entry: int) -> bool:
         """Every remaining tile for the floor would seal it if placed at ``cell``."""
-        if len(self.house.free_doorways(floor)) - self.house.cell_blocks(floor, cell) >= 1:
+        if self.house.open_besides(floor, cell):
             return False
         return not any(self._placements(t, floor, cell, entry) for t in self.stack + self.aside
                        if floor in self.t.rooms[t].floors)
@@ -263,7 +262,7 @@ class Discovery(Cards):
         if self.quiet:
             return
         spot = self.house.spots[room]
-        for side in sorted(self.house.doors(room)):
+        for side in self.house.doors_in_order(room):
             other, meets = self.house.door_neighbour(room, side)
             if other is not None and not meets:
                 self.emit("discover.false-feature", f"the {SIDES[side]} door of {self.room_name(room)} meets a wall of "

@@ -49,7 +49,7 @@ class Movement(Discovery):
         out: list[tuple[str, int, str]] = []
         seen: set[str] = set()
         allowed = None if every_side else self._part_sides(e)
-        for side in sorted(house.doors(room)):
+        for side in house.doors_in_order(room):
             if allowed is not None and side not in allowed:
                 continue
             other, meets = house.door_neighbour(room, side)
@@ -98,7 +98,7 @@ class Movement(Discovery):
             moves = [(cost, Action("move", (("to", room), ("cost", cost)))) for room, cost, _ in self.exits(seat)]
             allowed = self._part_sides(e)
             floor = self.house.floor_of(e.room)
-            for side in sorted(self.house.doors(e.room)):
+            for side in self.house.doors_in_order(e.room):
                 if allowed is not None and side not in allowed:
                     continue
                 other, _ = self.house.door_neighbour(e.room, side)
