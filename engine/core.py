@@ -336,7 +336,7 @@ class Draw(Choices):
                 yield Action(self.kind, ((self.arg, item),))
 
     def sample(self, rng: Rng) -> Action:
-        return Action(self.kind, ((self.arg, self.items[rng.below(len(self.items))]),))
+        return act(self.kind, self.arg, self.items[rng.below(len(self.items))])
 
     def describe(self) -> str:
         return f"{self.kind} one of {len(self)}"

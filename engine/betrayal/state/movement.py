@@ -8,6 +8,7 @@ tiles (:meth:`Movement.distances`) and for plain walking (:meth:`Movement.walkin
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,7 +17,7 @@ from hauntcheck.engine.betrayal.house import opposite, step
 from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.betrayal.state.base import Explorer, Gen
 from hauntcheck.engine.betrayal.state.discovery import Discovery
-from hauntcheck.engine.core import Action
+from hauntcheck.engine.core import Action, act
 
 
 class Movement(Discovery):
@@ -95,7 +96,7 @@ class Movement(Discovery):
         key = (e.room, e.part, self.house.version, self._tile_version, len(self.links))
         cached = self._moves_cache.get(key)
         if cached is None:
-            moves = [(cost, Action("move", (("to", room), ("cost", cost)))) for room, cost, _ in self.exits(seat)]
+            moves = [(cost, move_action(room, cost)) for room, cost, _ in self.exits(seat)]
             allowed = self._part_sides(e)
             floor = self.house.floor_of(e.room)
             for side in self.house.doors_in_order(e.room):
@@ -103,7 +104,7 @@ class Movement(Discovery):
                     continue
                 other, _ = self.house.door_neighbour(e.room, side)
                 if other is None and self._can_discover(floor, e.room, side):
-                    moves.append((1, Action("explore", (("door", SIDES[side]),))))
+                    moves.append((1, act("explore", "door", SIDES[side])))
             if len(self._moves_cache) > 512:
                 self._moves_cache.clear()
             self._moves_cache[key] = cached = moves
@@ -213,6 +214,12 @@ class Movement(Discovery):
     def _nearest_rooms(self, seat: str, rooms: Iterable[str]) -> list[str]:
         dist = self.distances(self.ex[seat].room)
         return sorted(rooms, key=lambda r: (dist.get(r, 10_000), r))
+
+
+@functools.lru_cache(maxsize=None, typed=True)  # typed: a cost of True would not be the cached 1
+def move_action(room: str, cost: int) -> Action:
+    """``move to=<room> cost=<n>``, built once: the move menus list the same few moves again and again."""
+    return Action("move", (("to", room), ("cost", cost)))
 
 
 DOOR_HOW = tuple(f"door {s}" for s in SIDES)
