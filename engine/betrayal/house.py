@@ -132,11 +132,14 @@ class House:
 
     def door_neighbour(self, room: str, side: int) -> tuple[str | None, bool]:
         """Beyond the room's door on ``side``: (room there or None if empty, whether the doors meet)."""
+        # step(), opposite() and doors() inlined: movement, distances and monsters ask this all the time
         spot = self.spots[room]
-        other = self.grid[spot.floor].get(step(spot.cell, side))
+        x, y = spot.cell
+        dx, dy = DELTA[side]
+        other = self.grid[spot.floor].get((x + dx, y + dy))
         if other is None:
             return None, False
-        return other, opposite(side) in self.doors(other)
+        return other, (side + 2) % 4 in self._rot[other][self.spots[other].rotation]
 
     def free_doorways(self, floor: str) -> list[tuple[str, int]]:
         """Doors on this floor that face an empty cell: the places the floor can still grow."""
@@ -179,8 +182,10 @@ class House:
         grid = self.grid[floor]
         if ignore is None:
             free = len(self.free_doorways(floor)) - self.cell_blocks(floor, cell)
+            x, y = cell
             for s in doors:
-                if step(cell, s) not in grid:
+                dx, dy = DELTA[s]
+                if (x + dx, y + dy) not in grid:
                     free += 1
             return free
         free = 0
