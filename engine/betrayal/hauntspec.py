@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from hauntcheck.engine.spec import did_you_mean
 
@@ -477,9 +477,21 @@ _WHERE_DEFINED = {
 _DECLARATION_LISTS = ("tables", "tokens", "monsters", "statuses", "flags", "hooks")
 
 
+#: What a spec file holds besides mappings: answered by :func:`is_mapping` without the ABC's check.
+_NOT_MAPPINGS = frozenset({str, int, float, bool, list, tuple, type(None)})
+
+
+def is_mapping(node: object) -> TypeGuard[Mapping[str, Any]]:
+    """``isinstance(node, Mapping)``, with the plain types of a loaded file (a dict, a string, a
+    list ...) answered at once: the static walks over the spec ask it of every node, and the
+    check against the abstract class is a Python-level call each time."""
+    kind = type(node)
+    return kind is dict or (kind not in _NOT_MAPPINGS and isinstance(node, Mapping))
+
+
 def _walk(node: Any, path: PathKey) -> Iterator[tuple[PathKey, str, Any]]:
     """Yield (path, key, value) for every mapping entry, depth first, in file order."""
-    if isinstance(node, Mapping):
+    if is_mapping(node):
         for key, value in node.items():
             yield (*path, key), str(key), value
             yield from _walk(value, (*path, key))
