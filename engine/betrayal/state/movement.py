@@ -35,14 +35,19 @@ class Movement(Discovery):
     def exits(self, seat: str) -> list[tuple[str, int, str]]:
         """Rooms the explorer can step into from here: (room, cost, how)."""
         e = self.ex[seat]
-        key = (e.room, e.part, self.house.version, len(self.links))
+        return self.exits_at(e.room, e.part)
+
+    def exits_at(self, room: str, part: int, every_side: bool = False) -> list[tuple[str, int, str]]:
+        """:meth:`_exits` from side ``part`` of ``room`` (from every side: ``every_side``), kept until
+        a tile is placed or moved or a link is made (the exits of a room change only then); the list
+        is shared, not to be changed."""
+        key = (room, -1 if every_side else part, self.house.version, len(self.links))
         cached = self._exits_cache.get(key)
-        if cached is not None:
-            return cached
-        if len(self._exits_cache) > 512:
-            self._exits_cache.clear()
-        self._exits_cache[key] = out = self._exits(e)
-        return out
+        if cached is None:
+            if len(self._exits_cache) > 512:
+                self._exits_cache.clear()
+            cached = self._exits_cache[key] = self._exits(Explorer("probe", "", room=room, part=part), every_side)
+        return cached
 
     def _exits(self, e: Explorer, every_side: bool = False) -> list[tuple[str, int, str]]:
         room = e.room
@@ -166,7 +171,7 @@ class Movement(Discovery):
         while frontier:
             nxt: list[tuple[str, int]] = []
             for room, part in frontier:
-                for other, _, _ in self._exits(Explorer("probe", "", room=room, part=part)):
+                for other, _, _ in self.exits_at(room, part):
                     rdef = self.t.rooms[other]
                     arrive = 0
                     if len(rdef.barrier) >= 2:
@@ -188,20 +193,10 @@ class Movement(Discovery):
         it is searched: what lies past a barrier must not depend on how its tile is turned."""
         dist = {start: 0}
         frontier = [start]
-        probe = Explorer("probe", "")
         while frontier:
             nxt = []
             for room in frontier:
-                # Every side's exits share the exits cache under part -1 (no explorer's part).
-                key = (room, -1, self.house.version, len(self.links))
-                exits = self._exits_cache.get(key)
-                if exits is None:
-                    probe.room = room
-                    probe.part = 0
-                    if len(self._exits_cache) > 512:
-                        self._exits_cache.clear()
-                    exits = self._exits_cache[key] = self._exits(probe, every_side=True)
-                for other, _, _ in exits:
+                for other, _, _ in self.exits_at(room, 0, every_side=True):
                     if other not in dist:
                         dist[other] = dist[room] + 1
                         nxt.append(other)
@@ -209,7 +204,8 @@ class Movement(Discovery):
         return dist
 
     def _exits_of(self, probe: Explorer) -> list[tuple[str, int, str]]:
-        return self._exits(probe)
+        """The probe's exits (:meth:`exits_at`: shared, not to be changed)."""
+        return self.exits_at(probe.room, probe.part)
 
     def _nearest_rooms(self, seat: str, rooms: Iterable[str]) -> list[str]:
         dist = self.distances(self.ex[seat].room)
