@@ -351,6 +351,8 @@ def custom_hooks_used(data: Any) -> list[tuple[PathKey, str]]:
     condition under ``condition`` (``vault-opened``) is part 1's vocabulary, not a haunt hook."""
     found = _HOOKS_USED.get(id(data))
     if found is None or found[0] is not data:
+        if len(_HOOKS_USED) > 1024:
+            _HOOKS_USED.clear()  # haunt files built on the fly (tests) would otherwise pile up
         found = _HOOKS_USED[id(data)] = (data, _custom_hooks_used(data))
     return list(found[1])
 
