@@ -181,13 +181,7 @@ class House:
         ``ignore`` names a room being moved (the Mystic Elevator): it counts as already gone."""
         grid = self.grid[floor]
         if ignore is None:
-            free = len(self.free_doorways(floor)) - self.cell_blocks(floor, cell)
-            x, y = cell
-            for s in doors:
-                dx, dy = DELTA[s]
-                if (x + dx, y + dy) not in grid:
-                    free += 1
-            return free
+            return len(self.free_doorways(floor)) - self.cell_blocks(floor, cell) + self._open_sides(grid, cell, doors, None)
         free = 0
         for c, room in grid.items():
             if room == ignore:
@@ -199,9 +193,16 @@ class House:
                 beyond = grid.get(n)
                 if beyond is None or beyond == ignore:
                     free += 1
+        return free + self._open_sides(grid, cell, doors, ignore)
+
+    @staticmethod
+    def _open_sides(grid: Mapping[Cell, str], cell: Cell, doors: frozenset[int], ignore: str | None) -> int:
+        """How many of ``doors`` (of a tile at ``cell``) would face an empty cell (or ``ignore``'s)."""
+        x, y = cell
+        free = 0
         for s in doors:
-            n = step(cell, s)
-            beyond = grid.get(n)
+            dx, dy = DELTA[s]
+            beyond = grid.get((x + dx, y + dy))
             if beyond is None or beyond == ignore:
                 free += 1
         return free
@@ -242,13 +243,17 @@ class House:
                     targets.setdefault(n, set()).add(opposite(s))
         out = []
         turned = self._rot[room]
+        # The floor's free doorways now (``ignore``'s left out): each target cell's set holds one side
+        # per doorway facing it. A tile at a cell closes the doorways facing it and opens its own
+        # doors that face empty cells: free_after() without walking the floor again for each rotation.
+        free_now = sum(map(len, targets.values()))
         for cell in sorted(targets):
             seen: set[frozenset[int]] = set()
             for r, doors in enumerate(turned):
                 if not doors & targets[cell] or doors in seen:
                     continue
                 seen.add(doors)
-                if keep_open and self.free_after(floor, cell, doors, ignore) == 0:
+                if keep_open and free_now - len(targets[cell]) + self._open_sides(grid, cell, doors, ignore) == 0:
                     continue
                 out.append(Placement(cell, r, doors))
         return out
