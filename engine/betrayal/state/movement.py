@@ -120,13 +120,13 @@ class Movement(Discovery):
         left = yield from effects.leave_room(self.as_betrayal_state(), seat)
         if not left:
             return
-        how = next((h for r, _, h in self.exits(seat) if r == to), "door")
-        src = e.room
+        src, part = e.room, e.part
         self.note_moving_on(seat)
         self.turn.moved += cost
         self.turn.left_room = True
         self._set_room(seat, to, via_side=self._entry_side(src, to))
         if not self.quiet:  # the text is work: skipped when nobody reads the events
+            how = next((h for r, _, h in self.exits_at(src, part) if r == to), "door")
             rule = MOVE_RULES.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
             self.emit(rule, f"{self.name(seat)} moves {self.room_name(src)} -> {self.room_name(to)} ({how}, {cost} space"
                       f"{'' if cost == 1 else 's'}; {self.turn.moved} of {self.speed(seat) + self.turn.extra} used)",
