@@ -75,6 +75,20 @@ def held_abilities(st: BetrayalState, seat: str) -> list[tuple[str, int, Ability
     return out
 
 
+def held_abilities_with(st: BetrayalState, seat: str, trigger: str) -> list[tuple[str, int, Ability]]:
+    """:func:`held_abilities` with ``trigger`` only, in the same order, kept per hand like them: the
+    turn menu (``on-use``) and the movement cap (``ongoing``) ask at every decision of a turn."""
+    e = st.ex[seat]
+    if not e.cards and not e.kept:
+        return _NO_ABILITIES
+    key = (seat, tuple(e.cards), tuple(e.kept), trigger)
+    cached = st.held_cache.get(key)  # the hands' own cache: a position edited clears both
+    if cached is None:
+        held = held_abilities(st, seat)  # first: it may clear the cache when full
+        cached = st.held_cache[key] = [x for x in held if x[2].get("trigger") == trigger]
+    return cached
+
+
 def _limit_ok(st: BetrayalState, seat: str, source: str, index: int, ability: Ability) -> bool:
     limit = ability.get("limit")
     key = _key(source, index)
@@ -112,9 +126,8 @@ def _applies(st: BetrayalState, seat: str, ability: Ability) -> bool:
 
 
 def _immune(st: BetrayalState, seat: str, room: str) -> bool:
-    for _, _, a in held_abilities(st, seat):
-        if a.get("trigger") == "ongoing":
-            for eff in a.get("do", []):
-                if room in eff.get("immune_to_rooms", []):
-                    return True
+    for _, _, a in held_abilities_with(st, seat, "ongoing"):
+        for eff in a.get("do", []):
+            if room in eff.get("immune_to_rooms", []):
+                return True
     return False

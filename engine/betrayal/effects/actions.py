@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hauntcheck.engine.betrayal.effects.abilities import _applies, _limit_ok, _use_limit, held_abilities, room_abilities_with
+from hauntcheck.engine.betrayal.effects.abilities import (
+    _applies,
+    _limit_ok,
+    _use_limit,
+    held_abilities_with,
+    room_abilities_with,
+)
 from hauntcheck.engine.betrayal.effects.cards import _escape
 from hauntcheck.engine.betrayal.effects.context import Ctx, _ability_of, _key, _pick_seat, _source_name, _who, source_rule
 from hauntcheck.engine.betrayal.effects.hooks import EFFECT_HOOKS
@@ -35,11 +41,10 @@ def blocked(st: BetrayalState, seat: str) -> bool:
 
 
 def max_move(st: BetrayalState, seat: str) -> int | None:
-    for _, _, a in held_abilities(st, seat):
-        if a.get("trigger") == "ongoing":
-            for eff in a.get("do", []):
-                if "max_move" in eff:
-                    return int(eff["max_move"])
+    for _, _, a in held_abilities_with(st, seat, "ongoing"):
+        for eff in a.get("do", []):
+            if "max_move" in eff:
+                return int(eff["max_move"])
     return None
 
 
@@ -70,8 +75,8 @@ def room_actions(st: BetrayalState, seat: str) -> list[Action]:
 def card_actions(st: BetrayalState, seat: str) -> list[Action]:
     """On-use abilities of held cards that can be used at any time in the turn."""
     out = []
-    for source, index, ability in held_abilities(st, seat):
-        if ability.get("trigger") != "on-use" or not _applies(st, seat, ability):
+    for source, index, ability in held_abilities_with(st, seat, "on-use"):
+        if not _applies(st, seat, ability):
             continue
         timing = ability.get("timing", "any-time-in-turn")
         if timing not in ("any-time-in-turn", "before-moving"):

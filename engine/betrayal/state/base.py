@@ -185,7 +185,9 @@ class StateBase(GameState):
         #: Each room's own abilities by trigger (``effects.room_abilities_with``), shared by every game of the spec.
         self.room_abilities_by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = (
             self.t.derived.setdefault("room_abilities_by_trigger", {}))
-        self.held_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[tuple[str, int, Ability]]] = {}
+        #: The abilities of each hand (seat, cards, kept), and of each hand by trigger (seat, cards, kept,
+        #: trigger): ``effects.held_abilities`` and ``held_abilities_with``; cleared when a position is edited.
+        self.held_cache: dict[tuple[Any, ...], list[tuple[str, int, Ability]]] = {}
         self._names: dict[str, str] = {}
         self.adjust_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[Any]] = {}
         self.held_tile: str | None = None  # drawn and about to be placed
