@@ -313,18 +313,19 @@ class Draw(Choices):
         self.items = list(items)
         self.arg = arg
         self.kind = kind
-        self._set = frozenset(self.items)
 
     def __len__(self) -> int:
-        return len(self._set)
+        return len(set(self.items))
 
     def __contains__(self, action: object) -> bool:
+        # the pile itself is searched, not a set of it: a draw is checked once (by ``apply``), and
+        # a set would cost more to build than this one search of a few dozen names
         return (
             isinstance(action, Action)
             and action.kind == self.kind
             and len(action.args) == 1
             and action.args[0][0] == self.arg
-            and action.args[0][1] in self._set
+            and action.args[0][1] in self.items
         )
 
     def __iter__(self) -> Iterator[Action]:
@@ -335,7 +336,7 @@ class Draw(Choices):
                 yield Action(self.kind, ((self.arg, item),))
 
     def sample(self, rng: Rng) -> Action:
-        return Action(self.kind, ((self.arg, self.items[rng.below(len(self.items))]),))
+        return act(self.kind, self.arg, self.items[rng.below(len(self.items))])
 
     def describe(self) -> str:
         return f"{self.kind} one of {len(self)}"

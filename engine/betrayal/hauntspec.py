@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from hauntcheck.engine.spec import did_you_mean
 
@@ -341,13 +341,27 @@ def load_haunt(data: Mapping[str, Any]) -> HauntSpec:
 # Hooks
 
 
+#: The hooks already found, by the id of the haunt data (kept with the data and checked by identity,
+#: so a reused id is never mistaken): a game that reaches the reveal asks for its haunt's hooks.
+_HOOKS_USED: dict[int, tuple[Any, tuple[tuple[PathKey, str], ...]]] = {}
+
+
 def custom_hooks_used(data: Any) -> list[tuple[PathKey, str]]:
     """Every ``custom: <hook>`` in a haunt file, with its path, in file order; a shared-effects
     condition under ``condition`` (``vault-opened``) is part 1's vocabulary, not a haunt hook."""
+    found = _HOOKS_USED.get(id(data))
+    if found is None or found[0] is not data:
+        if len(_HOOKS_USED) > 1024:
+            _HOOKS_USED.clear()  # haunt files built on the fly (tests) would otherwise pile up
+        found = _HOOKS_USED[id(data)] = (data, _custom_hooks_used(data))
+    return list(found[1])
+
+
+def _custom_hooks_used(data: Any) -> tuple[tuple[PathKey, str], ...]:
     from hauntcheck.engine.betrayal.effects import CONDITION_HOOKS
 
-    return [(path, value) for path, key, value in _walk(data, ()) if key == "custom" and isinstance(value, str)
-            and not ("condition" in path and value in CONDITION_HOOKS)]
+    return tuple((path, value) for path, key, value in _walk(data, ()) if key == "custom" and isinstance(value, str)
+                 and not ("condition" in path and value in CONDITION_HOOKS))
 
 
 def hook_coverage(haunt_files: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:
@@ -465,9 +479,21 @@ _WHERE_DEFINED = {
 _DECLARATION_LISTS = ("tables", "tokens", "monsters", "statuses", "flags", "hooks")
 
 
+#: What a spec file holds besides mappings: answered by :func:`is_mapping` without the ABC's check.
+_NOT_MAPPINGS = frozenset({str, int, float, bool, list, tuple, type(None)})
+
+
+def is_mapping(node: object) -> TypeGuard[Mapping[str, Any]]:
+    """``isinstance(node, Mapping)``, with the plain types of a loaded file (a dict, a string, a
+    list ...) answered at once: the static walks over the spec ask it of every node, and the
+    check against the abstract class is a Python-level call each time."""
+    kind = type(node)
+    return kind is dict or (kind not in _NOT_MAPPINGS and isinstance(node, Mapping))
+
+
 def _walk(node: Any, path: PathKey) -> Iterator[tuple[PathKey, str, Any]]:
     """Yield (path, key, value) for every mapping entry, depth first, in file order."""
-    if isinstance(node, Mapping):
+    if is_mapping(node):
         for key, value in node.items():
             yield (*path, key), str(key), value
             yield from _walk(value, (*path, key))

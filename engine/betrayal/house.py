@@ -35,6 +35,12 @@ def step(cell: Cell, side: int) -> Cell:
     return (cell[0] + dx, cell[1] + dy)
 
 
+#: Every set of sides in order: door sets are frozensets (tested for a side often), walked in order here.
+SORTED_SIDES: dict[frozenset[int], tuple[int, ...]] = {
+    frozenset(s for s in range(4) if bits >> s & 1): tuple(s for s in range(4) if bits >> s & 1) for bits in range(16)
+}
+
+
 def door_rotations(rooms: Mapping[str, RoomDef]) -> dict[str, tuple[frozenset[int], ...]]:
     """Each room's world door sides for rotations 0-3."""
     return {r: tuple(rotate(d.doors, k) for k in range(4)) for r, d in rooms.items()}
@@ -61,7 +67,7 @@ class Placement:
 class House:
     """Placed rooms by floor and cell. Mutable; ``copy()`` gives an independent house."""
 
-    __slots__ = ("_free_cache", "_rot", "grid", "rooms", "spots", "version")
+    __slots__ = ("_floor_changes", "_free_cache", "_rot", "grid", "rooms", "spots", "version")
 
     def __init__(self, rooms: Mapping[str, RoomDef], rotations: Mapping[str, tuple[frozenset[int], ...]] | None = None) -> None:
         self.rooms = rooms
@@ -70,6 +76,8 @@ class House:
         self.grid: dict[str, dict[Cell, str]] = {f: {} for f in FLOORS}
         self.spots: dict[str, Spot] = {}
         self.version = 0
+        # changes per floor, so that a floor's free doorways are worked out again only when it changed
+        self._floor_changes: dict[str, int] = dict.fromkeys(FLOORS, 0)
         self._free_cache: dict[str, tuple[int, list[tuple[str, int]]]] = {}
 
     def copy(self) -> House:
@@ -78,6 +86,7 @@ class House:
         other.grid = {f: dict(g) for f, g in self.grid.items()}
         other.spots = dict(self.spots)
         other.version = self.version
+        other._floor_changes = dict(self._floor_changes)
         return other
 
     # ---------------------------------------------------------------------------------------
@@ -89,11 +98,13 @@ class House:
         self.grid[floor][cell] = room
         self.spots[room] = Spot(floor, cell, rotation % 4)
         self.version += 1
+        self._floor_changes[floor] += 1
 
     def remove(self, room: str) -> Spot:
         spot = self.spots.pop(room)
         del self.grid[spot.floor][spot.cell]
         self.version += 1
+        self._floor_changes[spot.floor] += 1
         return spot
 
     def __contains__(self, room: object) -> bool:
@@ -106,6 +117,10 @@ class House:
         """World sides of the room's usable doors (the front door is not one)."""
         return self._rot[room][self.spots[room].rotation]
 
+    def doors_in_order(self, room: str) -> tuple[int, ...]:
+        """:meth:`doors` in side order (north first), as menus list them."""
+        return SORTED_SIDES[self._rot[room][self.spots[room].rotation]]
+
     def room_at(self, floor: str, cell: Cell) -> str | None:
         return self.grid[floor].get(cell)
 
@@ -117,35 +132,48 @@ class House:
 
     def door_neighbour(self, room: str, side: int) -> tuple[str | None, bool]:
         """Beyond the room's door on ``side``: (room there or None if empty, whether the doors meet)."""
+        # step(), opposite() and doors() inlined: movement, distances and monsters ask this all the time
         spot = self.spots[room]
-        other = self.grid[spot.floor].get(step(spot.cell, side))
+        x, y = spot.cell
+        dx, dy = DELTA[side]
+        other = self.grid[spot.floor].get((x + dx, y + dy))
         if other is None:
             return None, False
-        return other, opposite(side) in self.doors(other)
+        return other, (side + 2) % 4 in self._rot[other][self.spots[other].rotation]
 
     def free_doorways(self, floor: str) -> list[tuple[str, int]]:
         """Doors on this floor that face an empty cell: the places the floor can still grow."""
+        changes = self._floor_changes[floor]
         cached = self._free_cache.get(floor)
-        if cached is not None and cached[0] == self.version:
+        if cached is not None and cached[0] == changes:
             return cached[1]
         out = []
         grid = self.grid[floor]
-        for cell, room in sorted(grid.items()):
-            for s in sorted(self._rot[room][self.spots[room].rotation]):
-                if step(cell, s) not in grid:
+        for (x, y), room in sorted(grid.items()):
+            for s in SORTED_SIDES[self._rot[room][self.spots[room].rotation]]:
+                dx, dy = DELTA[s]  # step(), inlined: this walks every door of the floor
+                if (x + dx, y + dy) not in grid:
                     out.append((room, s))
-        self._free_cache[floor] = (self.version, out)
+        self._free_cache[floor] = (changes, out)
         return out
 
     def cell_blocks(self, floor: str, cell: Cell) -> int:
         """How many free doorways face this empty cell (they close if a tile goes there)."""
         grid = self.grid[floor]
         n = 0
-        for side in range(4):
-            other = grid.get(step(cell, side))
-            if other is not None and opposite(side) in self.doors(other):
+        x, y = cell
+        for side, (dx, dy) in enumerate(DELTA):
+            other = grid.get((x + dx, y + dy))
+            if other is not None and (side + 2) % 4 in self.doors(other):  # its door faces back: opposite(side)
                 n += 1
         return n
+
+    def open_besides(self, floor: str, cell: Cell) -> bool:
+        """Whether the floor keeps a free doorway besides those facing the empty ``cell`` (so a tile
+        there cannot seal it, whatever its doors). More than four free doorways always leave one:
+        at most four face a cell, so the cell is looked at only when the floor is nearly closed."""
+        free = len(self.free_doorways(floor))
+        return free > 4 or free - self.cell_blocks(floor, cell) >= 1
 
     def free_after(self, floor: str, cell: Cell, doors: frozenset[int], ignore: str | None = None) -> int:
         """Free doorways the floor would have after a tile with world ``doors`` goes to ``cell``.
@@ -153,11 +181,7 @@ class House:
         ``ignore`` names a room being moved (the Mystic Elevator): it counts as already gone."""
         grid = self.grid[floor]
         if ignore is None:
-            free = len(self.free_doorways(floor)) - self.cell_blocks(floor, cell)
-            for s in doors:
-                if step(cell, s) not in grid:
-                    free += 1
-            return free
+            return len(self.free_doorways(floor)) - self.cell_blocks(floor, cell) + self._open_sides(grid, cell, doors, None)
         free = 0
         for c, room in grid.items():
             if room == ignore:
@@ -169,9 +193,16 @@ class House:
                 beyond = grid.get(n)
                 if beyond is None or beyond == ignore:
                     free += 1
+        return free + self._open_sides(grid, cell, doors, ignore)
+
+    @staticmethod
+    def _open_sides(grid: Mapping[Cell, str], cell: Cell, doors: frozenset[int], ignore: str | None) -> int:
+        """How many of ``doors`` (of a tile at ``cell``) would face an empty cell (or ``ignore``'s)."""
+        x, y = cell
+        free = 0
         for s in doors:
-            n = step(cell, s)
-            beyond = grid.get(n)
+            dx, dy = DELTA[s]
+            beyond = grid.get((x + dx, y + dy))
             if beyond is None or beyond == ignore:
                 free += 1
         return free
@@ -187,6 +218,7 @@ class House:
         placement. With ``keep_open``, placements that leave the floor no free doorway are out."""
         seen: set[frozenset[int]] = set()
         out = []
+        keep_open = keep_open and not self.open_besides(floor, cell)  # else no rotation can seal the floor
         for r, doors in enumerate(self._rot[room]):
             if entry not in doors or doors in seen:
                 continue
@@ -211,13 +243,17 @@ class House:
                     targets.setdefault(n, set()).add(opposite(s))
         out = []
         turned = self._rot[room]
+        # The floor's free doorways now (``ignore``'s left out): each target cell's set holds one side
+        # per doorway facing it. A tile at a cell closes the doorways facing it and opens its own
+        # doors that face empty cells: free_after() without walking the floor again for each rotation.
+        free_now = sum(map(len, targets.values()))
         for cell in sorted(targets):
             seen: set[frozenset[int]] = set()
             for r, doors in enumerate(turned):
                 if not doors & targets[cell] or doors in seen:
                     continue
                 seen.add(doors)
-                if keep_open and self.free_after(floor, cell, doors, ignore) == 0:
+                if keep_open and free_now - len(targets[cell]) + self._open_sides(grid, cell, doors, ignore) == 0:
                     continue
                 out.append(Placement(cell, r, doors))
         return out

@@ -35,6 +35,21 @@ def room_abilities(st: BetrayalState, room: str) -> list[tuple[str, int, Ability
     return out
 
 
+def room_abilities_with(st: BetrayalState, room: str, triggers: tuple[str, ...]) -> list[tuple[str, int, Ability]]:
+    """:func:`room_abilities` with one of ``triggers`` only, in the same order. The room's own are
+    sorted out once per spec (kept in the tables' derived data): most rooms have none for a
+    trigger, and the moments that ask (entering, leaving, a turn's end, the turn menu) come at
+    nearly every step."""
+    by_trigger = st.room_abilities_by_trigger
+    own = by_trigger.get((room, triggers))
+    if own is None:
+        own = by_trigger[(room, triggers)] = [
+            x for x in room_abilities(st, room) if x[0].startswith("room:") and x[2].get("trigger") in triggers]
+    if not st.tokens.get(room):
+        return own
+    return [x for x in room_abilities(st, room) if x[2].get("trigger") in triggers]
+
+
 _NO_ABILITIES: list[tuple[str, int, Ability]] = []
 
 
@@ -58,6 +73,20 @@ def held_abilities(st: BetrayalState, seat: str) -> list[tuple[str, int, Ability
         st.held_cache.clear()
     st.held_cache[key] = out
     return out
+
+
+def held_abilities_with(st: BetrayalState, seat: str, trigger: str) -> list[tuple[str, int, Ability]]:
+    """:func:`held_abilities` with ``trigger`` only, in the same order, kept per hand like them: the
+    turn menu (``on-use``) and the movement cap (``ongoing``) ask at every decision of a turn."""
+    e = st.ex[seat]
+    if not e.cards and not e.kept:
+        return _NO_ABILITIES
+    key = (seat, tuple(e.cards), tuple(e.kept), trigger)
+    cached = st.held_cache.get(key)  # the hands' own cache: a position edited clears both
+    if cached is None:
+        held = held_abilities(st, seat)  # first: it may clear the cache when full
+        cached = st.held_cache[key] = [x for x in held if x[2].get("trigger") == trigger]
+    return cached
 
 
 def _limit_ok(st: BetrayalState, seat: str, source: str, index: int, ability: Ability) -> bool:
@@ -97,9 +126,8 @@ def _applies(st: BetrayalState, seat: str, ability: Ability) -> bool:
 
 
 def _immune(st: BetrayalState, seat: str, room: str) -> bool:
-    for _, _, a in held_abilities(st, seat):
-        if a.get("trigger") == "ongoing":
-            for eff in a.get("do", []):
-                if room in eff.get("immune_to_rooms", []):
-                    return True
+    for _, _, a in held_abilities_with(st, seat, "ongoing"):
+        for eff in a.get("do", []):
+            if room in eff.get("immune_to_rooms", []):
+                return True
     return False

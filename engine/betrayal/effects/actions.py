@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hauntcheck.engine.betrayal.effects.abilities import _applies, _limit_ok, _use_limit, held_abilities, room_abilities
+from hauntcheck.engine.betrayal.effects.abilities import (
+    _applies,
+    _limit_ok,
+    _use_limit,
+    held_abilities_with,
+    room_abilities_with,
+)
 from hauntcheck.engine.betrayal.effects.cards import _escape
 from hauntcheck.engine.betrayal.effects.context import Ctx, _ability_of, _key, _pick_seat, _source_name, _who, source_rule
 from hauntcheck.engine.betrayal.effects.hooks import EFFECT_HOOKS
@@ -26,17 +32,19 @@ if TYPE_CHECKING:
 
 
 def blocked(st: BetrayalState, seat: str) -> bool:
+    """Whether a lasting hindrance of the explorer blocks everything or moving."""
     e = st.ex[seat]
+    if not e.status:
+        return False  # the usual case, asked at every decision of a turn
     return any("all" in st.status_rules.get(s, {}).get("blocks", ["all"]) or "move" in st.status_rules.get(s, {}).get(
         "blocks", []) for s in e.status)
 
 
 def max_move(st: BetrayalState, seat: str) -> int | None:
-    for _, _, a in held_abilities(st, seat):
-        if a.get("trigger") == "ongoing":
-            for eff in a.get("do", []):
-                if "max_move" in eff:
-                    return int(eff["max_move"])
+    for _, _, a in held_abilities_with(st, seat, "ongoing"):
+        for eff in a.get("do", []):
+            if "max_move" in eff:
+                return int(eff["max_move"])
     return None
 
 
@@ -45,10 +53,8 @@ def room_actions(st: BetrayalState, seat: str) -> list[Action]:
     e = st.ex[seat]
     out = []
     rdef = st.t.rooms[e.room]
-    for source, index, ability in room_abilities(st, e.room):
+    for source, index, ability in room_abilities_with(st, e.room, ("in-room", "cross")):
         trig = ability.get("trigger")
-        if trig not in ("in-room", "cross"):
-            continue
         if trig == "cross" and (len(rdef.barrier) < 2 or (st.movement_left(seat) <= 0 and st.turn.stopped)):
             continue
         if not _applies(st, seat, ability) or not _limit_ok(st, seat, source, index, ability):
@@ -69,8 +75,8 @@ def room_actions(st: BetrayalState, seat: str) -> list[Action]:
 def card_actions(st: BetrayalState, seat: str) -> list[Action]:
     """On-use abilities of held cards that can be used at any time in the turn."""
     out = []
-    for source, index, ability in held_abilities(st, seat):
-        if ability.get("trigger") != "on-use" or not _applies(st, seat, ability):
+    for source, index, ability in held_abilities_with(st, seat, "on-use"):
+        if not _applies(st, seat, ability):
             continue
         timing = ability.get("timing", "any-time-in-turn")
         if timing not in ("any-time-in-turn", "before-moving"):
@@ -94,8 +100,11 @@ def card_actions(st: BetrayalState, seat: str) -> list[Action]:
 def status_actions(st: BetrayalState, seat: str) -> list[Action]:
     """Escape rolls from lasting hindrances (buried, stuck) for yourself or someone here."""
     out: list[Action] = []
-    if not any(x.status for x in st.ex.values()):
-        return out
+    for x in st.ex.values():
+        if x.status:
+            break
+    else:
+        return out  # nobody is hindered (asked at every decision of a turn)
     e = st.ex[seat]
     for other_seat, other in sorted(st.ex.items()):
         if other.room != e.room:

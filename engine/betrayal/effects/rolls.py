@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from hauntcheck.engine.betrayal.effects.abilities import _applies, _limit_ok, _use_limit, held_abilities, room_abilities
+from hauntcheck.engine.betrayal.effects.abilities import _applies, _limit_ok, _use_limit, held_abilities, room_abilities_with
 from hauntcheck.engine.betrayal.effects.context import Ctx, _key, _source_name, _sub, _who, source_rule
 from hauntcheck.engine.betrayal.effects.interpreter import condition, run
 from hauntcheck.engine.betrayal.model import Ability
@@ -41,7 +41,7 @@ def dice_for(st: BetrayalState, seat: str, base: int, ctx: Ctx, extra: Iterable[
             n += int(x["dice"])
     if trait_roll:
         e = st.ex[seat]
-        sources = [a for _, _, a in room_abilities(st, e.room)] + [a for _, _, a in held_abilities(st, seat)]
+        sources = [a for _, _, a in room_abilities_with(st, e.room, ("ongoing",))] + [a for _, _, a in held_abilities(st, seat)]
         for ability in sources:
             if ability.get("trigger") != "ongoing":
                 continue

@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hauntcheck.engine.betrayal.effects.abilities import _applies, _immune, _limit_ok, _use_limit, held_abilities, room_abilities
+from hauntcheck.engine.betrayal.effects.abilities import (
+    _applies,
+    _immune,
+    _limit_ok,
+    _use_limit,
+    held_abilities,
+    room_abilities_with,
+)
 from hauntcheck.engine.betrayal.effects.context import Ctx, _key, _source_name, _who, source_rule
 from hauntcheck.engine.betrayal.effects.interpreter import ONGOING_HOOKS, condition, run
 from hauntcheck.engine.core import Action
@@ -36,8 +43,8 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
     """Run the room's (and its tokens') abilities with this trigger for the explorer."""
     if st.ex[seat].dead:
         return
-    for source, index, ability in room_abilities(st, room):
-        if ability.get("trigger") != trigger or (st.ex[seat].room != room and trigger not in ("exit",)):
+    for source, index, ability in room_abilities_with(st, room, (trigger,)):
+        if st.ex[seat].room != room and trigger != "exit":
             continue
         if not _applies(st, seat, ability):
             continue

@@ -25,6 +25,7 @@ from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.outcomes import OUTCOME_EFFECTS, OUTCOME_VERBS
 from hauntcheck.engine.betrayal.haunt.predicates import PREDICATE_RANK
 from hauntcheck.engine.betrayal.haunt.setup_steps import SETUP_VERBS
+from hauntcheck.engine.betrayal.hauntspec import is_mapping
 from hauntcheck.engine.spec import SCHEMA_DIR
 
 PathKey = tuple[str | int, ...]
@@ -196,7 +197,7 @@ def _fits(node: Any, alt: Mapping[str, Any], defs: Mapping[str, Any]) -> tuple[M
             return None
         alt, name = _resolve(ref, defs)
     props = alt.get("properties")
-    if isinstance(node, Mapping) and isinstance(props, Mapping) and node and set(node) <= set(props):
+    if is_mapping(node) and is_mapping(props) and node and set(node) <= set(props):
         return alt, name
     return None
 
@@ -209,7 +210,7 @@ def _walk(node: Any, schema: Mapping[str, Any], path: PathKey, place: str,
             target, name = _resolve(ref, defs)
             yield from _walk(node, target, path, name, defs)
         return  # another schema's vocabulary (part-1 effects, ids, citations): carried out by part 1
-    if place == "outcome" and isinstance(node, Mapping):
+    if place == "outcome" and is_mapping(node):
         verb = _verb(node)
         if verb in defs["haunt_outcome"]["properties"]:
             yield from _walk(node, defs["haunt_outcome"], path, "haunt_outcome", defs)
@@ -222,19 +223,19 @@ def _walk(node: Any, schema: Mapping[str, Any], path: PathKey, place: str,
             if fit is not None:
                 yield from _walk(node, fit[0], path, fit[1], defs)
                 break
-    if isinstance(node, Mapping):
+    if is_mapping(node):
         props = schema.get("properties")
-        if isinstance(props, Mapping):
+        if is_mapping(props):
             yield from _keys(node, path, place, props)
             for key, value in node.items():
                 if key in props:
                     yield from _walk(value, props[key], (*path, key), "", defs)
         extra = schema.get("additionalProperties")
-        if isinstance(extra, Mapping):
+        if is_mapping(extra):
             for key, value in node.items():
-                if not isinstance(props, Mapping) or key not in props:
+                if not is_mapping(props) or key not in props:
                     yield from _walk(value, extra, (*path, key), "", defs)
-    elif isinstance(node, list) and isinstance(schema.get("items"), Mapping):
+    elif isinstance(node, list) and is_mapping(schema.get("items")):
         for i, value in enumerate(node):
             yield from _walk(value, schema["items"], (*path, i), "", defs)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hauntcheck.engine.betrayal.house import House, door_rotations
 from hauntcheck.engine.betrayal.model import Ability, Tables
@@ -182,7 +182,12 @@ class StateBase(GameState):
         self.variants: frozenset[str] = frozenset(parse_variants(setup.options.get("variants")))
         self._moves_cache: dict[tuple[str, int, int, int, int], list[tuple[int, Action]]] = {}
         self._exits_cache: dict[tuple[str, int, int, int], list[tuple[str, int, str]]] = {}
-        self.held_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[tuple[str, int, Ability]]] = {}
+        #: Each room's own abilities by trigger (``effects.room_abilities_with``), shared by every game of the spec.
+        self.room_abilities_by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = (
+            self.t.derived.setdefault("room_abilities_by_trigger", {}))
+        #: The abilities of each hand (seat, cards, kept), and of each hand by trigger (seat, cards, kept,
+        #: trigger): ``effects.held_abilities`` and ``held_abilities_with``; cleared when a position is edited.
+        self.held_cache: dict[tuple[Any, ...], list[tuple[str, int, Ability]]] = {}
         self._names: dict[str, str] = {}
         self.adjust_cache: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[Any]] = {}
         self.held_tile: str | None = None  # drawn and about to be placed
@@ -309,7 +314,7 @@ class StateBase(GameState):
     def draw_from(self, pile: list[str], arg: str, what: str) -> Gen[str]:
         """Chance takes one item from a face-down pile (a shuffled stack's top is a uniform
         draw from what remains, so piles are kept as sorted sets and drawn by chance)."""
-        if len(set(pile)) == 1:
+        if pile and pile.count(pile[0]) == len(pile):  # one kind of item left: nothing to draw
             item = pile[0]
         else:
             action = yield Req(CHANCE, Draw(pile, arg=arg), what)
@@ -339,7 +344,8 @@ class StateBase(GameState):
     def as_betrayal_state(self) -> BetrayalState:
         """This state as the whole part-1 game, the type the effects are written against: each class
         of the chain passes itself to them as the :class:`BetrayalState` it is part of."""
-        return cast("BetrayalState", self)
+        # not typing.cast: this is asked at almost every step, and a call less each time counts
+        return self  # type: ignore[return-value]
 
     # Rules defined higher in the chain that rules lower down call (see the module docstring).
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.state.base import Explorer, Gen
 from hauntcheck.engine.betrayal.state.traits import Traits
-from hauntcheck.engine.core import Action
+from hauntcheck.engine.core import Action, act
 
 
 class Cards(Traits):
@@ -26,11 +26,11 @@ class Cards(Traits):
             for c in e.cards:
                 cd = self.t.cards[c]
                 if cd.can_drop and c not in t.items_acted:
-                    out.append(Action("drop", (("card", c),)))
+                    out.append(act("drop", "card", c))
         if not t.picked or last == "pickup":
             for c in self.piles.get(e.room, ()):
                 if c not in t.items_acted and self.t.cards[c].item:  # a companion left here is taken by custody
-                    out.append(Action("pickup", (("card", c),)))
+                    out.append(act("pickup", "card", c))
         if not t.traded:
             others = [s for s, o in sorted(self.ex.items())
                       if s != seat and o.room == e.room and o.part == e.part and not o.dead]

@@ -63,8 +63,7 @@ class Discovery(Cards):
         if self.remaining_for(floor) == 0:
             return False
         cell = step(self.house.spots[room].cell, side)
-        free = len(self.house.free_doorways(floor))
-        if free - self.house.cell_blocks(floor, cell) >= 1 or self.remaining_for(floor) == 1:
+        if self.house.open_besides(floor, cell) or self.remaining_for(floor) == 1:
             return True
         if not self.all_would_seal(floor, cell, opposite(side)):
             return True
@@ -113,11 +112,12 @@ class Discovery(Cards):
         if not left:
             return
         self.note_moving_on(seat)
-        if self.haunt is not None:
-            self.emit("turn.explorers-keep-abilities", f"after the haunt {self.name(seat)} is still an explorer and "
-                      "discovers rooms as before", seat=seat)
-        self.emit("discover.trigger", f"{self.name(seat)} goes through the {SIDES[side]} doorway of {self.room_name(src)}, "
-                  f"which has no room beyond it", seat=seat, room=src, side=side)
+        if not self.quiet:  # the texts are work: skipped when nobody reads the events
+            if self.haunt is not None:
+                self.emit("turn.explorers-keep-abilities", f"after the haunt {self.name(seat)} is still an explorer and "
+                          "discovers rooms as before", seat=seat)
+            self.emit("discover.trigger", f"{self.name(seat)} goes through the {SIDES[side]} doorway of {self.room_name(src)}, "
+                      f"which has no room beyond it", seat=seat, room=src, side=side)
         if self.all_would_seal(floor, cell, entry):
             yield from self._rearrange(seat, floor, cell)
         tile = yield from self.draw_tile(floor, lambda t: self._placements(t, floor, cell, entry))
@@ -125,27 +125,29 @@ class Discovery(Cards):
             self.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor", floor=floor)
             return
         options = self._placements(tile, floor, cell, entry)
-        sealing = len(self.house.placements_at(tile, floor, cell, entry, keep_open=False)) - len(options)
+        sealing = 0 if self.quiet else len(self.house.placements_at(tile, floor, cell, entry, keep_open=False)) - len(options)
         if sealing:
             self.emit("discover.no-sealed-floor", f"{sealing} way(s) of placing {self.room_name(tile)} would seal off the "
                       f"{floor} floor and are not allowed", count=sealing, room=tile, floor=floor)
         place = yield from self.choose_placement(seat, tile, floor, options)
         self.put_tile(tile, floor, place.cell, place.rotation)
-        self.emit("discover.floor-match", f"{self.room_name(tile)} fits the {floor} floor and is joined to the doorway "
-                  f"(doors {_sides_text(place.doors)})", room=tile, floor=floor, doors=sorted(place.doors))
+        if not self.quiet:
+            self.emit("discover.floor-match", f"{self.room_name(tile)} fits the {floor} floor and is joined to the doorway "
+                      f"(doors {_sides_text(place.doors)})", room=tile, floor=floor, doors=sorted(place.doors))
         self.note_new_room(tile)
         self._note_false_features(tile)
         self.turn.moved += 1
         self.turn.left_room = True
         self._set_room(seat, tile, via_side=entry)
-        self.emit("move.one-space-per-room", f"{self.name(seat)} moves into {self.room_name(tile)} "
-                  f"({self.turn.moved} of {self.speed(seat) + self.turn.extra} spaces used)", seat=seat, room=tile, moved=self.turn.moved,
-                  speed=self.speed(seat) + self.turn.extra)
+        if not self.quiet:
+            self.emit("move.one-space-per-room", f"{self.name(seat)} moves into {self.room_name(tile)} "
+                      f"({self.turn.moved} of {self.speed(seat) + self.turn.extra} spaces used)", seat=seat, room=tile,
+                      moved=self.turn.moved, speed=self.speed(seat) + self.turn.extra)
         yield from effects.discovered(self.as_betrayal_state(), seat, tile)
 
     def all_would_seal(self, floor: str, cell: tuple[int, int], entry: int) -> bool:
         """Every remaining tile for the floor would seal it if placed at ``cell``."""
-        if len(self.house.free_doorways(floor)) - self.house.cell_blocks(floor, cell) >= 1:
+        if self.house.open_besides(floor, cell):
             return False
         return not any(self._placements(t, floor, cell, entry) for t in self.stack + self.aside
                        if floor in self.t.rooms[t].floors)
@@ -224,7 +226,8 @@ class Discovery(Cards):
             return tile
 
     def choose_placement(self, seat: str, tile: str, floor: str, options: list[Placement]) -> Gen[Placement]:
-        actions = [Action.of("place", cell=list(p.cell), rotation=p.rotation) for p in options]
+        # ``place cell=[x, y] rotation=r``, built directly: a placement's cell is already a tuple
+        actions = [Action("place", (("cell", p.cell), ("rotation", p.rotation))) for p in options]
         a = yield from self.ask(seat, actions, f"place {tile} on the {floor} floor")
         i = actions.index(a)
         if len(options) > 1:
@@ -235,6 +238,8 @@ class Discovery(Cards):
 
     def note_new_room(self, room: str) -> None:
         """Links that wait for this room (the Foyer's secret door) open now."""
+        if self.quiet:
+            return  # the links open by themselves (``_exits`` asks whether the room is in): this only tells
         waiting: dict[str, list[Any]] | None = self.t.derived.get("links_waiting_for")
         if waiting is None:
             waiting = self.t.derived["links_waiting_for"] = {}
@@ -253,8 +258,11 @@ class Discovery(Cards):
                       f"{', '.join(self.t.rooms[room].floors)}", room=room, floors=list(self.t.rooms[room].floors))
 
     def _note_false_features(self, room: str) -> None:
+        """Tell the doors of a room just placed that meet a wall (blocked doors): events only."""
+        if self.quiet:
+            return
         spot = self.house.spots[room]
-        for side in sorted(self.house.doors(room)):
+        for side in self.house.doors_in_order(room):
             other, meets = self.house.door_neighbour(room, side)
             if other is not None and not meets:
                 self.emit("discover.false-feature", f"the {SIDES[side]} door of {self.room_name(room)} meets a wall of "

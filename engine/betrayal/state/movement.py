@@ -8,6 +8,7 @@ tiles (:meth:`Movement.distances`) and for plain walking (:meth:`Movement.walkin
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,7 +17,7 @@ from hauntcheck.engine.betrayal.house import opposite, step
 from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.betrayal.state.base import Explorer, Gen
 from hauntcheck.engine.betrayal.state.discovery import Discovery
-from hauntcheck.engine.core import Action
+from hauntcheck.engine.core import Action, act
 
 
 class Movement(Discovery):
@@ -34,14 +35,19 @@ class Movement(Discovery):
     def exits(self, seat: str) -> list[tuple[str, int, str]]:
         """Rooms the explorer can step into from here: (room, cost, how)."""
         e = self.ex[seat]
-        key = (e.room, e.part, self.house.version, len(self.links))
+        return self.exits_at(e.room, e.part)
+
+    def exits_at(self, room: str, part: int, every_side: bool = False) -> list[tuple[str, int, str]]:
+        """:meth:`_exits` from side ``part`` of ``room`` (from every side: ``every_side``), kept until
+        a tile is placed or moved or a link is made (the exits of a room change only then); the list
+        is shared, not to be changed."""
+        key = (room, -1 if every_side else part, self.house.version, len(self.links))
         cached = self._exits_cache.get(key)
-        if cached is not None:
-            return cached
-        if len(self._exits_cache) > 512:
-            self._exits_cache.clear()
-        self._exits_cache[key] = out = self._exits(e)
-        return out
+        if cached is None:
+            if len(self._exits_cache) > 512:
+                self._exits_cache.clear()
+            cached = self._exits_cache[key] = self._exits(Explorer("probe", "", room=room, part=part), every_side)
+        return cached
 
     def _exits(self, e: Explorer, every_side: bool = False) -> list[tuple[str, int, str]]:
         room = e.room
@@ -49,7 +55,7 @@ class Movement(Discovery):
         out: list[tuple[str, int, str]] = []
         seen: set[str] = set()
         allowed = None if every_side else self._part_sides(e)
-        for side in sorted(house.doors(room)):
+        for side in house.doors_in_order(room):
             if allowed is not None and side not in allowed:
                 continue
             other, meets = house.door_neighbour(room, side)
@@ -95,15 +101,15 @@ class Movement(Discovery):
         key = (e.room, e.part, self.house.version, self._tile_version, len(self.links))
         cached = self._moves_cache.get(key)
         if cached is None:
-            moves = [(cost, Action("move", (("to", room), ("cost", cost)))) for room, cost, _ in self.exits(seat)]
+            moves = [(cost, move_action(room, cost)) for room, cost, _ in self.exits(seat)]
             allowed = self._part_sides(e)
             floor = self.house.floor_of(e.room)
-            for side in sorted(self.house.doors(e.room)):
+            for side in self.house.doors_in_order(e.room):
                 if allowed is not None and side not in allowed:
                     continue
                 other, _ = self.house.door_neighbour(e.room, side)
                 if other is None and self._can_discover(floor, e.room, side):
-                    moves.append((1, Action("explore", (("door", SIDES[side]),))))
+                    moves.append((1, act("explore", "door", SIDES[side])))
             if len(self._moves_cache) > 512:
                 self._moves_cache.clear()
             self._moves_cache[key] = cached = moves
@@ -114,20 +120,17 @@ class Movement(Discovery):
         left = yield from effects.leave_room(self.as_betrayal_state(), seat)
         if not left:
             return
-        how = next((h for r, _, h in self.exits(seat) if r == to), "door")
-        src = e.room
+        src, part = e.room, e.part
         self.note_moving_on(seat)
         self.turn.moved += cost
         self.turn.left_room = True
         self._set_room(seat, to, via_side=self._entry_side(src, to))
-        rule = {
-            "strip": "room.entrance-hall.strip-three-rooms",
-            "stairs": "room.grand-staircase.upper-landing",
-            "secret-stairs": "room.stairs-from-basement.foyer-link",
-        }.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
-        self.emit(rule, f"{self.name(seat)} moves {self.room_name(src)} -> {self.room_name(to)} ({how}, {cost} space"
-                  f"{'' if cost == 1 else 's'}; {self.turn.moved} of {self.speed(seat) + self.turn.extra} used)",
-            seat=seat, origin=src, to=to, way=how, cost=cost, moved=self.turn.moved, speed=self.speed(seat) + self.turn.extra)
+        if not self.quiet:  # the text is work: skipped when nobody reads the events
+            how = next((h for r, _, h in self.exits_at(src, part) if r == to), "door")
+            rule = MOVE_RULES.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
+            self.emit(rule, f"{self.name(seat)} moves {self.room_name(src)} -> {self.room_name(to)} ({how}, {cost} space"
+                      f"{'' if cost == 1 else 's'}; {self.turn.moved} of {self.speed(seat) + self.turn.extra} used)",
+                seat=seat, origin=src, to=to, way=how, cost=cost, moved=self.turn.moved, speed=self.speed(seat) + self.turn.extra)
         yield from effects.enter_room(self.as_betrayal_state(), seat, discovering=False)
         if self.turn.short_exit:
             self.turn.short_exit = False
@@ -168,7 +171,7 @@ class Movement(Discovery):
         while frontier:
             nxt: list[tuple[str, int]] = []
             for room, part in frontier:
-                for other, _, _ in self._exits(Explorer("probe", "", room=room, part=part)):
+                for other, _, _ in self.exits_at(room, part):
                     rdef = self.t.rooms[other]
                     arrive = 0
                     if len(rdef.barrier) >= 2:
@@ -190,20 +193,10 @@ class Movement(Discovery):
         it is searched: what lies past a barrier must not depend on how its tile is turned."""
         dist = {start: 0}
         frontier = [start]
-        probe = Explorer("probe", "")
         while frontier:
             nxt = []
             for room in frontier:
-                # Every side's exits share the exits cache under part -1 (no explorer's part).
-                key = (room, -1, self.house.version, len(self.links))
-                exits = self._exits_cache.get(key)
-                if exits is None:
-                    probe.room = room
-                    probe.part = 0
-                    if len(self._exits_cache) > 512:
-                        self._exits_cache.clear()
-                    exits = self._exits_cache[key] = self._exits(probe, every_side=True)
-                for other, _, _ in exits:
+                for other, _, _ in self.exits_at(room, 0, every_side=True):
                     if other not in dist:
                         dist[other] = dist[room] + 1
                         nxt.append(other)
@@ -211,11 +204,24 @@ class Movement(Discovery):
         return dist
 
     def _exits_of(self, probe: Explorer) -> list[tuple[str, int, str]]:
-        return self._exits(probe)
+        """The probe's exits (:meth:`exits_at`: shared, not to be changed)."""
+        return self.exits_at(probe.room, probe.part)
 
     def _nearest_rooms(self, seat: str, rooms: Iterable[str]) -> list[str]:
         dist = self.distances(self.ex[seat].room)
         return sorted(rooms, key=lambda r: (dist.get(r, 10_000), r))
 
 
+@functools.lru_cache(maxsize=None, typed=True)  # typed: a cost of True would not be the cached 1
+def move_action(room: str, cost: int) -> Action:
+    """``move to=<room> cost=<n>``, built once: the move menus list the same few moves again and again."""
+    return Action("move", (("to", room), ("cost", cost)))
+
+
 DOOR_HOW = tuple(f"door {s}" for s in SIDES)
+#: The clause a move along each kind of fixed link follows (a door or another way: ``_move``).
+MOVE_RULES = {
+    "strip": "room.entrance-hall.strip-three-rooms",
+    "stairs": "room.grand-staircase.upper-landing",
+    "secret-stairs": "room.stairs-from-basement.foyer-link",
+}

@@ -9,6 +9,8 @@ with the turns in the haunt's order; the haunt phase replaces :meth:`Turns._turn
 
 from __future__ import annotations
 
+import functools
+
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.model import SIDES, TRAITS
 from hauntcheck.engine.betrayal.state.base import TURN_PROMPT, Explorer, Gen, Req, Turn
@@ -137,13 +139,13 @@ class Turns(HauntRoll):
     def turn_loop(self, seat: str) -> Gen[None]:
         """The body of a turn once its start is over: actions in any order until the explorer
         ends the turn (or must), then the end-of-turn effects."""
+        recompute = functools.partial(self._turn_actions, seat)  # one for the turn, not one per decision
         while not self.turn.end_now:
             actions = self._turn_actions(seat)
             if len(actions) == 1:
                 a = actions[0]
             else:
-                a = yield Req(seat, ActionList(actions), TURN_PROMPT,
-                              lambda seat=seat: self._turn_actions(seat))  # type: ignore[misc]
+                a = yield Req(seat, ActionList(actions), TURN_PROMPT, recompute)
             if a.kind == "end":
                 break
             yield from self._turn_action(seat, a)
@@ -152,15 +154,12 @@ class Turns(HauntRoll):
 
     def _turn_actions(self, seat: str) -> list[Action]:
         e = self.ex[seat]
-        out: list[Action] = []
-        blocked = effects.blocked(self.as_betrayal_state(), seat)
+        st = self.as_betrayal_state()
+        blocked = effects.blocked(st, seat)
+        out = [] if blocked else self._move_actions(seat) + effects.room_actions(st, seat) + effects.card_actions(st, seat)
+        out += effects.status_actions(st, seat)
         if not blocked:
-            out.extend(self._move_actions(seat))
-            out.extend(effects.room_actions(self.as_betrayal_state(), seat))
-            out.extend(effects.card_actions(self.as_betrayal_state(), seat))
-        out.extend(effects.status_actions(self.as_betrayal_state(), seat))
-        if not blocked:
-            out.extend(self._item_actions(seat, e))
+            out += self._item_actions(seat, e)
         if e.room not in self.no_end_rooms:
             out.append(END)
         return out
