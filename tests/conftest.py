@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -22,3 +23,9 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=10, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked `long` run first. pytest-xdist hands out tests in collection order, so a long
+    test collected last would keep one worker busy while the other sits idle at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # a stable sort: the rest keep their order
