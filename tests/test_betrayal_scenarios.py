@@ -149,6 +149,7 @@ def _walk_games(seeds: range, every: int) -> list[tuple[int, int, BetrayalState]
     return out
 
 
+@pytest.mark.long
 def test_describe_then_build_gives_the_same_state_and_the_same_future() -> None:
     states = _walk_games(range(8), 9)
     assert len(states) > 60

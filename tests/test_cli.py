@@ -79,6 +79,7 @@ def test_one_altered_chance_outcome_fails_replay_at_that_step(game: str, tmp_pat
     assert "expected (log)" in out and "actual (engine)" in out
 
 
+@pytest.mark.long
 def test_verify_passes_and_speaks_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["verify", "--json"])
     report = json.loads(capsys.readouterr().out)
@@ -90,6 +91,7 @@ def test_verify_passes_and_speaks_json(capsys: pytest.CaptureFixture[str]) -> No
     assert {"spec", "rules", "cross-references", "golden replay", "scenarios"} <= families
 
 
+@pytest.mark.long
 def test_golden_transcripts_are_up_to_date(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["golden"])
     out = capsys.readouterr().out

@@ -334,6 +334,7 @@ def test_conformance_report_lists_every_haunt(spec: GameSpec) -> None:
                 assert f"{mark.note} (line {mark.where.line})".replace("|", "\\|").replace("\n", " ") in section
 
 
+@pytest.mark.long
 def test_conformance_page_is_up_to_date(spec: GameSpec) -> None:
     from pathlib import Path
 
