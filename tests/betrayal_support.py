@@ -3,8 +3,10 @@ a driver for the engine's sub-programs (generators of requests) with scripted di
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Generator, Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
@@ -30,11 +32,27 @@ def pick(kind: str, **args: Any) -> Callable[[Req], Action]:
     return answer
 
 
+#: A folder of this test run shared by its pytest-xdist workers (tests/conftest.py sets it): a seed
+#: one worker found is read there by the others instead of searched again (a search plays up to
+#: hundreds of games). It belongs to one run, so a seed is never reused after the engine changed.
+shared_folder: Path | None = None
+
+
 @cache
 def haunt_seed(players: int, number: int) -> int:
     """The first seed whose policy game reveals haunt ``number`` at this player count (searched
-    once per test process)."""
-    return search_seed(players, number, 0)
+    once per test run)."""
+    if shared_folder is None:
+        return search_seed(players, number, 0)
+    found = shared_folder / f"haunt-{number}-{players}p.seed"
+    if found.exists():
+        return int(found.read_text())
+    seed = search_seed(players, number, 0)
+    # Written whole then renamed, so another worker reads either nothing or the whole number.
+    part = found.with_suffix(f".{os.getpid()}.part")
+    part.write_text(str(seed))
+    part.replace(found)
+    return seed
 
 
 def started(players: int, number: int) -> HauntState:

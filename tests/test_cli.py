@@ -79,6 +79,7 @@ def test_one_altered_chance_outcome_fails_replay_at_that_step(game: str, tmp_pat
     assert "expected (log)" in out and "actual (engine)" in out
 
 
+@pytest.mark.long
 def test_verify_passes_and_speaks_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["verify", "--json"])
     report = json.loads(capsys.readouterr().out)
@@ -90,10 +91,17 @@ def test_verify_passes_and_speaks_json(capsys: pytest.CaptureFixture[str]) -> No
     assert {"spec", "rules", "cross-references", "golden replay", "scenarios"} <= families
 
 
-def test_golden_transcripts_are_up_to_date(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["golden"])
+# Every golden case of every game (what `hauntcheck golden` with no names checks), one test per
+# case so that pytest-xdist spreads the re-recording over its workers.
+GOLDEN_CASES = [f"{game}/{case.name}" for game in GAMES for case in get_game(game).golden]
+
+
+@pytest.mark.parametrize("case", GOLDEN_CASES)
+def test_golden_transcripts_are_up_to_date(case: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["golden", case])
     out = capsys.readouterr().out
     assert code == 0, out
+    assert out.count(": up to date") == 1, out  # the name selects this one case
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ BROKEN_ARGS = f"{sys.executable} {REPO / 'examples' / 'broken_args_adapter.py'}"
 needs_all = pytest.mark.skipif(set(available_games()) != {"betrayal", "halls-of-horror", "haunted"}, reason="needs every bundled game")
 
 
+@pytest.mark.long
 @needs_all
 def test_the_reference_adapter_agrees_with_a_slice_of_every_game() -> None:
     checks = conform(REFERENCE, ["haunted"])
@@ -47,6 +48,7 @@ def test_the_broken_adapter_is_caught_and_the_rule_named(capsys: pytest.CaptureF
     assert failure["location"]["file"] == "scenarios/betrayal/golden/reveal-6p-seed-2-select-haunt.yaml" and failure["location"]["line"] > 0
 
 
+@pytest.mark.long
 @needs_all
 def test_an_engine_with_one_wrong_event_argument_is_caught_and_the_rule_named(capsys: pytest.CaptureFixture[str]) -> None:
     # The broken-args engine plays the same games with the same rule ids; only the room its door

@@ -129,6 +129,7 @@ def test_a_transcript_of_a_hundred_thousand_duplicated_steps_is_refused(tmp_path
     assert "more than the limit of 16,000,000" in run.err  # refused on its size, before parsing
 
 
+@pytest.mark.long
 def test_a_spec_of_a_hundred_thousand_extra_rules_is_refused(tmp_path: Path) -> None:
     rules = "".join(f"  - {{id: extra.r{i}, says: x, cite: {{source: s, section: y}}}}\n" for i in range(100_000))
     target = tmp_path / "rules.yaml"

@@ -22,6 +22,7 @@ def machine_cases() -> list[Any]:
     return cases
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("game", "players"), machine_cases())
 def test_state_machine(game: str, players: int) -> None:
     # The active profile (ci or nightly) sets the number of runs; each is a walk of up to 200 steps.

@@ -309,6 +309,7 @@ def test_a_win_needing_more_tokens_than_exist_is_unwinnable(spec: GameSpec) -> N
     ]
 
 
+@pytest.mark.long
 def test_conformance_report_lists_every_haunt(spec: GameSpec) -> None:
     from hauntcheck.checks.conformance import render
 
@@ -334,6 +335,7 @@ def test_conformance_report_lists_every_haunt(spec: GameSpec) -> None:
                 assert f"{mark.note} (line {mark.where.line})".replace("|", "\\|").replace("\n", " ") in section
 
 
+@pytest.mark.long
 def test_conformance_page_is_up_to_date(spec: GameSpec) -> None:
     from pathlib import Path
 

@@ -16,14 +16,18 @@ TRANSCRIPTS = sorted(p for p in (REPO / "scenarios").rglob("*.yaml") if "\nforma
 LIMITS = inputs.Limits()
 
 
-def test_every_bundled_transcript_reads_line_by_line_as_the_yaml_reading_does() -> None:
+def test_the_bundled_transcripts_are_found() -> None:
     assert len(TRANSCRIPTS) > 150
-    for path in TRANSCRIPTS:
-        text = path.read_text()
-        fast = inputs._transcript_lines(text, LIMITS)
-        assert fast is not None, f"{path.name} is not read line by line"
-        slow = inputs._parse(text, path.name, LIMITS, None)
-        assert fast == slow and repr(fast) == repr(slow), path.name  # repr: the same types and key order too
+
+
+# One test per file (several seconds in all): pytest-xdist spreads them over its workers.
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=[str(p.relative_to(REPO / "scenarios")) for p in TRANSCRIPTS])
+def test_every_bundled_transcript_reads_line_by_line_as_the_yaml_reading_does(path: Path) -> None:
+    text = path.read_text()
+    fast = inputs._transcript_lines(text, LIMITS)
+    assert fast is not None, f"{path.name} is not read line by line"
+    slow = inputs._parse(text, path.name, LIMITS, None)
+    assert fast == slow and repr(fast) == repr(slow), path.name  # repr: the same types and key order too
 
 
 HEAD = ('# hauntcheck transcript\nformat: hauntcheck-transcript\nversion: 2\ngame: haunted\n'

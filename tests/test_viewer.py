@@ -77,6 +77,7 @@ def coloured(image: Image.Image, colour: tuple[int, int, int]) -> int:
     return sum(1 for pixel in pixels(image) if pixel == colour)
 
 
+@pytest.mark.long
 def test_the_page_in_a_browser(tmp_path: Path) -> None:
     require_chromium()
     from selenium.webdriver.common.by import By
