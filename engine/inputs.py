@@ -364,6 +364,9 @@ _NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD
 _TRAILING = re.compile(r"(?:\s+#.*)?")
 #: JSON's other escapes (\" \\ \/ \b \f \n \r \t \uXXXX) read the same in a YAML double-quoted string.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+#: The JSON escapes that can write a control character (an escaped backslash before a ``b`` is
+#: caught too: erring towards the full check is harmless).
+_CONTROL_ESCAPE = re.compile(r"\\[bfu]")
 
 
 class _NotThisLayout(Exception):
@@ -444,8 +447,9 @@ def _transcript_lines(text: str, limits: Limits) -> Any | None:
     steps: list[dict[str, Any]] | None = None
     step: dict[str, Any] | None = None
     events: list[Any] | None = None
+    lines = text.split("\n")
     try:
-        for line in text.split("\n"):
+        for line in lines:
             if not line or line.startswith("#"):
                 continue
             if _SURROGATE_ESCAPE.search(line):
@@ -486,12 +490,39 @@ def _transcript_lines(text: str, limits: Limits) -> Any | None:
         listed = root.get("steps")
         if listed == [] or (isinstance(listed, list) and any(s.get("events") == [] for s in listed)):
             return None  # a key with nothing under it is null in YAML, not an empty list
-        values, depth = _size(root, 1)
+        if not _surely_within(text, lines, limits):
+            values, depth = _size(root, 1)
+            if values > limits.max_values or depth > limits.max_depth:
+                return None
     except (_NotThisLayout, ValueError, RecursionError):
         return None
-    if values > limits.max_values or depth > limits.max_depth:
-        return None
     return root
+
+
+#: The nesting levels above a line's value: the document, ``steps``, a step, its ``events``.
+_LAYOUT_DEPTH = 4
+
+
+def _surely_within(text: str, lines: list[str], limits: Limits) -> bool:
+    """Whether the data read from ``text`` certainly stays within the limits and holds no
+    control character, told from the text alone (walking the data with :func:`_size` costs a
+    third of the reading).
+
+    The text has no raw control character (``parse_yaml`` checked), so one can only come from a
+    JSON escape: ``\\b``, ``\\f`` or ``\\u`` (tab, line feed and carriage return are allowed).
+    Every value is a line's own value (two on a ``- n:`` line: the step and its number), a ``{``
+    or ``[`` collection, the first item of one, or an item after a comma; so lines, commas and
+    brackets bound the count. A line's value nests at
+    most as deep as it has opening brackets, under the layout's four levels."""
+    if _CONTROL_ESCAPE.search(text):
+        return False
+    openers = text.count("{") + text.count("[")
+    if 2 * len(lines) + text.count(",") + 2 * openers > limits.max_values:
+        return False
+    if _LAYOUT_DEPTH + 1 + openers <= limits.max_depth:
+        return True
+    deepest = max(line.count("{") + line.count("[") for line in lines)
+    return _LAYOUT_DEPTH + 1 + deepest <= limits.max_depth
 
 
 #: How many parsed files the cache keeps (a verify run reads about 150).
@@ -500,10 +531,12 @@ CACHE_FILES = 512
 _CACHE: dict[tuple[str, str, int, int, Limits], tuple[Any, Positions, str]] = {}
 
 
-def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Positions, str]:
+def read_yaml(path: Path, display: str | None = None, *, shared: bool = False) -> tuple[Any, Positions, str]:
     """Read and parse one YAML file (see :func:`parse_yaml`); each file is parsed once per
     process while its modification time and size stay the same. The data is a fresh copy for
-    each caller, who may change it."""
+    each caller, who may change it; with ``shared`` it is the cached data itself, for a caller
+    that only reads it and keeps none of its lists or mappings (copying costs a fifth of reading
+    a transcript)."""
     shown = display or str(path)
     bounds = Limits.from_environment()
     try:
@@ -521,7 +554,7 @@ def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Positions, s
                 del _CACHE[next(iter(_CACHE))]  # the oldest: memory stays bounded in a long process
             _CACHE[key] = cached
     data, positions, text = cached
-    return plain_copy(data), positions, text
+    return (data if shared else plain_copy(data)), positions, text
 
 
 def plain_copy(data: Any) -> Any:

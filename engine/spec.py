@@ -130,11 +130,12 @@ def _dotted(path: PathKey) -> str:
 # YAML with positions (the input layer, hauntcheck.engine.inputs, does the reading)
 
 
-def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Mapping[PathKey, tuple[int, int]], str]:
-    """Read one YAML document safely, keeping positions. Raises SpecErrors on any bad input."""
+def read_yaml(path: Path, display: str | None = None, *, shared: bool = False) -> tuple[Any, Mapping[PathKey, tuple[int, int]], str]:
+    """Read one YAML document safely, keeping positions. Raises SpecErrors on any bad input.
+    ``shared``: see :func:`hauntcheck.engine.inputs.read_yaml`."""
     from hauntcheck.engine import inputs
 
-    return inputs.read_yaml(path, display)
+    return inputs.read_yaml(path, display, shared=shared)
 
 
 def parse_yaml(text: str, display: str) -> tuple[Any, Mapping[PathKey, tuple[int, int]]]:
