@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -385,34 +385,59 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _JSON = json.JSONDecoder(object_pairs_hook=_pairs, parse_float=_refuse, parse_constant=_refuse)
+#: The JSON value at an index and where it ends (``raw_decode`` without its Python frame); a
+#: StopIteration when there is none.
+_JSON_AT: Callable[[str, int], tuple[Any, int]] = _JSON.scan_once  # type: ignore[attr-defined]
 
 
 def _flow_value(line: str, i: int) -> tuple[Any, int]:
     """The value at ``line[i:]`` (a flow mapping of bare keys, or JSON) and where it ends."""
-    if not line.startswith("{", i) or line.startswith('{"', i):
-        return _JSON.raw_decode(line, i)
-    out: dict[str, Any] = {}
-    i += 1
-    if line.startswith("}", i):
-        return out, i + 1
-    while True:
-        key = _BARE_KEY.match(line, i)
-        if key is None or key[0].lower() in _YAML_WORDS or key[0] in out or not line.startswith(": ", key.end()):
-            raise _NotThisLayout
-        out[key[0]], i = _flow_value(line, key.end() + 2)
-        if line.startswith(", ", i):
-            i += 2
-        elif line.startswith("}", i):
+    try:
+        if not line.startswith("{", i) or line.startswith('{"', i):
+            return _JSON_AT(line, i)
+        out: dict[str, Any] = {}
+        i += 1
+        if line.startswith("}", i):
             return out, i + 1
-        else:
-            raise _NotThisLayout
+        while True:
+            key = _BARE_KEY.match(line, i)
+            if key is None:
+                raise _NotThisLayout
+            word, i = key[0], key.end() + 2
+            if word in out or not line.startswith(": ", i - 2) or word.lower() in _YAML_WORDS:
+                raise _NotThisLayout
+            # a mapping's values are JSON as ``dumps`` writes them; a nested bare-key mapping recurses
+            if line.startswith("{", i) and not line.startswith('{"', i):
+                out[word], i = _flow_value(line, i)
+            else:
+                out[word], i = _JSON_AT(line, i)
+            if line.startswith(", ", i):
+                i += 2
+            elif line.startswith("}", i):
+                return out, i + 1
+            else:
+                raise _NotThisLayout
+    except StopIteration:
+        raise _NotThisLayout from None
+
+
+#: The keys of a step as ``dumps`` writes them (any other bare key is checked by its pattern).
+_LAYOUT_KEYS = frozenset({"n", "actor", "action", "offered", "events"})
+
+
+def _bare_key(key: str, known: set[str]) -> bool:
+    """Whether ``key`` is a bare key (noted in ``known`` when it is)."""
+    if _BARE_KEY.fullmatch(key) is None:
+        return False
+    known.add(key)
+    return True
 
 
 def _line_value(text: str) -> Any:
     """A whole value after ``key: `` or ``- ``, with nothing but a comment after it."""
     if text[:1] in ('{', '[', '"') or text[:1].isdigit() or text[:1] == "-" or text in ("true", "false", "null"):
         if text[:1].isdigit() or text[:1] == "-":
-            number = re.match(r"-?(?:0|[1-9][0-9]{0,99})", text)
+            number = _DECIMAL.match(text)
             if number is None or not _TRAILING.fullmatch(text, number.end()):
                 raise _NotThisLayout
             return int(number[0])
@@ -441,40 +466,51 @@ def _size(value: Any, depth: int) -> tuple[int, int]:
 
 
 def _transcript_lines(text: str, limits: Limits) -> Any | None:
-    if _NOT_PRINTABLE.search(text):
-        return None
+    if _NOT_PRINTABLE.search(text) or _SURROGATE_ESCAPE.search(text):
+        return None  # JSON joins an escaped surrogate pair into one character, YAML does not
     root: dict[str, Any] = {}
     steps: list[dict[str, Any]] | None = None
     step: dict[str, Any] | None = None
     events: list[Any] | None = None
     lines = text.split("\n")
+    # A transcript repeats its seats, counts and words thousands of times: each such value is
+    # read once (only a value that cannot be changed is shared: never a list or a mapping).
+    scalars: dict[str, Any] = {}
+    keys = set(_LAYOUT_KEYS)
+
+    def value(text: str) -> Any:
+        found = scalars.get(text, scalars)
+        if found is scalars:
+            found = _line_value(text)
+            if not isinstance(found, dict | list):
+                scalars[text] = found
+        return found
+
     try:
         for line in lines:
-            if not line or line.startswith("#"):
-                continue
-            if _SURROGATE_ESCAPE.search(line):
-                return None  # JSON joins an escaped surrogate pair into one character, YAML does not
             if line.startswith("  - "):
                 if events is None:
                     return None
-                events.append(_line_value(line[4:]))
+                events.append(value(line[4:]))
             elif line.startswith("  "):
                 key, sep, rest = line[2:].partition(":")
-                if step is None or not sep or not _BARE_KEY.fullmatch(key) or key in step:
+                if step is None or not sep or key in step or (key not in keys and not _bare_key(key, keys)):
                     return None
                 events = None
                 if rest == "" and key == "events":
                     events = step[key] = []
                 elif rest.startswith(" "):
-                    step[key] = _line_value(rest[1:])
+                    step[key] = value(rest[1:])
                 else:
                     return None
             elif line.startswith("- "):
                 key, sep, rest = line[2:].partition(": ")
-                if steps is None or not sep or not _BARE_KEY.fullmatch(key):
+                if steps is None or not sep or (key not in keys and not _bare_key(key, keys)):
                     return None
-                step, events = {key: _line_value(rest)}, None
+                step, events = {key: value(rest)}, None
                 steps.append(step)
+            elif not line or line.startswith("#"):
+                continue
             else:
                 key, sep, rest = line.partition(":")
                 if not sep or not _BARE_KEY.fullmatch(key) or key in root:
