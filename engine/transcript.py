@@ -244,17 +244,18 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
         assert isinstance(raw_steps, list)
         for i, raw in enumerate(raw_steps):
             path: tuple[str | int, ...] = ("steps", i)
-            if not need(path, raw, dict, f"step {i + 1}"):
-                continue
-            extra = set(raw) - {"n", "actor", "action", "offered", "events"}
-            for key in sorted(extra):
-                errors.append(SpecError(where((*path, key)), f"unknown key {key!r} in a step"))
-            ok = need((*path, "n"), raw.get("n"), int, "n")
+            ok = _plain_step(raw)
+            if not ok:
+                if not need(path, raw, dict, f"step {i + 1}"):
+                    continue
+                for key in sorted(set(raw) - _STEP_KEYS):
+                    errors.append(SpecError(where((*path, key)), f"unknown key {key!r} in a step"))
+                ok = need((*path, "n"), raw.get("n"), int, "n")
+                ok &= need((*path, "actor"), raw.get("actor"), str, "actor")
+                ok &= need((*path, "offered"), raw.get("offered"), int, "offered")
+                ok &= need((*path, "events"), raw.get("events", []), list, "events")
             structured: list[dict[str, Any]] | None = None
-            ok &= need((*path, "actor"), raw.get("actor"), str, "actor")
-            ok &= need((*path, "offered"), raw.get("offered"), int, "offered")
             events = raw.get("events", [])
-            ok &= need((*path, "events"), events, list, "events")
             if ok and version >= 2:
                 if comments is None:
                     comments = _Comments(text, raw_steps, positions)
@@ -283,6 +284,17 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
         stop=data.get("stop"),
     )
     return Transcript(header, steps, plain_copy(end), source, StepLines(positions, len(steps)), positions, version)
+
+
+_STEP_KEYS = frozenset({"n", "actor", "action", "offered", "events"})
+
+
+def _plain_step(raw: Any) -> bool:
+    """Whether a step is as ``dumps`` writes it, so none of from_data's located checks can fail:
+    only the step keys, and n, actor, offered and events of their kinds (the action is checked
+    apart)."""
+    return (type(raw) is dict and raw.keys() <= _STEP_KEYS and type(raw.get("n")) is int and type(raw.get("actor")) is str
+            and type(raw.get("offered")) is int and type(raw.get("events", [])) is list)
 
 
 class StepLines(Mapping[int, int]):
