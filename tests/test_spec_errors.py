@@ -164,11 +164,11 @@ def test_the_quicker_one_of_gives_jsonschemas_own_errors() -> None:
     assert quick is not None and type(quick) is not Draft202012Validator
     plain = Draft202012Validator(quick.schema, registry=_registry(REPO / "spec" / "schema"))
     checked = 0
-    for file in sorted(game_spec("betrayal").by_kind("haunt"), key=lambda f: f.display)[:2]:
+    for file in sorted(game_spec("betrayal").by_kind("haunt"), key=lambda f: f.display)[:1]:
         data = copy.deepcopy(file.data)
         assert _errors(quick, data) == _errors(plain, data) == []
         # the mappings deepest in the file first: its steps, outcomes and predicates
-        for mapping in _mappings(data)[::-1][:25]:
+        for mapping in _mappings(data)[::-1][:20]:
             for key in list(mapping)[:2]:
                 saved = dict(mapping)
                 del mapping[key]
@@ -178,4 +178,4 @@ def test_the_quicker_one_of_gives_jsonschemas_own_errors() -> None:
                 mapping.clear()
                 mapping.update(saved)
                 checked += 1
-    assert checked > 40
+    assert checked > 25
