@@ -140,6 +140,7 @@ def family_golden(ctx: GameContext) -> FamilyResult:
                 Failure(f"golden case {case.name!r} has no transcript; make it with `hauntcheck golden --update {ctx.game}/{case.name}`")
             )
     paths = golden_files(ctx.definition) if bundled else transcript_files(ctx.scenario_root / ctx.game)
+    spec_hash = ctx.spec.content_hash()
     for path in paths:
         result.checked += 1
         try:
@@ -147,7 +148,7 @@ def family_golden(ctx: GameContext) -> FamilyResult:
         except SpecErrors as exc:
             result.failures.extend(Failure.of(e) for e in exc.errors)
             continue
-        replayed = replay_transcript(log, ctx.definition, ctx.spec)
+        replayed = replay_transcript(log, ctx.definition, ctx.spec, spec_hash=spec_hash)
         if not replayed.ok and replayed.divergence is not None:
             shown = display_path(path)
             result.failures.append(Failure(replayed.divergence.render(shown), counterexample=shown))
@@ -159,11 +160,14 @@ def transcript_files(folder: Path) -> list[Path]:
     return [p for p in sorted(folder.rglob("*.yaml")) if transcripts.is_transcript(p)] if folder.is_dir() else []
 
 
-def replay_transcript(log: transcripts.Transcript, definition: GameDef, spec: GameSpec, strict: bool = True) -> transcripts.ReplayResult:
+def replay_transcript(log: transcripts.Transcript, definition: GameDef, spec: GameSpec, strict: bool = True,
+                      spec_hash: str | None = None) -> transcripts.ReplayResult:
+    """Replay a transcript on a fresh game from its header. ``spec_hash``: the spec's content hash,
+    when the caller has it already (hashing the spec's text costs a millisecond per transcript)."""
     from hauntcheck.engine.setup import start_from_header
 
     state = start_from_header(log, definition, spec)
-    return transcripts.replay(log, state, strict=strict, spec_hash=spec.content_hash())
+    return transcripts.replay(log, state, strict=strict, spec_hash=spec_hash or spec.content_hash())
 
 
 def family_scenarios(ctx: GameContext) -> FamilyResult:
@@ -207,11 +211,41 @@ def engine_rule_references(game: str) -> dict[str, str]:
     """Rule ids named as string literals in the game's engine source, as the first argument of
     the calls in RULE_CALLS (``rules.event("move.speed", ...)``, ``self.emit(...)``), with the
     first place each is named (``file:line``)."""
+    return dict(engine_source(game).rule_references)
+
+
+@dataclass(frozen=True)
+class EngineSource:
+    """What the checks read of a game's engine source, from one parse of each file."""
+
+    #: Every string literal, docstrings (any constant standing alone as a statement) left out.
+    strings: frozenset[str]
+    #: Rule ids cited as the first argument of a call in RULE_CALLS, with the first place each is cited.
+    rule_references: dict[str, str]
+
+
+#: The last reading of each game's engine source, with the files' (path, mtime, size) it was read from.
+_SOURCES: dict[str, tuple[tuple[tuple[str, int, int], ...], EngineSource]] = {}
+
+
+def engine_source(game: str) -> EngineSource:
+    """The game's engine source as the rules and vocabulary families read it, parsed once per
+    process while no file of it changes."""
+    files = engine_source_files(game)
+    stamp = tuple((str(file), stat.st_mtime_ns, stat.st_size) for file in files for stat in (file.stat(),))
+    cached = _SOURCES.get(game)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    strings: set[str] = set()
     found: dict[str, str] = {}
-    for file in engine_source_files(game):
-        tree = ast.parse(file.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if (
+    for file in files:
+        standalone: set[int] = set()
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):  # breadth first: a statement before its value
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+                standalone.add(id(node.value))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in standalone:
+                strings.add(node.value)
+            elif (
                 isinstance(node, ast.Call)
                 and _callee(node.func) in RULE_CALLS
                 and node.args
@@ -219,7 +253,9 @@ def engine_rule_references(game: str) -> dict[str, str]:
                 and isinstance(node.args[0].value, str)
             ):
                 found.setdefault(node.args[0].value, f"{display_path(file)}:{node.lineno}:{node.col_offset + 1}")
-    return found
+    source = EngineSource(frozenset(strings), found)
+    _SOURCES[game] = (stamp, source)
+    return source
 
 
 def engine_source_files(game: str) -> list[Path]:

@@ -17,12 +17,11 @@ is printed with the other marks.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hauntcheck.checks.verify import FAMILIES, Failure, FamilyResult, GameContext, engine_source_files
+from hauntcheck.checks.verify import FAMILIES, Failure, FamilyResult, GameContext, engine_source
 from hauntcheck.engine.spec import GameSpec, PathKey, SpecFile
 
 #: Keys whose string value is a name the engine dispatches on.
@@ -62,14 +61,7 @@ class Named:
 def engine_names(game: str) -> frozenset[str]:
     """Every string literal in the game's engine source, docstrings left out (a docstring that
     mentions a trigger does not carry it out)."""
-    names: set[str] = set()
-    for file in engine_source_files(game):
-        tree = ast.parse(file.read_text(encoding="utf-8"))
-        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-                names.add(node.value)
-    return frozenset(names)
+    return engine_source(game).strings
 
 
 def vocabulary_used(spec: GameSpec) -> Iterator[Named]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -364,6 +364,9 @@ _NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD
 _TRAILING = re.compile(r"(?:\s+#.*)?")
 #: JSON's other escapes (\" \\ \/ \b \f \n \r \t \uXXXX) read the same in a YAML double-quoted string.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+#: The JSON escapes that can write a control character (an escaped backslash before a ``b`` is
+#: caught too: erring towards the full check is harmless).
+_CONTROL_ESCAPE = re.compile(r"\\[bfu]")
 
 
 class _NotThisLayout(Exception):
@@ -382,34 +385,59 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 _JSON = json.JSONDecoder(object_pairs_hook=_pairs, parse_float=_refuse, parse_constant=_refuse)
+#: The JSON value at an index and where it ends (``raw_decode`` without its Python frame); a
+#: StopIteration when there is none.
+_JSON_AT: Callable[[str, int], tuple[Any, int]] = _JSON.scan_once  # type: ignore[attr-defined]
 
 
 def _flow_value(line: str, i: int) -> tuple[Any, int]:
     """The value at ``line[i:]`` (a flow mapping of bare keys, or JSON) and where it ends."""
-    if not line.startswith("{", i) or line.startswith('{"', i):
-        return _JSON.raw_decode(line, i)
-    out: dict[str, Any] = {}
-    i += 1
-    if line.startswith("}", i):
-        return out, i + 1
-    while True:
-        key = _BARE_KEY.match(line, i)
-        if key is None or key[0].lower() in _YAML_WORDS or key[0] in out or not line.startswith(": ", key.end()):
-            raise _NotThisLayout
-        out[key[0]], i = _flow_value(line, key.end() + 2)
-        if line.startswith(", ", i):
-            i += 2
-        elif line.startswith("}", i):
+    try:
+        if not line.startswith("{", i) or line.startswith('{"', i):
+            return _JSON_AT(line, i)
+        out: dict[str, Any] = {}
+        i += 1
+        if line.startswith("}", i):
             return out, i + 1
-        else:
-            raise _NotThisLayout
+        while True:
+            key = _BARE_KEY.match(line, i)
+            if key is None:
+                raise _NotThisLayout
+            word, i = key[0], key.end() + 2
+            if word in out or not line.startswith(": ", i - 2) or word.lower() in _YAML_WORDS:
+                raise _NotThisLayout
+            # a mapping's values are JSON as ``dumps`` writes them; a nested bare-key mapping recurses
+            if line.startswith("{", i) and not line.startswith('{"', i):
+                out[word], i = _flow_value(line, i)
+            else:
+                out[word], i = _JSON_AT(line, i)
+            if line.startswith(", ", i):
+                i += 2
+            elif line.startswith("}", i):
+                return out, i + 1
+            else:
+                raise _NotThisLayout
+    except StopIteration:
+        raise _NotThisLayout from None
+
+
+#: The keys of a step as ``dumps`` writes them (any other bare key is checked by its pattern).
+_LAYOUT_KEYS = frozenset({"n", "actor", "action", "offered", "events"})
+
+
+def _bare_key(key: str, known: set[str]) -> bool:
+    """Whether ``key`` is a bare key (noted in ``known`` when it is)."""
+    if _BARE_KEY.fullmatch(key) is None:
+        return False
+    known.add(key)
+    return True
 
 
 def _line_value(text: str) -> Any:
     """A whole value after ``key: `` or ``- ``, with nothing but a comment after it."""
     if text[:1] in ('{', '[', '"') or text[:1].isdigit() or text[:1] == "-" or text in ("true", "false", "null"):
         if text[:1].isdigit() or text[:1] == "-":
-            number = re.match(r"-?(?:0|[1-9][0-9]{0,99})", text)
+            number = _DECIMAL.match(text)
             if number is None or not _TRAILING.fullmatch(text, number.end()):
                 raise _NotThisLayout
             return int(number[0])
@@ -438,39 +466,51 @@ def _size(value: Any, depth: int) -> tuple[int, int]:
 
 
 def _transcript_lines(text: str, limits: Limits) -> Any | None:
-    if _NOT_PRINTABLE.search(text):
-        return None
+    if _NOT_PRINTABLE.search(text) or _SURROGATE_ESCAPE.search(text):
+        return None  # JSON joins an escaped surrogate pair into one character, YAML does not
     root: dict[str, Any] = {}
     steps: list[dict[str, Any]] | None = None
     step: dict[str, Any] | None = None
     events: list[Any] | None = None
+    lines = text.split("\n")
+    # A transcript repeats its seats, counts and words thousands of times: each such value is
+    # read once (only a value that cannot be changed is shared: never a list or a mapping).
+    scalars: dict[str, Any] = {}
+    keys = set(_LAYOUT_KEYS)
+
+    def value(text: str) -> Any:
+        found = scalars.get(text, scalars)
+        if found is scalars:
+            found = _line_value(text)
+            if not isinstance(found, dict | list):
+                scalars[text] = found
+        return found
+
     try:
-        for line in text.split("\n"):
-            if not line or line.startswith("#"):
-                continue
-            if _SURROGATE_ESCAPE.search(line):
-                return None  # JSON joins an escaped surrogate pair into one character, YAML does not
+        for line in lines:
             if line.startswith("  - "):
                 if events is None:
                     return None
-                events.append(_line_value(line[4:]))
+                events.append(value(line[4:]))
             elif line.startswith("  "):
                 key, sep, rest = line[2:].partition(":")
-                if step is None or not sep or not _BARE_KEY.fullmatch(key) or key in step:
+                if step is None or not sep or key in step or (key not in keys and not _bare_key(key, keys)):
                     return None
                 events = None
                 if rest == "" and key == "events":
                     events = step[key] = []
                 elif rest.startswith(" "):
-                    step[key] = _line_value(rest[1:])
+                    step[key] = value(rest[1:])
                 else:
                     return None
             elif line.startswith("- "):
                 key, sep, rest = line[2:].partition(": ")
-                if steps is None or not sep or not _BARE_KEY.fullmatch(key):
+                if steps is None or not sep or (key not in keys and not _bare_key(key, keys)):
                     return None
-                step, events = {key: _line_value(rest)}, None
+                step, events = {key: value(rest)}, None
                 steps.append(step)
+            elif not line or line.startswith("#"):
+                continue
             else:
                 key, sep, rest = line.partition(":")
                 if not sep or not _BARE_KEY.fullmatch(key) or key in root:
@@ -486,12 +526,39 @@ def _transcript_lines(text: str, limits: Limits) -> Any | None:
         listed = root.get("steps")
         if listed == [] or (isinstance(listed, list) and any(s.get("events") == [] for s in listed)):
             return None  # a key with nothing under it is null in YAML, not an empty list
-        values, depth = _size(root, 1)
+        if not _surely_within(text, lines, limits):
+            values, depth = _size(root, 1)
+            if values > limits.max_values or depth > limits.max_depth:
+                return None
     except (_NotThisLayout, ValueError, RecursionError):
         return None
-    if values > limits.max_values or depth > limits.max_depth:
-        return None
     return root
+
+
+#: The nesting levels above a line's value: the document, ``steps``, a step, its ``events``.
+_LAYOUT_DEPTH = 4
+
+
+def _surely_within(text: str, lines: list[str], limits: Limits) -> bool:
+    """Whether the data read from ``text`` certainly stays within the limits and holds no
+    control character, told from the text alone (walking the data with :func:`_size` costs a
+    third of the reading).
+
+    The text has no raw control character (``parse_yaml`` checked), so one can only come from a
+    JSON escape: ``\\b``, ``\\f`` or ``\\u`` (tab, line feed and carriage return are allowed).
+    Every value is a line's own value (two on a ``- n:`` line: the step and its number), a ``{``
+    or ``[`` collection, the first item of one, or an item after a comma; so lines, commas and
+    brackets bound the count. A line's value nests at
+    most as deep as it has opening brackets, under the layout's four levels."""
+    if _CONTROL_ESCAPE.search(text):
+        return False
+    openers = text.count("{") + text.count("[")
+    if 2 * len(lines) + text.count(",") + 2 * openers > limits.max_values:
+        return False
+    if _LAYOUT_DEPTH + 1 + openers <= limits.max_depth:
+        return True
+    deepest = max(line.count("{") + line.count("[") for line in lines)
+    return _LAYOUT_DEPTH + 1 + deepest <= limits.max_depth
 
 
 #: How many parsed files the cache keeps (a verify run reads about 150).
@@ -500,10 +567,12 @@ CACHE_FILES = 512
 _CACHE: dict[tuple[str, str, int, int, Limits], tuple[Any, Positions, str]] = {}
 
 
-def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Positions, str]:
+def read_yaml(path: Path, display: str | None = None, *, shared: bool = False) -> tuple[Any, Positions, str]:
     """Read and parse one YAML file (see :func:`parse_yaml`); each file is parsed once per
     process while its modification time and size stay the same. The data is a fresh copy for
-    each caller, who may change it."""
+    each caller, who may change it; with ``shared`` it is the cached data itself, for a caller
+    that only reads it and keeps none of its lists or mappings (copying costs a fifth of reading
+    a transcript)."""
     shown = display or str(path)
     bounds = Limits.from_environment()
     try:
@@ -521,7 +590,7 @@ def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Positions, s
                 del _CACHE[next(iter(_CACHE))]  # the oldest: memory stays bounded in a long process
             _CACHE[key] = cached
     data, positions, text = cached
-    return plain_copy(data), positions, text
+    return (data if shared else plain_copy(data)), positions, text
 
 
 def plain_copy(data: Any) -> Any:

@@ -39,6 +39,7 @@ from hauntcheck.engine.core import (
     Event,
     GameState,
     IllegalAction,
+    Outcome,
     RuleBook,
     Shuffle,
 )
@@ -218,6 +219,20 @@ def chance_weights(choices: Choices) -> list[tuple[Action, Fraction]] | None:
     return None
 
 
+@dataclass(frozen=True)
+class Leaf:
+    """What an expectation reads of a position reached by chance: its outcome and snapshot."""
+
+    ending: Outcome | None
+    data: dict[str, Any]
+
+    def outcome(self) -> Outcome | None:
+        return self.ending
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.data
+
+
 class ScenarioRun:
     """Runs one loaded scenario file against its game."""
 
@@ -235,6 +250,8 @@ class ScenarioRun:
         self.applied: dict[str, None] = {}
         self.stopped = False  # an action failed: nothing after it describes the scenario's position
         self.start: dict[str, Any] = {}
+        #: The last chance enumeration: the state, (its history, its snapshot, the bound), its leaves.
+        self._leaves: tuple[GameState, tuple[tuple[Action, ...], dict[str, Any], int], list[tuple[Leaf, Fraction]]] | None = None
         #: Told of every applied action (state after, actor, action, legal actions before, events).
         self.observer: Callable[[GameState, str, Action, int, list[Event]], None] | None = None
 
@@ -489,7 +506,7 @@ class ScenarioRun:
 
     # -- expectations ------------------------------------------------------------------------
 
-    def observed(self, state: GameState, snapshot: Mapping[str, Any], key: str) -> Any:
+    def observed(self, state: GameState | Leaf, snapshot: Mapping[str, Any], key: str) -> Any:
         if key in ("winner", "result"):
             outcome = state.outcome()
             return None if outcome is None else (list(outcome.winners) if key == "winner" else outcome.result)
@@ -626,25 +643,11 @@ class ScenarioRun:
             return self.fail((*path, "of"), "'of' is a mapping of state paths to values or operators, as in expect")
         if state.to_move() != CHANCE:
             return self.fail(path, f"no chance decision comes next ({state.to_move() or 'the game is over'} to move)")
-        total = Fraction(0)
-        leaves = 0
-        stack: list[tuple[GameState, Fraction]] = [(state.clone(), Fraction(1))]
-        while stack:
-            node, weight = stack.pop()
-            if node.to_move() != CHANCE:
-                leaves += 1
-                if self.holds(node, condition):
-                    total += weight
-                continue
-            outcomes = chance_weights(node.legal_actions())
-            if outcomes is None:
-                return self.fail(path, f"chance decides by {node.legal_actions().describe()}, whose outcomes cannot be enumerated")
-            if leaves + len(stack) + len(outcomes) > bound:
-                return self.fail(path, f"more than {bound} chance outcomes to enumerate (raise 'bound', or script some chance first)")
-            for action, w in outcomes:
-                child = node.clone()
-                child.apply(action)
-                stack.append((child, weight * w))
+        enumerated = self.chance_leaves(state, bound)
+        if isinstance(enumerated, str):
+            return self.fail(path, enumerated)
+        total = sum((weight for leaf, weight in enumerated if self.holds(leaf, condition)), Fraction(0))
+        leaves = len(enumerated)
         problems = [p for p in (self.compare_probe(condition),) if p]
         if problems:
             return self.fail((*path, "of"), problems[0])
@@ -662,7 +665,36 @@ class ScenarioRun:
                     return f"unknown operator {unknown[0]!r} for {key}"
         return ""
 
-    def holds(self, state: GameState, condition: Mapping[str, Any]) -> bool:
+    def chance_leaves(self, state: GameState, bound: int) -> list[tuple[Leaf, Fraction]] | str:
+        """Every position the chance decisions that come next can lead to, with its probability,
+        or why they cannot be enumerated within ``bound`` outcomes. Each outcome is played on a
+        clone (a game state cannot be copied mid-turn, so a clone replays its history); a
+        scenario asking several probabilities of the same roll enumerates it once (the same state
+        object, unchanged: its actions so far and its whole data the same)."""
+        key = (tuple(getattr(state, "history", ())), state.snapshot(), bound)
+        if self._leaves is not None and self._leaves[0] is state and self._leaves[1] == key:
+            return self._leaves[2]
+        leaves: list[tuple[Leaf, Fraction]] = []
+        stack: list[tuple[GameState, Fraction]] = [(state.clone(), Fraction(1))]
+        while stack:
+            node, weight = stack.pop()
+            if node.to_move() != CHANCE:
+                leaves.append((Leaf(node.outcome(), node.snapshot()), weight))
+                continue
+            outcomes = chance_weights(node.legal_actions())
+            if outcomes is None:
+                return f"chance decides by {node.legal_actions().describe()}, whose outcomes cannot be enumerated"
+            if len(leaves) + len(stack) + len(outcomes) > bound:
+                return f"more than {bound} chance outcomes to enumerate (raise 'bound', or script some chance first)"
+            for index, (action, w) in enumerate(outcomes):
+                # the node is a clone of its own, needed no more once its last outcome is played
+                child = node if index == len(outcomes) - 1 else node.clone()
+                child.apply(action)
+                stack.append((child, weight * w))
+        self._leaves = (state, key, leaves)
+        return leaves
+
+    def holds(self, state: GameState | Leaf, condition: Mapping[str, Any]) -> bool:
         snapshot = state.snapshot()
         for key, want in condition.items():
             try:

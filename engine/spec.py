@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -130,11 +130,12 @@ def _dotted(path: PathKey) -> str:
 # YAML with positions (the input layer, hauntcheck.engine.inputs, does the reading)
 
 
-def read_yaml(path: Path, display: str | None = None) -> tuple[Any, Mapping[PathKey, tuple[int, int]], str]:
-    """Read one YAML document safely, keeping positions. Raises SpecErrors on any bad input."""
+def read_yaml(path: Path, display: str | None = None, *, shared: bool = False) -> tuple[Any, Mapping[PathKey, tuple[int, int]], str]:
+    """Read one YAML document safely, keeping positions. Raises SpecErrors on any bad input.
+    ``shared``: see :func:`hauntcheck.engine.inputs.read_yaml`."""
     from hauntcheck.engine import inputs
 
-    return inputs.read_yaml(path, display)
+    return inputs.read_yaml(path, display, shared=shared)
 
 
 def parse_yaml(text: str, display: str) -> tuple[Any, Mapping[PathKey, tuple[int, int]]]:
@@ -156,13 +157,48 @@ def _registry(schema_dir: Path) -> Registry:  # type: ignore[type-arg]
     return Registry().with_resources(resources)
 
 
+_ONE_OF = Draft202012Validator.VALIDATORS["oneOf"]
+_ANY_OF = Draft202012Validator.VALIDATORS["anyOf"]
+
+
+def _keys_valid(branches: Any, instance: Any) -> list[bool] | None:
+    """Whether a mapping is valid under each branch, when every branch only requires keys
+    (``{required: [...]}``: one branch per verb of a haunt step, up to 57 of them); None when
+    not so simple. jsonschema would build a validator per branch and an error per missing key."""
+    if not isinstance(instance, dict) or not isinstance(branches, list):
+        return None
+    if not all(isinstance(b, dict) and b.keys() == {"required"} and isinstance(b["required"], list) for b in branches):
+        return None
+    return [all(key in instance for key in b["required"]) for b in branches]
+
+
+def _one_of(validator: Any, branches: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """``oneOf``, judged directly when its branches only require keys and exactly one holds;
+    anything else (and every error) is jsonschema's own rule."""
+    valid = _keys_valid(branches, instance)
+    if valid is None or sum(valid) != 1:
+        yield from _ONE_OF(validator, branches, instance, schema)
+
+
+def _any_of(validator: Any, branches: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """``anyOf``, as :func:`_one_of`: judged directly when its branches only require keys and one holds."""
+    valid = _keys_valid(branches, instance)
+    if valid is None or not any(valid):
+        yield from _ANY_OF(validator, branches, instance, schema)
+
+
+#: Draft 2020-12 with a quicker ``oneOf`` and ``anyOf``: the same errors for every instance.
+SpecValidator = validators.extend(Draft202012Validator, {"oneOf": _one_of, "anyOf": _any_of})  # type: ignore[no-untyped-call]
+
+
 @cache
 def validator_for(kind: str, schema_dir: Path = SCHEMA_DIR) -> Draft202012Validator | None:
+    """The validator of a kind of spec file, built once per process."""
     file = schema_dir / f"{kind}.schema.json"
     if not file.is_file():
         return None
     schema = json.loads(file.read_text(encoding="utf-8"))
-    return Draft202012Validator(schema, registry=_registry(schema_dir))
+    return cast(Draft202012Validator, SpecValidator(schema, registry=_registry(schema_dir)))
 
 
 def known_kinds(schema_dir: Path = SCHEMA_DIR) -> list[str]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hauntcheck.engine.core import Action, Choices, GameState, IllegalAction, Outcome
+from hauntcheck.engine.inputs import plain_copy
 from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml, read_yaml
 
 FORMAT = "hauntcheck-transcript"
@@ -176,7 +177,9 @@ def loads(text: str, source: str) -> Transcript:
 
 def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, int]], source: str, text: str = "") -> Transcript:
     """A transcript from its parsed YAML; every structural problem is reported with file:line:col.
-    ``text`` is the file's text, where a version 2 file keeps each event's prose as a comment."""
+    ``text`` is the file's text, where a version 2 file keeps each event's prose as a comment.
+    ``data`` is only read: the transcript keeps none of its lists or mappings (it may be the read
+    cache's own, see :func:`read`)."""
     errors: list[SpecError] = []
 
     def where(path: tuple[str | int, ...]) -> Where:
@@ -220,7 +223,7 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
     if data.get("stop") is not None:
         need(("stop",), data.get("stop"), str, "stop")
     options = data.get("options") or {}
-    options = {str(k): v for k, v in options.items()} if need(("options",), options, dict, "options") else {}
+    options = {str(k): plain_copy(v) for k, v in options.items()} if need(("options",), options, dict, "options") else {}
     roster = data.get("roster") or {}
     if need(("roster",), roster, dict, "roster"):
         for seat, who in roster.items():
@@ -241,17 +244,18 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
         assert isinstance(raw_steps, list)
         for i, raw in enumerate(raw_steps):
             path: tuple[str | int, ...] = ("steps", i)
-            if not need(path, raw, dict, f"step {i + 1}"):
-                continue
-            extra = set(raw) - {"n", "actor", "action", "offered", "events"}
-            for key in sorted(extra):
-                errors.append(SpecError(where((*path, key)), f"unknown key {key!r} in a step"))
-            ok = need((*path, "n"), raw.get("n"), int, "n")
+            ok = _plain_step(raw)
+            if not ok:
+                if not need(path, raw, dict, f"step {i + 1}"):
+                    continue
+                for key in sorted(set(raw) - _STEP_KEYS):
+                    errors.append(SpecError(where((*path, key)), f"unknown key {key!r} in a step"))
+                ok = need((*path, "n"), raw.get("n"), int, "n")
+                ok &= need((*path, "actor"), raw.get("actor"), str, "actor")
+                ok &= need((*path, "offered"), raw.get("offered"), int, "offered")
+                ok &= need((*path, "events"), raw.get("events", []), list, "events")
             structured: list[dict[str, Any]] | None = None
-            ok &= need((*path, "actor"), raw.get("actor"), str, "actor")
-            ok &= need((*path, "offered"), raw.get("offered"), int, "offered")
             events = raw.get("events", [])
-            ok &= need((*path, "events"), events, list, "events")
             if ok and version >= 2:
                 if comments is None:
                     comments = _Comments(text, raw_steps, positions)
@@ -279,7 +283,18 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
         roster={str(k): str(v) for k, v in roster.items()},
         stop=data.get("stop"),
     )
-    return Transcript(header, steps, dict(end), source, StepLines(positions, len(steps)), positions, version)
+    return Transcript(header, steps, plain_copy(end), source, StepLines(positions, len(steps)), positions, version)
+
+
+_STEP_KEYS = frozenset({"n", "actor", "action", "offered", "events"})
+
+
+def _plain_step(raw: Any) -> bool:
+    """Whether a step is as ``dumps`` writes it, so none of from_data's located checks can fail:
+    only the step keys, and n, actor, offered and events of their kinds (the action is checked
+    apart)."""
+    return (type(raw) is dict and raw.keys() <= _STEP_KEYS and type(raw.get("n")) is int and type(raw.get("actor")) is str
+            and type(raw.get("offered")) is int and type(raw.get("events", [])) is list)
 
 
 class StepLines(Mapping[int, int]):
@@ -318,23 +333,30 @@ class _Comments:
         events = sum(len(s["events"]) for s in raw_steps if isinstance(s, dict) and isinstance(s.get("events"), list))
         scanned = [(_EVENT_LINE.match(line), line) for line in self.lines if line.startswith("  - {rule: ")]
         self.in_order: list[tuple[str, str]] | None = [
-            (json.loads(f'"{m[1]}"') if m else "", line.partition("  # ")[2]) for m, line in scanned
+            (_json_string(m[1]) if m else "", line.partition("  # ")[2]) for m, line in scanned
         ] if len(scanned) == events else None
         self.next = 0
 
-    def prose(self, at: tuple[str | int, ...], rule: str) -> str:
+    def prose(self, path: tuple[str | int, ...], index: int, rule: str) -> str:
+        """The comment of the event at ``path[index]``, whose rule is ``rule``."""
         if self.in_order is not None:
             line_rule, comment = self.in_order[self.next]
             self.next += 1
             if line_rule == rule:
                 return comment
             self.in_order = None  # not the layout written by hauntcheck: find each event by its position
-        line = self.positions.get(at, (0, 0))[0]
+        line = self.positions.get((*path, index), (0, 0))[0]
         return self.lines[line - 1].partition("  # ")[2] if 0 < line <= len(self.lines) else ""
 
 
 #: An event line as ``dumps`` writes it; the rule id is a JSON string.
 _EVENT_LINE = re.compile(r'  - \{rule: "((?:[^"\\]|\\.)*)"')
+_EVENT_KEYS = frozenset({"rule", "args"})
+
+
+def _json_string(inside: str) -> str:
+    """The text between a JSON string's quotes, read (only an escape needs the JSON reader)."""
+    return json.loads(f'"{inside}"') if "\\" in inside else inside
 
 
 def _structured_events(raw: list[Any], comments: _Comments, path: tuple[str | int, ...], where: Any,
@@ -343,13 +365,13 @@ def _structured_events(raw: list[Any], comments: _Comments, path: tuple[str | in
     structured: list[dict[str, Any]] = []
     prose: list[str] = []
     for index, event in enumerate(raw):
-        at = (*path, index)
-        if not isinstance(event, dict) or not isinstance(event.get("rule"), str) or set(event) - {"rule", "args"} \
-                or not isinstance(event.get("args", {}), dict):
-            errors.append(SpecError(where(at), f"a version 2 event is {{rule: id, args: {{...}}}}, got {event!r}"))
+        rule = event.get("rule") if isinstance(event, dict) else None
+        args = event.get("args", {}) if isinstance(event, dict) else None
+        if not isinstance(rule, str) or not isinstance(args, dict) or not event.keys() <= _EVENT_KEYS:
+            errors.append(SpecError(where((*path, index)), f"a version 2 event is {{rule: id, args: {{...}}}}, got {event!r}"))
             continue
-        structured.append({"rule": event["rule"], **({"args": event["args"]} if event.get("args") else {})})
-        prose.append(f"{event['rule']}: {comments.prose(at, event['rule'])}")
+        structured.append({"rule": rule, "args": plain_copy(args)} if args else {"rule": rule})
+        prose.append(f"{rule}: {comments.prose(path, index, rule)}")
     return structured, prose
 
 
@@ -373,7 +395,7 @@ def is_transcript(path: Path) -> bool:
 
 def read(path: Path, display: str | None = None) -> Transcript:
     shown = display or str(path)
-    data, positions, text = read_yaml(path, shown)
+    data, positions, text = read_yaml(path, shown, shared=True)  # from_data keeps nothing of the data
     return from_data(data, positions, shown, text)
 
 

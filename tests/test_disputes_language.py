@@ -377,3 +377,44 @@ steps:
 """
     result = run(tmp_path, body, rules="[item.trade-once-per-turn, room.barrier.members]")
     assert result.ok, result.failures
+
+
+def test_probabilities_of_one_roll_enumerate_its_outcomes_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two probabilities asked of the same roll read one enumeration (729 outcomes, each played on
+    a clone); a roll after another action is enumerated afresh, and each answer is still exact."""
+    from hauntcheck.engine.betrayal.haunt import HauntState
+
+    clones: list[int] = []
+    real_clone = HauntState.clone
+
+    def counted(self: HauntState) -> HauntState:
+        clones.append(1)
+        return real_clone(self)
+
+    monkeypatch.setattr(HauntState, "clone", counted)
+    result = run(tmp_path, ONE_OMEN + """\
+chance: [{for: haunt roll, faces: [2, 0, 0, 0, 0, 0]}]
+steps:
+  - do: {kind: end}
+    by: P1
+    then_chance: false
+  - expect_probability: {of: {haunt.omen: ring}, equals: 1/729}
+  - expect_probability: {of: {haunt: null}, equals: 728/729}
+  - expect_probability: {of: {haunt: null}, equals: 1/729}
+""", rules="[haunt.roll]")
+    assert located(result, "equals: 1/729}", "the probability is 728/729 (0.9986) over 729 outcomes, not 1/729", nth=2), result.failures
+    assert len(result.failures) == 1, result.failures
+    enumerations = len(clones) - 1  # the run keeps a clone of the starting position
+    assert enumerations == 729, f"{enumerations} clones for three probabilities of one 729-outcome roll"
+
+
+def test_known_tokens_are_kept_for_the_tables_object_itself() -> None:
+    """A Tables whose id once belonged to another object gets its own token names, not the stale ones."""
+    from hauntcheck.engine.betrayal import tables
+    from hauntcheck.engine.betrayal.position import keys
+
+    t = tables(SPEC)
+    right = keys.known_tokens(t)
+    assert right, "the rooms and cards place tokens"
+    keys._TOKENS[id(t)] = (dataclasses.replace(t), frozenset({"stale"}))  # another object at the same id
+    assert keys.known_tokens(t) == right

@@ -3,8 +3,10 @@ status 2, no traceback, and exactly the messages pinned here (file:line:col firs
 
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,3 +136,46 @@ def test_bad_option_values_are_user_errors(capsys: pytest.CaptureFixture[str]) -
     assert main(["play", "betrayal", "--players", "4", "--date", "13-45"]) == 2
     err = capsys.readouterr().err
     assert "option date must be a real day of the year, got '13-45'" in err and "Traceback" not in err
+
+
+def _errors(validator: Any, data: Any) -> list[tuple[Any, ...]]:
+    return sorted((tuple(map(str, e.absolute_path)), e.message, tuple(map(str, e.schema_path)), e.validator)  # type: ignore[arg-type]
+                  for e in validator.iter_errors(data))
+
+
+def _mappings(node: Any) -> list[dict[str, Any]]:
+    if isinstance(node, dict):
+        return [node, *(m for v in node.values() for m in _mappings(v))]
+    if isinstance(node, list):
+        return [m for v in node for m in _mappings(v)]
+    return []
+
+
+def test_the_quicker_one_of_gives_jsonschemas_own_errors() -> None:
+    """Spec validation judges a oneOf/anyOf of key-requiring branches directly (a haunt step's
+    verb); every mapping of a haunt file with a key removed, or a second verb added, gets exactly
+    the errors plain jsonschema gives."""
+    from jsonschema import Draft202012Validator
+
+    from hauntcheck.engine.games import game_spec
+    from hauntcheck.engine.spec import _registry, validator_for
+
+    quick = validator_for("haunt")
+    assert quick is not None and type(quick) is not Draft202012Validator
+    plain = Draft202012Validator(quick.schema, registry=_registry(REPO / "spec" / "schema"))
+    checked = 0
+    for file in sorted(game_spec("betrayal").by_kind("haunt"), key=lambda f: f.display)[:1]:
+        data = copy.deepcopy(file.data)
+        assert _errors(quick, data) == _errors(plain, data) == []
+        # the mappings deepest in the file first: its steps, outcomes and predicates
+        for mapping in _mappings(data)[::-1][:20]:
+            for key in list(mapping)[:2]:
+                saved = dict(mapping)
+                del mapping[key]
+                assert _errors(quick, data) == _errors(plain, data), (file.display, key)
+                mapping["kill"] = {"who": "heroes"}  # a second verb (or a key where none belongs)
+                assert _errors(quick, data) == _errors(plain, data), (file.display, key, "kill")
+                mapping.clear()
+                mapping.update(saved)
+                checked += 1
+    assert checked > 25

@@ -79,15 +79,9 @@ class _Party:
         """Per seat, the compared number: a trait's current value (any value on the explorer's
         track) or the printed age."""
         if what not in self.values:
-            vs = [z3.Int(f"{what}{s}") for s in range(self.n)]
-            for s in range(self.n):
-                options = []
-                for i, e in enumerate(self.world.explorers):
-                    allowed = sorted(set(e.tracks.get(what, ()))) if what != "age" else [e.age]
-                    if allowed:
-                        options.append(z3.And(self.x[s] == i, z3.Or([vs[s] == v for v in allowed])))
-                self.base.append(z3.Or(options) if options else z3.BoolVal(False))
-            self.values[what] = vs
+            vs, constraints = _seat_values(self.world, self.n, what)
+            self.base.extend(constraints)
+            self.values[what] = list(vs)
         return self.values[what]
 
     def playing(self, explorer: str) -> Any:
@@ -97,6 +91,25 @@ class _Party:
     def seat_of(self, explorer: str, s: int) -> Any:
         ids = [i for i, e in enumerate(self.world.explorers) if e.id == explorer]
         return z3.Or([self.x[s] == i for i in ids]) if ids else z3.BoolVal(False)
+
+
+@lru_cache(maxsize=256)
+def _seat_values(world: World, n: int, what: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Per seat of a party of ``n``, the z3 variable of the compared number and the constraint
+    tying it to the seated explorer's track (or age). Built once per world (the object itself),
+    party size and trait: the same terms serve every rule that compares it, and building them was
+    most of a proof's time."""
+    x = [z3.Int(f"x{s}") for s in range(n)]  # the seats' explorers, as _Party names them
+    vs = tuple(z3.Int(f"{what}{s}") for s in range(n))
+    constraints = []
+    for s in range(n):
+        options = []
+        for i, e in enumerate(world.explorers):
+            allowed = sorted(set(e.tracks.get(what, ()))) if what != "age" else [e.age]
+            if allowed:
+                options.append(z3.And(x[s] == i, z3.Or([vs[s] == v for v in allowed])))
+        constraints.append(z3.Or(options) if options else z3.BoolVal(False))
+    return vs, tuple(constraints)
 
 
 def _chosen(party: _Party, rule: Mapping[str, Any], tie: TieBreak) -> list[Any]:

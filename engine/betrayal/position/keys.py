@@ -98,23 +98,26 @@ def _walk(node: Any) -> list[Mapping[str, Any]]:
     return out
 
 
-_TOKENS: dict[int, frozenset[str]] = {}
+#: The token names of each Tables, by its id with the Tables itself kept: an id is reused once
+#: its object is gone, so a hit counts only when the kept object is the one asked about.
+_TOKENS: dict[int, tuple[Tables, frozenset[str]]] = {}
 
 
 def known_tokens(t: Tables) -> frozenset[str]:
     """The token names the rooms and cards can put in the house (``place_token`` and ``link``)."""
     found = _TOKENS.get(id(t))
-    if found is None:
-        names: set[str] = set()
-        trees = [c.abilities for c in t.cards.values()] + [r.abilities for r in t.rooms.values()]
-        for tree in trees:
-            for node in _walk(list(tree)):
-                for verb in ("place_token", "link"):
-                    inner = node.get(verb)
-                    if isinstance(inner, Mapping) and isinstance(inner.get("token"), str):
-                        names.add(inner["token"])
-        found = _TOKENS[id(t)] = frozenset(names)
-    return found
+    if found is not None and found[0] is t:
+        return found[1]
+    names: set[str] = set()
+    trees = [c.abilities for c in t.cards.values()] + [r.abilities for r in t.rooms.values()]
+    for tree in trees:
+        for node in _walk(list(tree)):
+            for verb in ("place_token", "link"):
+                inner = node.get(verb)
+                if isinstance(inner, Mapping) and isinstance(inner.get("token"), str):
+                    names.add(inner["token"])
+    _TOKENS[id(t)] = (t, frozenset(names))
+    return _TOKENS[id(t)][1]
 
 
 def _known_ability(t: Tables, key: str) -> bool:

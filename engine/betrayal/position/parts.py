@@ -37,13 +37,15 @@ from hauntcheck.engine.core import Action
 class _PartsBuilder:
     """A position's parts put into a new game: explorers, rooms, where everyone is, traits, cards, tokens, bookkeeping."""
 
-    def __init__(self, state: BetrayalState, position: Mapping[str, Any], problems: Problems) -> None:
+    def __init__(self, state: BetrayalState, position: Mapping[str, Any], problems: Problems, checked: bool = False) -> None:
         self.st = state
         self.t = state.t
         self.pos = position
         self.problems = problems
         self.taken: dict[str, Path] = {}
         self.live = False  # the position is in the haunt phase of a playable haunt
+        #: Built before with its invariants kept: a rebuild does not judge them again.
+        self.checked = checked
 
     def bad(self, path: Path, message: str) -> None:
         self.problems.append((path, message))
