@@ -542,7 +542,10 @@ class Turns(Collapse):
         room = self.ex[seat].room
         if seat in self.concealed:
             return 0  # an unseen explorer slips past its opponents
-        n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room and not concealment.concealed_from(self, s, seat))
+        n = 0
+        if self.has_company(seat, room):
+            n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room
+                    and not concealment.concealed_from(self, s, seat))
         if self.side.get(seat) == HERO:
             n += sum(1 for m in self.active_monsters(room) if not m.stunned and self.mdef(m).slows_explorers)
         return n
