@@ -400,10 +400,10 @@ class Turns(Collapse):
         if self._blocks(seat, "carry-items") or self._carriable(seat):
             return out
         room = self.ex[seat].room
-        if "carry" not in self.turn.keys:
+        if "carry" not in self.turn.keys and self.has_company(seat, room):
             out += [Action.of("carry", who=s) for s in self.seat_ids if s != seat and s not in self.carried
                     and self.in_play(s) and self.ex[s].room == room and self._carriable(s) and self._may_carry(seat, s)]
-        if "put-down" not in self.turn.keys:
+        if "put-down" not in self.turn.keys and self.carried:
             out += [Action.of("put-down", who=s) for s, c in sorted(self.carried.items()) if c == seat]
         return out
 
