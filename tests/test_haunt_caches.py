@@ -1,7 +1,7 @@
 """What the haunt phase keeps between decisions must be what a fresh computation gives: the house
 graph (kept while no tile is placed or taken away, no link added and no room fallen; tile draws do
-not throw it away) and what each side is kept from (worked out once per haunt spec), checked at
-every step of seeded random haunt games."""
+not throw it away), what each side is kept from and the tasks by timing (worked out once per haunt
+spec), checked at every step of seeded random haunt games."""
 
 from __future__ import annotations
 
@@ -16,10 +16,14 @@ from hauntcheck.engine.play import seeded_table
 
 SPEC = game_spec("betrayal")
 #: Haunts with many explorations in the haunt phase (1, 5, 10), a hidden traitor (34), hidden
-#: tokens and statuses (39), a token field (27), rooms that fall (9's collapse) and links (31).
-HAUNTS = (1, 5, 9, 10, 27, 31, 34, 39)
+#: tokens and statuses (39), a token field (27), rooms that fall (9's collapse), links (31) and
+#: tasks that happen on entering a room or at a turn's end (1, 7, 9, 19, 27, 45).
+HAUNTS = (1, 5, 7, 9, 10, 19, 27, 31, 34, 39, 45)
 SEEDS = (0, 1, 2)
 _SIDE = {"heroes": HERO, "traitor": TRAITOR}
+#: The timings the engine looks tasks up by (``tasks_at``), and haunts here that have such tasks.
+TIMINGS = ("on-entry", "end-of-turn")
+TIMED = (1, 7, 9, 19, 27, 45)
 
 
 def fresh_kept(st: HauntState, seat: str) -> Kept:
@@ -45,7 +49,7 @@ def fresh_graph(st: HauntState) -> dict[str, set[str]]:
 
 @pytest.mark.parametrize("number", HAUNTS)
 def test_kept_graph_and_views_match_fresh_ones_at_every_step(number: int) -> None:
-    checked = kept = 0
+    checked = kept = timed = 0
     for k, seed in enumerate(SEEDS):
         st = hauntmod.new_game(SPEC, 3 + (number + k) % 4, {"haunt": number, "force_haunt": True})
         table = seeded_table(seed)
@@ -55,6 +59,9 @@ def test_kept_graph_and_views_match_fresh_ones_at_every_step(number: int) -> Non
                 assert st._graph() == fresh_graph(st), f"haunt {number}, seed {seed}, step {len(st.history)}"
                 for seat in st.seat_ids:
                     assert kept_from(st, seat) == fresh_kept(st, seat), f"haunt {number}, seed {seed}, {seat}"
+                    for timing in TIMINGS:
+                        assert st.tasks_at(seat, timing) == tuple(t for t in st.tasks_for(seat) if t.get("timing") == timing)
+                        timed += bool(st.tasks_at(seat, timing))
                     kept += bool(kept_from(st, seat))
                 checked += 1
             actor = st.to_move()
@@ -62,5 +69,6 @@ def test_kept_graph_and_views_match_fresh_ones_at_every_step(number: int) -> Non
                 break
             st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
     assert checked, f"no game of haunt {number} reached its haunt phase"
+    assert timed or number not in TIMED, f"haunt {number} has timed tasks: the check must see them"
     if number == 39:
         assert kept, "haunt 39 keeps the Assassins and the heir from a side: the check must see it"

@@ -329,8 +329,8 @@ class Turns(Collapse):
             concealment.spread(self, seat)  # it may have gone as far as its Speed since it was last known
         if self.in_play(seat) and not self._check_wins():
             yield from self._turn_rules(seat, "end-of-turn")
-            for task in self.tasks_for(seat):
-                if task.get("timing") == "end-of-turn" and "roll" not in task and self._task_open(seat, task):
+            for task in self.tasks_at(seat, "end-of-turn"):
+                if "roll" not in task and self._task_open(seat, task):
                     self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}", seat=seat,
                         task=task['id'])
                     for eff in task.get("do", []):
@@ -645,8 +645,8 @@ class Turns(Collapse):
         self._pay_carrying(seat)
         self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
             m.stunned for m in self.active_monsters(self.ex[seat].room))
-        allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == self.ex[seat].room]
-                  if self.hs is not None and not extra else [])
+        allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == src_room]
+                  if self.hs is not None and not extra and self.has_company(seat, src_room) else [])
         src = self.ex[seat].room
         yield from super()._move(seat, to, cost)
         if seat in self.concealed:
