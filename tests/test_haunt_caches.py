@@ -1,6 +1,7 @@
 """What the haunt phase keeps between decisions must be what a fresh computation gives: the house
 graph (kept while no tile is placed or taken away, no link added and no room fallen; tile draws do
-not throw it away), what each side is kept from and the tasks by timing (worked out once per haunt
+not throw it away), the monsters' ways out of each room (kept by room, house version and links),
+what each side is kept from and the tasks by timing (worked out once per haunt
 spec), checked at every step of seeded random haunt games."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HauntState
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.haunt.views import Kept, kept_from
+from hauntcheck.engine.betrayal.state import Explorer
 from hauntcheck.engine.games import game_spec
 from hauntcheck.engine.play import seeded_table
 
@@ -47,6 +49,11 @@ def fresh_graph(st: HauntState) -> dict[str, set[str]]:
         st._graph_key, st._graph_cache, st._back_cache = kept
 
 
+def fresh_exits(st: HauntState, room: str) -> list[tuple[str, int, str]]:
+    """A room's ways out from every side of a barrier, worked out anew."""
+    return st._exits(Explorer("probe", "", room=room), every_side=True)
+
+
 @pytest.mark.parametrize("number", HAUNTS)
 def test_kept_graph_and_views_match_fresh_ones_at_every_step(number: int) -> None:
     checked = kept = timed = 0
@@ -57,6 +64,8 @@ def test_kept_graph_and_views_match_fresh_ones_at_every_step(number: int) -> Non
         for _ in range(3000):
             if st.hs is not None and not st.setting_up:
                 assert st._graph() == fresh_graph(st), f"haunt {number}, seed {seed}, step {len(st.history)}"
+                for room in sorted(st.house.spots):
+                    assert st._exits_every_side(room) == fresh_exits(st, room), f"haunt {number}, seed {seed}, {room}"
                 for seat in st.seat_ids:
                     assert kept_from(st, seat) == fresh_kept(st, seat), f"haunt {number}, seed {seed}, {seat}"
                     for timing in TIMINGS:

@@ -96,6 +96,7 @@ class HauntBase(BetrayalState):
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
+        self._every_side_exits: dict[tuple[str, int, int], list[tuple[str, int, str]]] = {}
         self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
         self.hround = 0
         self.result: Outcome | None = None
@@ -446,7 +447,7 @@ class HauntBase(BetrayalState):
     def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
         """A monster's ways out of a room: every doorway, whichever side of a barrier it is on
         (``room.barrier.monsters-ignore``), and the vertical passages it may use both ways."""
-        out = self._exits(Explorer("probe", "", room=room), every_side=True)
+        out = list(self._exits_every_side(room))
         seen = {r for r, _, _ in out}
         out += [x for x in self.vertical_passages(room) if x[0] not in seen]
         seen |= {r for r, _, _ in out}
@@ -458,6 +459,18 @@ class HauntBase(BetrayalState):
                 seen.add(other)
                 out.append((other, 1, f"passage:{token}"))
         return out
+
+    def _exits_every_side(self, room: str) -> list[tuple[str, int, str]]:
+        """The room's doorways, stairs and links from every side of a barrier, kept as the
+        explorers' own ``exits`` are: by the room, the house version and the number of links (what
+        they read: the tiles placed, their doors, the links). The kept list is never changed."""
+        key = (room, self.house.version, len(self.links))
+        got = self._every_side_exits.get(key)
+        if got is None:
+            if len(self._every_side_exits) > 512:
+                self._every_side_exits.clear()  # old versions of the house: never asked again
+            got = self._every_side_exits[key] = self._exits(Explorer("probe", "", room=room), every_side=True)
+        return got
 
     def vertical_passages(self, room: str) -> list[tuple[str, int, str]]:
         """``monster.vertical-passages``: a monster moves freely up and down the passages between
