@@ -645,8 +645,9 @@ class Turns(Collapse):
         self._pay_carrying(seat)
         self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
             m.stunned for m in self.active_monsters(self.ex[seat].room))
-        allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == src_room]
-                  if self.hs is not None and not extra and self.has_company(seat, src_room) else [])
+        here = self.ex[seat].room
+        allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == here]
+                  if self.hs is not None and not extra and self.has_company(seat, here) else [])
         src = self.ex[seat].room
         yield from super()._move(seat, to, cost)
         if seat in self.concealed:
