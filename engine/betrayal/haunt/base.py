@@ -93,9 +93,10 @@ class HauntBase(BetrayalState):
         self.grips: dict[str, tuple[str, str]] = {}  # monster uid -> (seat held, the status holding it)
         self.waiting: list[tuple[str, tuple[str, ...]]] = []  # (monster kind, rooms): placed when one is found
         self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
-        self._graph_key: tuple[int, int, int, int] | None = None
+        self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
+        self._every_side_exits: dict[tuple[str, int, int], list[tuple[str, int, str]]] = {}
         self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
         self.hround = 0
         self.result: Outcome | None = None
@@ -174,6 +175,13 @@ class HauntBase(BetrayalState):
             return False
         own = self.hs.sides().get(self.side.get(seat, HERO))
         return own is not None and own.rivals
+
+    def has_company(self, seat: str, room: str) -> bool:
+        """Whether any other explorer's figure (in play or not) is in ``room``. Every explorer an
+        explorer meets in its room is among these, so the menus ask this first: most of the time an
+        explorer is alone in its room and there is nobody there to sort into sides."""
+        ex = self.ex
+        return any(s != seat and ex[s].room == room for s in self.seat_ids)
 
     def opponents_of(self, seat: str) -> list[str]:
         """Explorer seats on the other side as the table knows them, in play
@@ -439,7 +447,7 @@ class HauntBase(BetrayalState):
     def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
         """A monster's ways out of a room: every doorway, whichever side of a barrier it is on
         (``room.barrier.monsters-ignore``), and the vertical passages it may use both ways."""
-        out = self._exits(Explorer("probe", "", room=room), every_side=True)
+        out = list(self._exits_every_side(room))
         seen = {r for r, _, _ in out}
         out += [x for x in self.vertical_passages(room) if x[0] not in seen]
         seen |= {r for r, _, _ in out}
@@ -451,6 +459,18 @@ class HauntBase(BetrayalState):
                 seen.add(other)
                 out.append((other, 1, f"passage:{token}"))
         return out
+
+    def _exits_every_side(self, room: str) -> list[tuple[str, int, str]]:
+        """The room's doorways, stairs and links from every side of a barrier, kept as the
+        explorers' own ``exits`` are: by the room, the house version and the number of links (what
+        they read: the tiles placed, their doors, the links). The kept list is never changed."""
+        key = (room, self.house.version, len(self.links))
+        got = self._every_side_exits.get(key)
+        if got is None:
+            if len(self._every_side_exits) > 512:
+                self._every_side_exits.clear()  # old versions of the house: never asked again
+            got = self._every_side_exits[key] = self._exits(Explorer("probe", "", room=room), every_side=True)
+        return got
 
     def vertical_passages(self, room: str) -> list[tuple[str, int, str]]:
         """``monster.vertical-passages``: a monster moves freely up and down the passages between
@@ -495,8 +515,10 @@ class HauntBase(BetrayalState):
 
     def _graph(self) -> dict[str, set[str]]:
         """The house as an undirected graph of rooms (doors, stairs and links, every side of a
-        barrier room), cached until a tile or link is added."""
-        key = (self.house.version, self._tile_version, len(self.links), len(self.collapsed))
+        barrier room), cached until a tile is placed or taken away, a link is added or a room
+        falls. Drawing a tile changes no way through the house, so the tile draws are not in the
+        key (as in the explorers' own ``exits`` cache)."""
+        key = (self.house.version, len(self.links), len(self.collapsed))
         if self._graph_key == key:
             return self._graph_cache
         # under a ``collapse`` piece nobody enters a fallen room: it is no way through

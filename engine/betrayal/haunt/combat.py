@@ -39,12 +39,14 @@ class Combat(Outcomes):
         if "attack" in self.turn.keys or self.turn.no_attack or self.ex[seat].dead or self._blocks(seat, "attack"):
             return []
         e = self.ex[seat]
-        near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room]
-        if self.hidden is not None:
+        company = self.has_company(seat, e.room)
+        near = [s for s in self.opponents_of(seat) if self.ex[s].room == e.room] if company else []
+        if self.hidden is not None and company:
             # hidden-traitor.anyone-attacks: any explorer may attack any other explorer
             near = [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == e.room]
         near += self._foe_monsters(seat, e.room)
-        if self.side.get(seat) == HERO and self.hs is not None and derived(self.hs, "ally-fights", _ally_fight_rules):
+        if company and self.side.get(seat) == HERO and self.hs is not None \
+                and derived(self.hs, "ally-fights", _ally_fight_rules):
             near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
         near = [t for t in near if not concealment.concealed_from(self, t, seat)]  # attacked by room: attack-unseen
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]

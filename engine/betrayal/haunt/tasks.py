@@ -19,11 +19,17 @@ from hauntcheck.engine.core import Action
 class Tasks(SetupSteps):
     """Haunt tasks: when they are open and what they do."""
 
-    def tasks_for(self, seat: str) -> list[Mapping[str, Any]]:
+    def tasks_for(self, seat: str) -> tuple[Mapping[str, Any], ...]:
         """Every task and special action the explorer may take (by its ``by``: the explorer's
-        side, or ``explorers`` on either side's page)."""
+        side, or ``explorers`` on either side's page); the haunt spec's own tuple, not a copy."""
         assert self.hs is not None
-        return list(self.hs.tasks_by(*self._task_pages(seat)))
+        return self.hs.tasks_by(*self._task_pages(seat))
+
+    def tasks_at(self, seat: str, timing: str) -> tuple[Mapping[str, Any], ...]:
+        """The explorer's tasks (:meth:`tasks_for`, in their order) with this ``timing``: those
+        that happen by themselves are looked for at every move and at every turn's end."""
+        assert self.hs is not None
+        return derived(self.hs, "tasks-by-timing", _tasks_by_timing)[self._task_pages(seat)].get(timing, ())
 
     def _task_pages(self, seat: str) -> tuple[bool, bool]:
         """Whose tasks the explorer may take: (the heroes', the traitor's side's)."""
@@ -197,8 +203,8 @@ class Tasks(SetupSteps):
     def entry_actions(self, seat: str) -> Gen[None]:
         """Actions with ``timing: on-entry`` open where the explorer has just entered happen at
         once; they are no choice (The Mummy Walks: whoever enters the Girl's room takes her)."""
-        for task in self.tasks_for(seat):
-            if task.get("timing") == "on-entry" and self._task_open(seat, task):
+        for task in self.tasks_at(seat, "on-entry"):
+            if self._task_open(seat, task):
                 yield from self._task(seat, Action.of("task", id=task["id"]))
 
     def ambushes(self, seat: str) -> Gen[None]:
@@ -350,3 +356,16 @@ def _menu_tasks(hs: HauntSpec) -> dict[tuple[bool, bool], tuple[Mapping[str, Any
 
     return {(hero, traitor): tuple(t for t in hs.tasks_by(hero, traitor) if offered(t))
             for hero in (False, True) for traitor in (False, True)}
+
+
+def _tasks_by_timing(hs: HauntSpec) -> dict[tuple[bool, bool], dict[str, tuple[Mapping[str, Any], ...]]]:
+    """Per :meth:`Tasks._task_pages`, the tasks with a ``timing`` by that timing, in the book's order."""
+    out: dict[tuple[bool, bool], dict[str, tuple[Mapping[str, Any], ...]]] = {}
+    for hero in (False, True):
+        for traitor in (False, True):
+            grouped: dict[str, list[Mapping[str, Any]]] = {}
+            for task in hs.tasks_by(hero, traitor):
+                if task.get("timing") is not None:
+                    grouped.setdefault(task["timing"], []).append(task)
+            out[hero, traitor] = {when: tuple(tasks) for when, tasks in grouped.items()}
+    return out

@@ -329,8 +329,8 @@ class Turns(Collapse):
             concealment.spread(self, seat)  # it may have gone as far as its Speed since it was last known
         if self.in_play(seat) and not self._check_wins():
             yield from self._turn_rules(seat, "end-of-turn")
-            for task in self.tasks_for(seat):
-                if task.get("timing") == "end-of-turn" and "roll" not in task and self._task_open(seat, task):
+            for task in self.tasks_at(seat, "end-of-turn"):
+                if "roll" not in task and self._task_open(seat, task):
                     self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}", seat=seat,
                         task=task['id'])
                     for eff in task.get("do", []):
@@ -400,10 +400,10 @@ class Turns(Collapse):
         if self._blocks(seat, "carry-items") or self._carriable(seat):
             return out
         room = self.ex[seat].room
-        if "carry" not in self.turn.keys:
+        if "carry" not in self.turn.keys and self.has_company(seat, room):
             out += [Action.of("carry", who=s) for s in self.seat_ids if s != seat and s not in self.carried
                     and self.in_play(s) and self.ex[s].room == room and self._carriable(s) and self._may_carry(seat, s)]
-        if "put-down" not in self.turn.keys:
+        if "put-down" not in self.turn.keys and self.carried:
             out += [Action.of("put-down", who=s) for s, c in sorted(self.carried.items()) if c == seat]
         return out
 
@@ -542,7 +542,10 @@ class Turns(Collapse):
         room = self.ex[seat].room
         if seat in self.concealed:
             return 0  # an unseen explorer slips past its opponents
-        n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room and not concealment.concealed_from(self, s, seat))
+        n = 0
+        if self.has_company(seat, room):
+            n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room
+                    and not concealment.concealed_from(self, s, seat))
         if self.side.get(seat) == HERO:
             n += sum(1 for m in self.active_monsters(room) if not m.stunned and self.mdef(m).slows_explorers)
         return n
@@ -642,8 +645,9 @@ class Turns(Collapse):
         self._pay_carrying(seat)
         self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
             m.stunned for m in self.active_monsters(self.ex[seat].room))
-        allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == self.ex[seat].room]
-                  if self.hs is not None and not extra else [])
+        here = self.ex[seat].room
+        allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == here]
+                  if self.hs is not None and not extra and self.has_company(seat, here) else [])
         src = self.ex[seat].room
         yield from super()._move(seat, to, cost)
         if seat in self.concealed:

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, derived
 from hauntcheck.engine.betrayal.haunt.state import HauntState
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 
 #: The side a ``hidden_from`` value names.
 _SIDE = {"heroes": HERO, "traitor": TRAITOR}
@@ -40,12 +41,20 @@ def kept_from(st: HauntState, seat: str) -> Kept:
     whose ``hidden_from`` names the seat's side (its true side: a hidden traitor knows it is one)."""
     if st.hs is None or seat not in st.side:
         return Kept()
-    side = st.side[seat]
-    tokens = frozenset(t.id for t in st.hs.tokens.values() if t.hidden_from is not None and _SIDE[t.hidden_from] == side)
-    statuses = {sid: sdef for sid, sdef in st.hs.statuses.items()
-                if sdef.get("hidden_from") is not None and _SIDE[str(sdef["hidden_from"])] == side}
-    told = frozenset(sid for sid, sdef in statuses.items() if sdef.get("told_on_death"))
-    return Kept(tokens, frozenset(statuses), told)
+    # the haunt file alone decides what each side is kept from: worked out once per haunt spec
+    return derived(st.hs, "kept-by-side", _kept_by_side).get(st.side[seat], Kept())
+
+
+def _kept_by_side(hs: HauntSpec) -> dict[str, Kept]:
+    """What each side is kept from (see :func:`kept_from`)."""
+    out = {}
+    for side in _SIDE.values():
+        tokens = frozenset(t.id for t in hs.tokens.values() if t.hidden_from is not None and _SIDE[t.hidden_from] == side)
+        statuses = {sid: sdef for sid, sdef in hs.statuses.items()
+                    if sdef.get("hidden_from") is not None and _SIDE[str(sdef["hidden_from"])] == side}
+        told = frozenset(sid for sid, sdef in statuses.items() if sdef.get("told_on_death"))
+        out[side] = Kept(tokens, frozenset(statuses), told)
+    return out
 
 
 @contextmanager
