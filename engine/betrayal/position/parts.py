@@ -31,7 +31,7 @@ from hauntcheck.engine.betrayal.position.keys import (
     token_source,
 )
 from hauntcheck.engine.betrayal.state import BetrayalState
-from hauntcheck.engine.core import Action
+from hauntcheck.engine.core import act
 
 
 class _PartsBuilder:
@@ -121,13 +121,14 @@ class _PartsBuilder:
                 cards_in_play[t.explorers[xid].card] = str(xid)
         if len(self.problems) > before:
             return False
+        st.setup_only()
         for seat in st.seat_ids:
             xid = given.get(seat)
             if xid is None:
-                xid = next(x.id for x in sorted(t.explorers.values(), key=lambda x: x.id) if x.card not in cards_in_play
+                xid = next(x.id for x in t.explorers_by_id() if x.card not in cards_in_play
                            and x.id not in given.values())
                 cards_in_play[t.explorers[xid].card] = xid
-            st.apply(Action.of("choose", explorer=str(xid)))
+            st.apply(act("choose", "explorer", str(xid)))
         return True
 
     def place_rooms(self) -> None:

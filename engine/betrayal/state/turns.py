@@ -15,7 +15,7 @@ from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.model import SIDES, TRAITS
 from hauntcheck.engine.betrayal.state.base import TURN_PROMPT, Explorer, Gen, Req, Turn
 from hauntcheck.engine.betrayal.state.haunt_roll import HauntRoll
-from hauntcheck.engine.core import Action, ActionList
+from hauntcheck.engine.core import Action, ActionList, act
 
 
 class Turns(HauntRoll):
@@ -40,21 +40,19 @@ class Turns(HauntRoll):
 
     def _setup(self) -> Gen[None]:
         taken: set[str] = set()
+        explorers = self.t.explorers_by_id()
         for seat in self.seat_ids:
-            options = [
-                Action.of("choose", explorer=x.id)
-                for x in sorted(self.t.explorers.values(), key=lambda x: x.id)
-                if x.card not in taken
-            ]
+            options = [act("choose", "explorer", x.id) for x in explorers if x.card not in taken]
             a = yield from self.ask(seat, options, "choose an explorer")
             xid = str(a["explorer"])
             taken.add(self.t.explorers[xid].card)
             xdef = self.t.explorers[xid]
             self.ex[seat] = Explorer(seat, xid, idx={t: xdef.traits[t].start for t in TRAITS})
-            self.emit("setup.choose-explorer", f"{seat} plays {xdef.name} ({xdef.card}; the other side is out of the game)",
-                seat=seat, explorer=xid, card=xdef.card)
-            self.emit("setup.clips-at-start-values", f"{xdef.name} starts at " + ", ".join(
-                f"{t} {self.value(seat, t)}" for t in TRAITS), seat=seat, explorer=xid, values=[self.value(seat, t) for t in TRAITS])
+            if not self.quiet:  # the texts and values are work: skipped when nobody reads the events
+                self.emit("setup.choose-explorer", f"{seat} plays {xdef.name} ({xdef.card}; the other side is out of the game)",
+                    seat=seat, explorer=xid, card=xdef.card)
+                self.emit("setup.clips-at-start-values", f"{xdef.name} starts at " + ", ".join(
+                    f"{t} {self.value(seat, t)}" for t in TRAITS), seat=seat, explorer=xid, values=[self.value(seat, t) for t in TRAITS])
         for kind in ("omen", "item", "event"):
             self.decks[kind] = sorted(self.unshuffled[kind])
             self.unshuffled[kind] = []
@@ -67,10 +65,11 @@ class Turns(HauntRoll):
         for e in self.ex.values():
             e.room = "entrance-hall"
         self.emit("setup.explorers-in-entrance-hall", "every explorer starts in the Entrance Hall")
-        for room in self.t.rooms.values():
-            if room.front_door is not None:
-                self.emit("discover.front-door-locked", f"the {SIDES[room.front_door]} front door of {room.name} is locked",
-                          room=room.id, side=room.front_door)
+        if not self.quiet:  # a walk over every room for events only
+            for room in self.t.rooms.values():
+                if room.front_door is not None:
+                    self.emit("discover.front-door-locked", f"the {SIDES[room.front_door]} front door of {room.name} is locked",
+                              room=room.id, side=room.front_door)
         self.first_seat = self._first_by_birthday()
         xdef = self.t.explorers[self.ex[self.first_seat].id]
         m, d = self.setup.date
