@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.model import SIDES, TRAITS
+from hauntcheck.engine.betrayal.model import SIDES, TRAITS, Tables
 from hauntcheck.engine.betrayal.state.base import TURN_PROMPT, Explorer, Gen, Req, Turn
 from hauntcheck.engine.betrayal.state.haunt_roll import HauntRoll
 from hauntcheck.engine.core import Action, ActionList, act
@@ -84,22 +84,19 @@ class Turns(HauntRoll):
         self.phase = "explore"
 
     def _place_starting_tiles(self) -> None:
-        strips: dict[str, list[tuple[int, str]]] = {}
-        for room in self.t.rooms.values():
-            if room.placement != "starting":
-                continue
-            if room.tile is not None:
-                strips.setdefault(room.tile, []).append((room.strip_position or 0, room.id))
-            else:
-                self.house.place(room.id, room.floors[0], (0, 0), 0)
-                self.emit("setup.starting-tiles", f"{room.name} is laid out as the seed of the {room.floors[0]} floor",
-                          room=room.id, floor=room.floors[0])
-        for tile, members in sorted(strips.items()):
-            for i, (_, rid) in enumerate(sorted(members)):
+        seeds, strips = _starting_tiles(self.t)
+        for rid in seeds:
+            room = self.t.rooms[rid]
+            self.house.place(rid, room.floors[0], (0, 0), 0)
+            self.emit("setup.starting-tiles", f"{room.name} is laid out as the seed of the {room.floors[0]} floor",
+                      room=rid, floor=room.floors[0])
+        for tile, members in strips:
+            for i, rid in enumerate(members):
                 self.house.place(rid, self.t.rooms[rid].floors[0], (0, i), 0)
-            names = ", ".join(self.room_name(r) for _, r in sorted(members))
-            self.emit("room.entrance-hall.strip-three-rooms", f"the {tile} tile holds {names} as separate rooms", tile=tile,
-                      rooms=[r for _, r in sorted(members)])
+            if not self.quiet:
+                names = ", ".join(self.room_name(r) for r in members)
+                self.emit("room.entrance-hall.strip-three-rooms", f"the {tile} tile holds {names} as separate rooms", tile=tile,
+                          rooms=list(members))
 
     def _first_by_birthday(self) -> str:
         m0, d0 = self.setup.date
@@ -185,3 +182,24 @@ def _day_of_year(month: int, day: int) -> int:
 
 def _side(name: str) -> int:
     return SIDES.index(name)
+
+
+def _starting_tiles(t: Tables) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """The starting tiles as setup lays them out (found once per tables): the rooms that seed a
+    floor alone, in the tables' order, and each tile holding several rooms (``tile``, by name)
+    with its rooms in strip order."""
+    found: tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] | None = t.derived.get("starting_tiles")
+    if found is not None:
+        return found
+    seeds: list[str] = []
+    strips: dict[str, list[tuple[int, str]]] = {}
+    for room in t.rooms.values():
+        if room.placement != "starting":
+            continue
+        if room.tile is not None:
+            strips.setdefault(room.tile, []).append((room.strip_position or 0, room.id))
+        else:
+            seeds.append(room.id)
+    found = t.derived["starting_tiles"] = (
+        tuple(seeds), tuple((tile, tuple(rid for _, rid in sorted(members))) for tile, members in sorted(strips.items())))
+    return found
