@@ -10,6 +10,7 @@ with the turns in the haunt's order; the haunt phase replaces :meth:`Turns._turn
 from __future__ import annotations
 
 import functools
+import itertools
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.model import SIDES, TRAITS, Tables
@@ -175,9 +176,12 @@ class Turns(HauntRoll):
 END = Action("end")
 
 
+#: The days of a leap year before each month's first (a birthday on 02-29 has its day).
+_MONTH_STARTS = tuple(itertools.accumulate((31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30), initial=0))
+
+
 def _day_of_year(month: int, day: int) -> int:
-    lengths = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-    return sum(lengths[: month - 1]) + day - 1
+    return _MONTH_STARTS[month - 1] + day - 1
 
 
 def _side(name: str) -> int:
