@@ -195,7 +195,7 @@ class _PartsBuilder:
         exhausted = self.pos.get("exhausted_floors") or []
         if not isinstance(exhausted, list) or any(f not in FLOORS for f in exhausted):
             self.bad(("exhausted_floors",), f"exhausted_floors is a list of floors: {', '.join(FLOORS)}")
-        else:
+        elif exhausted:
             # shorthand: every tile left that fits one of these floors is out of the game
             for room in [r for r in st.stack + st.aside if any(f in t.rooms[r].floors for f in exhausted)]:
                 (st.stack if room in st.stack else st.aside).remove(room)
@@ -442,7 +442,7 @@ class _PartsBuilder:
                 abilities = spec_of(name)
                 if abilities:
                     table[str(name)] = tuple(abilities)
-        out = sum(1 for c in t.cards.values() if c.type == "omen") - len(st.decks["omen"])
+        out = len(t.deck("omen")) - len(st.decks["omen"])
         omens = self.pos.get("omens_drawn", out)
         if omens != out:
             self.bad(("omens_drawn",), f"omens_drawn must be the number of omens out of the stack ({out})")

@@ -41,9 +41,9 @@ class Turns(HauntRoll):
 
     def _setup(self) -> Gen[None]:
         taken: set[str] = set()
-        explorers = self.t.explorers_by_id()
+        choices = _explorer_choices(self.t)
         for seat in self.seat_ids:
-            options = [act("choose", "explorer", x.id) for x in explorers if x.card not in taken]
+            options = [a for card, a in choices if card not in taken]
             a = yield from self.ask(seat, options, "choose an explorer")
             xid = str(a["explorer"])
             taken.add(self.t.explorers[xid].card)
@@ -186,6 +186,15 @@ def _day_of_year(month: int, day: int) -> int:
 
 def _side(name: str) -> int:
     return SIDES.index(name)
+
+
+def _explorer_choices(t: Tables) -> tuple[tuple[str, Action], ...]:
+    """Each explorer's character card and the action choosing it, by explorer id (built once per
+    tables: setup offers them to every seat, leaving out the cards already taken)."""
+    found: tuple[tuple[str, Action], ...] | None = t.derived.get("explorer_choices")
+    if found is None:
+        found = t.derived["explorer_choices"] = tuple((x.card, act("choose", "explorer", x.id)) for x in t.explorers_by_id())
+    return found
 
 
 def _starting_tiles(t: Tables) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
