@@ -56,8 +56,12 @@ def parse_played(value: Any) -> tuple[int, ...]:
 def known_variants(spec: GameSpec) -> list[str]:
     """Rule variants a game may switch on: those rules.yaml marks with ``variant:`` and those the
     spec's abilities and effects name (``variant`` / ``unless_variant``)."""
+    return list(spec.derived("betrayal.known_variants", _known_variants))
+
+
+def _known_variants(spec: GameSpec) -> tuple[str, ...]:
     clauses = {str(r["variant"]) for f in spec.by_kind("rules") for r in f.data.get("rules", []) if r.get("variant")}
-    return sorted(clauses | set(variant_names(tables(spec))))
+    return tuple(sorted(clauses | set(variant_names(tables(spec)))))
 
 
 def new_game(spec: GameSpec, players: int, options: Mapping[str, Any]) -> HauntState:

@@ -125,10 +125,25 @@ class Tables:
     derived: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def stack_rooms(self) -> list[str]:
-        return sorted(r.id for r in self.rooms.values() if r.placement == "stack")
+        """The room tiles of the stack, by id (a fresh list: a game shuffles it into its own stack)."""
+        found: tuple[str, ...] | None = self.derived.get("stack_rooms")
+        if found is None:
+            found = self.derived["stack_rooms"] = tuple(sorted(r.id for r in self.rooms.values() if r.placement == "stack"))
+        return list(found)
 
     def deck(self, card_type: str) -> list[str]:
-        return sorted(c.id for c in self.cards.values() if c.type == card_type)
+        """The cards of one type, by id (a fresh list: a game deals from its own)."""
+        found: tuple[str, ...] | None = self.derived.get(f"deck.{card_type}")
+        if found is None:
+            found = self.derived[f"deck.{card_type}"] = tuple(sorted(c.id for c in self.cards.values() if c.type == card_type))
+        return list(found)
+
+    def explorers_by_id(self) -> tuple[ExplorerDef, ...]:
+        """Every explorer, by id: the order setup offers them in (and a position fills free seats in)."""
+        found: tuple[ExplorerDef, ...] | None = self.derived.get("explorers_by_id")
+        if found is None:
+            found = self.derived["explorers_by_id"] = tuple(sorted(self.explorers.values(), key=lambda x: x.id))
+        return found
 
 
 def side_set(sides: Sequence[str]) -> frozenset[int]:

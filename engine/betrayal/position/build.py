@@ -35,11 +35,16 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
     except ValueError as exc:
         raise PositionError([((), str(exc))]) from None
     problems: Problems = []
+    # Nobody reads the events of the setup and the parts put in place (the first action played
+    # on the position starts its own), so the build is quiet: their texts are not made.
+    state.quiet = True
     try:
         _Builder(state, position, problems, checked).build()
     except (TypeError, ValueError, KeyError) as exc:
         # a value of the wrong type somewhere no check names yet: still the user's mistake
         problems.append(((), f"a value of the wrong type in the position ({type(exc).__name__}: {str(exc)[:120]})"))
+    finally:
+        del state.quiet  # back to the class's own (events kept)
     if problems:
         raise PositionError(problems)
     state.history = []

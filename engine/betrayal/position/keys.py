@@ -158,7 +158,17 @@ def status_spec(t: Tables, name: str, card: str | None = None) -> tuple[str, Map
 
 
 def token_source(t: Tables, token: str) -> tuple[str | None, tuple[Any, ...]]:
-    """(event card that leaves the token, or None; the token's abilities)."""
+    """(event card that leaves the token, or None; the token's abilities), found once per tables
+    and token (kept on the tables: every build of a position with tokens asks, and the answer is
+    a walk over every card and room)."""
+    known: dict[str, tuple[str | None, tuple[Any, ...]]] = t.derived.setdefault("position.token_sources", {})
+    source = known.get(token)
+    if source is None:
+        source = known[token] = _token_source(t, token)
+    return source
+
+
+def _token_source(t: Tables, token: str) -> tuple[str | None, tuple[Any, ...]]:
     found: str | None = None
     abilities: tuple[Any, ...] = ()
     sources: list[tuple[str | None, Any]] = [(c, t.cards[c].abilities) for c in sorted(t.cards)]

@@ -31,7 +31,7 @@ from hauntcheck.engine.betrayal.position.keys import (
     token_source,
 )
 from hauntcheck.engine.betrayal.state import BetrayalState
-from hauntcheck.engine.core import Action
+from hauntcheck.engine.core import act
 
 
 class _PartsBuilder:
@@ -121,13 +121,14 @@ class _PartsBuilder:
                 cards_in_play[t.explorers[xid].card] = str(xid)
         if len(self.problems) > before:
             return False
+        st.setup_only()
         for seat in st.seat_ids:
             xid = given.get(seat)
             if xid is None:
-                xid = next(x.id for x in sorted(t.explorers.values(), key=lambda x: x.id) if x.card not in cards_in_play
+                xid = next(x.id for x in t.explorers_by_id() if x.card not in cards_in_play
                            and x.id not in given.values())
                 cards_in_play[t.explorers[xid].card] = xid
-            st.apply(Action.of("choose", explorer=str(xid)))
+            st.apply(act("choose", "explorer", str(xid)))
         return True
 
     def place_rooms(self) -> None:
@@ -194,7 +195,7 @@ class _PartsBuilder:
         exhausted = self.pos.get("exhausted_floors") or []
         if not isinstance(exhausted, list) or any(f not in FLOORS for f in exhausted):
             self.bad(("exhausted_floors",), f"exhausted_floors is a list of floors: {', '.join(FLOORS)}")
-        else:
+        elif exhausted:
             # shorthand: every tile left that fits one of these floors is out of the game
             for room in [r for r in st.stack + st.aside if any(f in t.rooms[r].floors for f in exhausted)]:
                 (st.stack if room in st.stack else st.aside).remove(room)
@@ -441,7 +442,7 @@ class _PartsBuilder:
                 abilities = spec_of(name)
                 if abilities:
                     table[str(name)] = tuple(abilities)
-        out = sum(1 for c in t.cards.values() if c.type == "omen") - len(st.decks["omen"])
+        out = len(t.deck("omen")) - len(st.decks["omen"])
         omens = self.pos.get("omens_drawn", out)
         if omens != out:
             self.bad(("omens_drawn",), f"omens_drawn must be the number of omens out of the stack ({out})")

@@ -152,7 +152,7 @@ class StateBase(GameState):
         self.n = setup.players
         self.seat_ids = [f"P{i + 1}" for i in range(self.n)]
         self.t_links = _static_links(self.t)
-        self.no_end_rooms = frozenset(r.id for r in self.t.rooms.values() if any(c.kind == "chute" for c in r.connections))
+        self.no_end_rooms = _chute_rooms(self.t)
         rotations = self.t.derived.get("door_rotations")
         if rotations is None:
             rotations = self.t.derived["door_rotations"] = door_rotations(self.t.rooms)
@@ -356,6 +356,15 @@ class StateBase(GameState):
     def _set_room(self, seat: str, room: str, via_side: int | None = None, part: int | None = None) -> None:
         """Defined by :class:`~hauntcheck.engine.betrayal.state.movement.Movement`."""
         raise NotImplementedError
+
+
+def _chute_rooms(t: Tables) -> frozenset[str]:
+    """The rooms with a chute out of them (found once per tables)."""
+    found: frozenset[str] | None = t.derived.get("chute_rooms")
+    if found is None:
+        found = t.derived["chute_rooms"] = frozenset(
+            r.id for r in t.rooms.values() if any(c.kind == "chute" for c in r.connections))
+    return found
 
 
 def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]:

@@ -73,6 +73,16 @@ class BetrayalState(Turns):
             other.apply(action)
         return other
 
+    def setup_only(self) -> None:
+        """Let the program end with the setup, before a first turn begins: a position built
+        directly plays the setup's choices, then restarts the turns at its own turn
+        (:meth:`restart_turns`), so the first player's turn would only be begun to be thrown away.
+        Only a game nothing was played in yet is cut short so."""
+        assert not self.history and self.phase == "setup", "only a new game's program is cut to its setup"
+        self._gen.close()
+        self._gen = self._setup()
+        self._req = next(self._gen, None)
+
     def restart_turns(self, seat: str) -> None:
         """Begin the turn sequence afresh with ``seat`` (used to build positions directly)."""
         self._gen.close()

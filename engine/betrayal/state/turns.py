@@ -10,12 +10,13 @@ with the turns in the haunt's order; the haunt phase replaces :meth:`Turns._turn
 from __future__ import annotations
 
 import functools
+import itertools
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.model import SIDES, TRAITS
+from hauntcheck.engine.betrayal.model import SIDES, TRAITS, Tables
 from hauntcheck.engine.betrayal.state.base import TURN_PROMPT, Explorer, Gen, Req, Turn
 from hauntcheck.engine.betrayal.state.haunt_roll import HauntRoll
-from hauntcheck.engine.core import Action, ActionList
+from hauntcheck.engine.core import Action, ActionList, act
 
 
 class Turns(HauntRoll):
@@ -40,21 +41,19 @@ class Turns(HauntRoll):
 
     def _setup(self) -> Gen[None]:
         taken: set[str] = set()
+        choices = _explorer_choices(self.t)
         for seat in self.seat_ids:
-            options = [
-                Action.of("choose", explorer=x.id)
-                for x in sorted(self.t.explorers.values(), key=lambda x: x.id)
-                if x.card not in taken
-            ]
+            options = [a for card, a in choices if card not in taken]
             a = yield from self.ask(seat, options, "choose an explorer")
             xid = str(a["explorer"])
             taken.add(self.t.explorers[xid].card)
             xdef = self.t.explorers[xid]
             self.ex[seat] = Explorer(seat, xid, idx={t: xdef.traits[t].start for t in TRAITS})
-            self.emit("setup.choose-explorer", f"{seat} plays {xdef.name} ({xdef.card}; the other side is out of the game)",
-                seat=seat, explorer=xid, card=xdef.card)
-            self.emit("setup.clips-at-start-values", f"{xdef.name} starts at " + ", ".join(
-                f"{t} {self.value(seat, t)}" for t in TRAITS), seat=seat, explorer=xid, values=[self.value(seat, t) for t in TRAITS])
+            if not self.quiet:  # the texts and values are work: skipped when nobody reads the events
+                self.emit("setup.choose-explorer", f"{seat} plays {xdef.name} ({xdef.card}; the other side is out of the game)",
+                    seat=seat, explorer=xid, card=xdef.card)
+                self.emit("setup.clips-at-start-values", f"{xdef.name} starts at " + ", ".join(
+                    f"{t} {self.value(seat, t)}" for t in TRAITS), seat=seat, explorer=xid, values=[self.value(seat, t) for t in TRAITS])
         for kind in ("omen", "item", "event"):
             self.decks[kind] = sorted(self.unshuffled[kind])
             self.unshuffled[kind] = []
@@ -67,10 +66,11 @@ class Turns(HauntRoll):
         for e in self.ex.values():
             e.room = "entrance-hall"
         self.emit("setup.explorers-in-entrance-hall", "every explorer starts in the Entrance Hall")
-        for room in self.t.rooms.values():
-            if room.front_door is not None:
-                self.emit("discover.front-door-locked", f"the {SIDES[room.front_door]} front door of {room.name} is locked",
-                          room=room.id, side=room.front_door)
+        if not self.quiet:  # a walk over every room for events only
+            for room in self.t.rooms.values():
+                if room.front_door is not None:
+                    self.emit("discover.front-door-locked", f"the {SIDES[room.front_door]} front door of {room.name} is locked",
+                              room=room.id, side=room.front_door)
         self.first_seat = self._first_by_birthday()
         xdef = self.t.explorers[self.ex[self.first_seat].id]
         m, d = self.setup.date
@@ -85,22 +85,19 @@ class Turns(HauntRoll):
         self.phase = "explore"
 
     def _place_starting_tiles(self) -> None:
-        strips: dict[str, list[tuple[int, str]]] = {}
-        for room in self.t.rooms.values():
-            if room.placement != "starting":
-                continue
-            if room.tile is not None:
-                strips.setdefault(room.tile, []).append((room.strip_position or 0, room.id))
-            else:
-                self.house.place(room.id, room.floors[0], (0, 0), 0)
-                self.emit("setup.starting-tiles", f"{room.name} is laid out as the seed of the {room.floors[0]} floor",
-                          room=room.id, floor=room.floors[0])
-        for tile, members in sorted(strips.items()):
-            for i, (_, rid) in enumerate(sorted(members)):
+        seeds, strips = _starting_tiles(self.t)
+        for rid in seeds:
+            room = self.t.rooms[rid]
+            self.house.place(rid, room.floors[0], (0, 0), 0)
+            self.emit("setup.starting-tiles", f"{room.name} is laid out as the seed of the {room.floors[0]} floor",
+                      room=rid, floor=room.floors[0])
+        for tile, members in strips:
+            for i, rid in enumerate(members):
                 self.house.place(rid, self.t.rooms[rid].floors[0], (0, i), 0)
-            names = ", ".join(self.room_name(r) for _, r in sorted(members))
-            self.emit("room.entrance-hall.strip-three-rooms", f"the {tile} tile holds {names} as separate rooms", tile=tile,
-                      rooms=[r for _, r in sorted(members)])
+            if not self.quiet:
+                names = ", ".join(self.room_name(r) for r in members)
+                self.emit("room.entrance-hall.strip-three-rooms", f"the {tile} tile holds {names} as separate rooms", tile=tile,
+                          rooms=list(members))
 
     def _first_by_birthday(self) -> str:
         m0, d0 = self.setup.date
@@ -179,10 +176,43 @@ class Turns(HauntRoll):
 END = Action("end")
 
 
+#: The days of a leap year before each month's first (a birthday on 02-29 has its day).
+_MONTH_STARTS = tuple(itertools.accumulate((31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30), initial=0))
+
+
 def _day_of_year(month: int, day: int) -> int:
-    lengths = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-    return sum(lengths[: month - 1]) + day - 1
+    return _MONTH_STARTS[month - 1] + day - 1
 
 
 def _side(name: str) -> int:
     return SIDES.index(name)
+
+
+def _explorer_choices(t: Tables) -> tuple[tuple[str, Action], ...]:
+    """Each explorer's character card and the action choosing it, by explorer id (built once per
+    tables: setup offers them to every seat, leaving out the cards already taken)."""
+    found: tuple[tuple[str, Action], ...] | None = t.derived.get("explorer_choices")
+    if found is None:
+        found = t.derived["explorer_choices"] = tuple((x.card, act("choose", "explorer", x.id)) for x in t.explorers_by_id())
+    return found
+
+
+def _starting_tiles(t: Tables) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """The starting tiles as setup lays them out (found once per tables): the rooms that seed a
+    floor alone, in the tables' order, and each tile holding several rooms (``tile``, by name)
+    with its rooms in strip order."""
+    found: tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] | None = t.derived.get("starting_tiles")
+    if found is not None:
+        return found
+    seeds: list[str] = []
+    strips: dict[str, list[tuple[int, str]]] = {}
+    for room in t.rooms.values():
+        if room.placement != "starting":
+            continue
+        if room.tile is not None:
+            strips.setdefault(room.tile, []).append((room.strip_position or 0, room.id))
+        else:
+            seeds.append(room.id)
+    found = t.derived["starting_tiles"] = (
+        tuple(seeds), tuple((tile, tuple(rid for _, rid in sorted(members))) for tile, members in sorted(strips.items())))
+    return found
