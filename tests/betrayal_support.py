@@ -3,7 +3,10 @@ a driver for the engine's sub-programs (generators of requests) with scripted di
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import sys
 from collections.abc import Callable, Generator, Sequence
 from functools import cache
 from pathlib import Path
@@ -37,17 +40,40 @@ def pick(kind: str, **args: Any) -> Callable[[Req], Action]:
 #: hundreds of games). It belongs to one run, so a seed is never reused after the engine changed.
 shared_folder: Path | None = None
 
+#: Seeds found by earlier searches, by "NUMBER-PLAYERSp" (written by `python tests/betrayal_support.py`).
+#: A recorded seed is only a starting guess: it is used when its policy game still reveals the haunt
+#: (played to the reveal once per run), else the seed is searched for as if it were not recorded.
+RECORDED_SEEDS = Path(__file__).with_name("haunt_seeds.json")
+
+
+@cache
+def _recorded_seeds() -> dict[str, int]:
+    if not RECORDED_SEEDS.exists():
+        return {}
+    seeds: dict[str, int] = json.loads(RECORDED_SEEDS.read_text(encoding="utf-8"))
+    return seeds
+
+
+def _find_seed(players: int, number: int) -> int:
+    """A seed whose policy game reveals haunt ``number``: the recorded one if its game still does,
+    else the first from 0 that does."""
+    recorded = _recorded_seeds().get(f"{number}-{players}p")
+    if recorded is not None:
+        with contextlib.suppress(LookupError):  # the engine changed since it was recorded
+            return search_seed(players, number, recorded, tries=1)
+    return search_seed(players, number, 0)
+
 
 @cache
 def haunt_seed(players: int, number: int) -> int:
-    """The first seed whose policy game reveals haunt ``number`` at this player count (searched
-    once per test run)."""
+    """A seed whose policy game reveals haunt ``number`` at this player count (see _find_seed;
+    found once per test run)."""
     if shared_folder is None:
-        return search_seed(players, number, 0)
+        return _find_seed(players, number)
     found = shared_folder / f"haunt-{number}-{players}p.seed"
     if found.exists():
         return int(found.read_text())
-    seed = search_seed(players, number, 0)
+    seed = _find_seed(players, number)
     # Written whole then renamed, so another worker reads either nothing or the whole number.
     part = found.with_suffix(f".{os.getpid()}.part")
     part.write_text(str(seed))
@@ -137,3 +163,16 @@ def played_out(players: int, number: int) -> HauntState:
     """The policy game of ``started`` played to its end, with the haunt invariants asserted after
     every step of the haunt phase."""
     return policy_game(players, haunt_seed(players, number), number, check_invariants=True)
+
+
+def record_seeds(pairs: Sequence[str]) -> dict[str, int]:
+    """Search again (from 0) every recorded seed and each "NUMBER-PLAYERSp" in ``pairs``, and write
+    the table: after an engine change, so that the runs stop searching."""
+    keys = sorted({*_recorded_seeds(), *pairs}, key=lambda k: (int(k.split("-")[1].removesuffix("p")), int(k.split("-")[0])))
+    table = {key: search_seed(int(key.split("-")[1].removesuffix("p")), int(key.split("-")[0]), 0) for key in keys}
+    RECORDED_SEEDS.write_text(json.dumps(table, indent=0) + "\n", encoding="utf-8")
+    return table
+
+
+if __name__ == "__main__":
+    print(record_seeds(sys.argv[1:]))

@@ -11,6 +11,7 @@ import pytest
 
 from hauntcheck.engine.commands import play as play_command
 from hauntcheck.engine.games import available_games
+from hauntcheck.engine.inputs import Limits
 from tests.fuzz_support import ROOT, alias_bomb, deep, run_cli
 
 BETRAYAL_LOG = ROOT / "scenarios/betrayal/golden/reveal-4p-seed-7.yaml"
@@ -129,14 +130,47 @@ def test_a_transcript_of_a_hundred_thousand_duplicated_steps_is_refused(tmp_path
     assert "more than the limit of 16,000,000" in run.err  # refused on its size, before parsing
 
 
+#: Values the YAML reading counts (docs/hardening.md): every mapping, list and scalar value, keys not
+#: counted. The header below holds 5 (the document, spec_version, kind, game, the rules list) and
+#: each rule 6 (the rule, id, says, cite, source, section).
+HEADER_VALUES, RULE_VALUES = 5, 6
+
+
 @pytest.mark.long
-def test_a_spec_of_a_hundred_thousand_extra_rules_is_refused(tmp_path: Path) -> None:
-    rules = "".join(f"  - {{id: extra.r{i}, says: x, cite: {{source: s, section: y}}}}\n" for i in range(100_000))
-    target = tmp_path / "rules.yaml"
-    target.write_text("spec_version: 1\nkind: rules\ngame: haunted\nrules:\n" + rules, encoding="utf-8")
-    run = run_cli(["lint", str(target)])
+def test_a_spec_just_past_the_value_limit_is_refused(tmp_path: Path) -> None:
+    """The refusal is of a count bound: a spec one value past the default limit of 250,000 proves
+    it (this test used 100,000 rules, 600,005 values, which proved the same at 2.4 times the parse)."""
+    limit = Limits().max_values
+    assert limit == 250_000  # the default the message below names
+    count = (limit - HEADER_VALUES) // RULE_VALUES + 1  # the fewest rules that go past the limit
+    assert HEADER_VALUES + RULE_VALUES * count == limit + 1
+    run = run_cli(["lint", str(_rules_spec(tmp_path, count))])
     assert run.status == 2
     assert "more than 250,000 values" in run.err
+
+
+def test_the_value_count_of_a_rules_spec_is_as_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count the test above relies on, at a small limit: a spec of exactly the limit's values
+    is not refused on its size, one rule more is. (The shipped spec files lint reads with it are
+    past so small a limit too: only the errors located in the written file are looked at.)"""
+    monkeypatch.setenv("HAUNTCHECK_MAX_VALUES", str(HEADER_VALUES + RULE_VALUES * 3))
+
+    def size_errors(count: int) -> list[str]:
+        target = _rules_spec(tmp_path / str(count), count)
+        err = run_cli(["lint", str(target)]).err
+        return [line for line in err.splitlines() if line.startswith(f"{target}:") and "more than 23 values" in line]
+
+    assert size_errors(3) == []
+    assert len(size_errors(4)) == 1
+
+
+def _rules_spec(folder: Path, count: int) -> Path:
+    """A rules file of `count` extra rules, each of RULE_VALUES values."""
+    rules = "".join(f"  - {{id: extra.r{i}, says: x, cite: {{source: s, section: y}}}}\n" for i in range(count))
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / "rules.yaml"
+    target.write_text("spec_version: 1\nkind: rules\ngame: haunted\nrules:\n" + rules, encoding="utf-8")
+    return target
 
 
 @pytest.mark.parametrize("value", ["9" * 5000, "9" * 400, "1.5", "{a: 1}"])

@@ -1,6 +1,6 @@
 """Every example in `hauntcheck --help` and `hauntcheck COMMAND --help` works: each one parses,
-names games, cases and files that exist, and (except the few that run the whole corpus) runs to
-exit status 0 in a folder laid out like the checkout, in the order the help shows them.
+names games, cases and files that exist, and (except the few that run the whole corpus, which are
+not run or run on a slice) runs to exit status 0 in a folder laid out like the checkout, in the order the help shows them.
 
 Each help text is its own test (pytest-xdist spreads them over the workers), run in its own
 folder; a file that an example reads and an earlier help text's example writes (`game.yaml`) is
@@ -26,6 +26,12 @@ NOT_RUN = {("verify",), ("golden",), ("coverage",), ("coverage", "--json"), ("co
 #: whole corpus through the reference adapter (.ci/run), as tests/test_conform.py says; this keeps
 #: the example's own options (the JUnit report) checked.
 SLICED = {("conform", "--engine", "python examples/reference_adapter.py", "--format", "junit"): ["--game", "haunted"]}
+#: Examples over every file of a shipped folder that run here on a folder of links to its first
+#: three files, the words otherwise the same (the folder walk and the output format stay checked):
+#: every file of the folder is run by its own tests (tests/test_betrayal_scenarios.py runs every
+#: shipped dispute, with more checks than an exit status) and by `hauntcheck verify`.
+FOLDER_SLICED = {("dispute", "scenarios/betrayal/disputes", "--format", "junit"): "scenarios/betrayal/disputes"}
+FOLDER_SLICE_FILES = 3
 # Balance studies play hundreds of games, on shards or a cluster the examples only name; small
 # studies of every option are run by tests/test_balance.py.
 NOT_RUN_COMMANDS = {"balance"}
@@ -62,7 +68,7 @@ def test_there_are_examples_for_every_command() -> None:
     parser = build_parser()
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert {words[0] for words in help_examples()} == set(subparsers.choices)
-    assert NOT_RUN | set(SLICED) <= {tuple(words) for words in help_examples()}  # no stale entry
+    assert NOT_RUN | set(SLICED) | set(FOLDER_SLICED) <= {tuple(words) for words in help_examples()}  # no stale entry
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -106,6 +112,21 @@ def test_every_help_example_runs(text: str, tmp_path: Path, monkeypatch: pytest.
             assert Path(name).exists(), f"`hauntcheck {shlex.join(words)}` names {name}, which does not exist"
         if tuple(words) in NOT_RUN:
             continue
-        code = main([*words, *SLICED.get(tuple(words), [])])
+        code = main([*_folder_sliced(words, tmp_path), *SLICED.get(tuple(words), [])])
         printed = capsys.readouterr()
         assert code == 0, f"`hauntcheck {shlex.join(words)}` exited {code}:\n{printed.err}{printed.out[-2000:]}"
+
+
+def _folder_sliced(words: list[str], tmp_path: Path) -> list[str]:
+    """The words of an example, its folder replaced (for FOLDER_SLICED examples) by a folder of
+    links to the folder's first FOLDER_SLICE_FILES files."""
+    folder = FOLDER_SLICED.get(tuple(words))
+    if folder is None:
+        return words
+    sliced = tmp_path / "sliced" / folder
+    sliced.mkdir(parents=True)
+    files = sorted((REPO / folder).glob("*.yaml"))[:FOLDER_SLICE_FILES]
+    assert len(files) == FOLDER_SLICE_FILES, folder
+    for file in files:
+        (sliced / file.name).symlink_to(file)
+    return [str(sliced.relative_to(tmp_path)) if word == folder else word for word in words]
