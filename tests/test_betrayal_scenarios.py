@@ -8,14 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from betrayal_support import haunt_seed
 
 from hauntcheck.engine.betrayal import GAME, new_game
 from hauntcheck.engine.betrayal.draw import draw_svg
-from hauntcheck.engine.betrayal.haunt import HauntState, support
+from hauntcheck.engine.betrayal.haunt import HauntState, Monster, support
+from hauntcheck.engine.betrayal.house import House
 from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.betrayal.position import at_turn_prompt, build_position, describe_position
-from hauntcheck.engine.betrayal.state import BetrayalState, invariants
+from hauntcheck.engine.betrayal.position.build import SHARED_FIELDS
+from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Turn, invariants
 from hauntcheck.engine.games import GameDef, game_spec
 from hauntcheck.engine.play import PolicyController, seeded_table
 from hauntcheck.engine.scenario import PositionError, ScenarioRun, load_scenario, scenario_files
@@ -131,6 +134,86 @@ def test_built_positions_clone_and_play_on() -> None:
         state.apply(table.for_actor(actor).choose(state, actor, state.legal_actions()))
     assert state.clone().snapshot() == state.snapshot()
     assert not invariants(state)
+
+
+POSITIONS = [(p, d) for p in SHIPPED if isinstance(d := yaml.safe_load(p.read_text()), dict) and "position" in d]
+
+
+def _containers(value: Any, found: list[Any]) -> None:
+    """Every mutable container and record reachable from ``value`` (what copy_state copies; a
+    tuple holds plain values or the spec's own data, such as a token's abilities, and is shared)."""
+    if isinstance(value, list | dict | set):
+        found.append(value)
+        for item in (list(value.items()) if isinstance(value, dict) else list(value)):
+            _containers(item, found)
+    elif isinstance(value, Explorer | Turn | Monster):
+        found.append(value)
+        for f in dataclasses.fields(value):
+            _containers(getattr(value, f.name), found)
+    elif isinstance(value, House):
+        found.append(value)
+        _containers([value.grid, value.spots, value._floor_changes, value._free_cache], found)
+
+
+def _own_containers(state: BetrayalState) -> list[Any]:
+    found: list[Any] = []
+    for key, value in vars(state).items():
+        if key not in SHARED_FIELDS:
+            _containers(value, found)
+    return found
+
+
+def _scribble(found: list[Any]) -> None:
+    """Change every container in place, as no game would: a copy sharing one would show it."""
+    for item in found:
+        if isinstance(item, list):
+            item.append("scribbled")
+        elif isinstance(item, dict):
+            item["scribbled"] = "scribbled"
+        elif isinstance(item, set):
+            item.add("scribbled")
+
+
+def _rebuilds_are_independent(state: BetrayalState, fresh: BetrayalState) -> None:
+    first, second = state.rebuild(), state.restart()
+    assert first.snapshot() == second.snapshot() == fresh.snapshot() == state.snapshot()
+    mine, theirs = _own_containers(first), _own_containers(second)
+    assert mine and not {id(x) for x in mine} & {id(x) for x in theirs}
+    # the spec's data is shared, never copied
+    assert first.t is second.t is state.t and first.rules is state.rules and first.setup is second.setup is state.setup
+    if isinstance(first, HauntState) and isinstance(state, HauntState):
+        assert first.haunts is state.haunts and first.weapons is state.weapons
+    _scribble(mine)
+    assert state.rebuild().snapshot() == fresh.snapshot()
+
+
+@pytest.mark.parametrize("path", [p for p, _ in POSITIONS], ids=[p.stem for p, _ in POSITIONS])
+def test_a_rebuilt_position_is_a_fresh_build_and_shares_nothing_mutable(path: Path) -> None:
+    """A rebuild copies the state the first build kept: every copy equals a fresh build, and
+    changing one (every list, mapping and set in it) changes neither the kept state nor another."""
+    data = yaml.safe_load(path.read_text())
+    players, options = data.get("players", 3), data.get("options") or {}
+    state = build_position(SPEC, players, options, data["position"])
+    _rebuilds_are_independent(state, build_position(SPEC, players, options, data["position"]))
+
+
+def test_rebuilt_haunt_phase_positions_are_fresh_builds() -> None:
+    """Positions in a haunt's own phase (its setup run, monsters and tokens out) rebuild exactly too."""
+    checked = 0
+    for number in (1, 5, 10, 34):
+        position = {"haunt": {"number": number, "traitor": "P2", "revealer": "P2"}}
+        state = build_position(SPEC, 4, {}, position)
+        if isinstance(state, HauntState) and state.hs is not None:
+            checked += 1
+        _rebuilds_are_independent(state, build_position(SPEC, 4, {}, position))
+        table = seeded_table(number)
+        for _ in range(30):  # played on, the rebuild still plays the same game
+            actor = state.to_move()
+            if actor is None:
+                break
+            state.apply(table.for_actor(actor).choose(state, actor, state.legal_actions()))
+        assert state.clone().snapshot() == state.snapshot()
+    assert checked >= 2
 
 
 def _walk_games(seeds: range, every: int) -> list[tuple[int, int, BetrayalState]]:

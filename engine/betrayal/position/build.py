@@ -4,19 +4,26 @@ The parts are put in place (:mod:`.parts`, :mod:`.haunt_phase`), then the engine
 restarts at the position's ``turn``: a turn just starting (its start-of-turn effects apply, so a
 roll they call for is the first decision), or a turn already under way with its fields. Problems
 are all reported together as a ``PositionError``, each with its path inside ``position``.
+
+A rebuild (``state.rebuild()``, what ``restart()`` and ``clone()`` of a built position call) does
+not build again: the first build keeps its state as it was just before the turn restarted (the
+setup over, so no program runs: plain data) and each rebuild restarts the turn on a copy of it
+(:func:`copy_state`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import fields
 from typing import Any
 
-from hauntcheck.engine.betrayal.haunt import HauntState
+from hauntcheck.engine.betrayal.haunt import HauntState, Monster
 from hauntcheck.engine.betrayal.haunt import invariants as haunt_invariants
+from hauntcheck.engine.betrayal.house import House
 from hauntcheck.engine.betrayal.position.haunt_phase import _HauntBuilder
-from hauntcheck.engine.betrayal.position.keys import KEYS, TURN_FLAGS, TURN_INTS, TURN_KEYS, Problems, _near
-from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Turn
-from hauntcheck.engine.core import CHANCE, Action, DiceRoll, Shuffle
+from hauntcheck.engine.betrayal.position.keys import KEYS, TURN_FLAGS, TURN_INTS, TURN_KEYS, _near
+from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Explorer, Turn
+from hauntcheck.engine.core import CHANCE, Action, DiceRoll, Outcome, Shuffle
 from hauntcheck.engine.spec import GameSpec
 
 
@@ -24,7 +31,9 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
                    checked: bool = False) -> BetrayalState:
     """Build ``position`` as a real engine state; raise PositionError naming every bad path.
     ``checked``: the same position was built before and kept the invariants, so they are not
-    judged again (a clone rebuilds its position; a chance enumeration makes thousands)."""
+    judged again. The state's ``rebuild`` makes it again from a copy of the state this build
+    kept before its turn restarted (a clone rebuilds its position; a chance enumeration makes
+    thousands)."""
     from hauntcheck.engine.betrayal import new_game
     from hauntcheck.engine.scenario import PositionError
 
@@ -34,12 +43,39 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
         state = new_game(spec, players, options)
     except ValueError as exc:
         raise PositionError([((), str(exc))]) from None
-    problems: Problems = []
+    builder = _Builder(state, position, [], checked)
+    kept: list[tuple[BetrayalState, dict[str, Any]]] = []
+
+    def place_then_start() -> None:
+        if builder.place():
+            # the parts in place, the turn not yet restarted: what every rebuild starts from
+            kept.append((copy_state(state), dict(builder.taken)))
+            builder.start()
+
+    _built(builder, place_then_start)
+    kept_state, taken = kept[0]
+
+    def rebuild() -> BetrayalState:
+        again = _Builder(copy_state(kept_state), position, [], checked=True)
+        again.live, again.taken = builder.live, dict(taken)
+        _built(again, again.start)
+        again.st.rebuild = rebuild
+        return again.st
+
+    state.rebuild = rebuild
+    return state
+
+
+def _built(builder: _Builder, steps: Callable[[], None]) -> None:
+    """Run a build's ``steps`` quietly; raise PositionError with every problem found."""
+    from hauntcheck.engine.scenario import PositionError
+
+    state, problems = builder.st, builder.problems
     # Nobody reads the events of the setup and the parts put in place (the first action played
     # on the position starts its own), so the build is quiet: their texts are not made.
     state.quiet = True
     try:
-        _Builder(state, position, problems, checked).build()
+        steps()
     except (TypeError, ValueError, KeyError) as exc:
         # a value of the wrong type somewhere no check names yet: still the user's mistake
         problems.append(((), f"a value of the wrong type in the position ({type(exc).__name__}: {str(exc)[:120]})"))
@@ -48,14 +84,64 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
     if problems:
         raise PositionError(problems)
     state.history = []
-    state.rebuild = lambda: build_position(spec, players, options, position, checked=True)
-    return state
+
+
+#: The state's fields that hold the spec's own data (tables, rule book, haunt files, what is derived
+#: from them once per spec) or a finished program: a copy shares them, never copies them.
+SHARED_FIELDS = frozenset({
+    "setup", "t", "rules", "t_links", "no_end_rooms", "room_abilities_by_trigger", "variants",
+    "haunts", "weapons", "hs", "_gen", "rebuild",
+})
+
+#: Values a copy shares: immutable (a tuple holds plain values or the spec's frozen data).
+_IMMUTABLE: frozenset[type] = frozenset({str, int, float, bool, type(None), tuple, frozenset, Action, Outcome})
+
+#: The mutable records inside a state, by class: the names of their fields.
+_RECORDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) for cls in (Explorer, Turn, Monster)}
+
+
+def copy_state(state: BetrayalState) -> BetrayalState:
+    """An independent copy of a state with no running program (a position's, after its setup):
+    the spec's data (:data:`SHARED_FIELDS`) is shared, every other field copied down to its
+    immutable values, so playing on the copy never changes the original or another copy."""
+    assert state._req is None, "only a state whose program has ended is plain data"
+    other = object.__new__(type(state))
+    other.__dict__ = {key: value if key in SHARED_FIELDS or type(value) in _IMMUTABLE else _copied(value)
+                      for key, value in state.__dict__.items()}
+    return other
+
+
+def _copied(value: Any) -> Any:
+    """``value`` copied down to its immutable parts; a type not known to be plain data is an error
+    (a new kind of field must be listed here or in :data:`SHARED_FIELDS`, never shared by chance)."""
+    # The immutable test is written out in each comprehension: most items are strings and
+    # numbers, and a call for each would cost more than the copy itself.
+    cls = type(value)
+    if cls is list:
+        return [x if type(x) in _IMMUTABLE else _copied(x) for x in value]
+    if cls is dict:
+        return {k: v if type(v) in _IMMUTABLE else _copied(v) for k, v in value.items()}
+    if cls is set:
+        return set(value)
+    if cls in _IMMUTABLE:
+        return value
+    if cls is House:
+        return value.copy()
+    names = _RECORDS.get(cls)
+    if names is None:
+        raise TypeError(f"a state field holds a {cls.__name__}, which copy_state does not know how to copy")
+    record = object.__new__(cls)
+    for name in names:
+        field_value = getattr(value, name)
+        object.__setattr__(record, name, field_value if type(field_value) in _IMMUTABLE else _copied(field_value))
+    return record
 
 
 class _Builder(_HauntBuilder):
     """A whole position built: every part in place, then the turn sequence restarted at the chosen turn."""
 
-    def build(self) -> None:
+    def place(self) -> bool:
+        """Put every part in place (the setup's explorers, rooms, cards, ...): whether all went well."""
         for key in self.pos:
             if key not in KEYS:
                 hint = _near(str(key), KEYS)
@@ -64,15 +150,17 @@ class _Builder(_HauntBuilder):
         if "monsters" in self.pos and not self.pos.get("haunt"):
             self.bad(("monsters",), "monsters are in play only in a haunt phase: add a haunt (a playable one) to the position")
         if not self.choose_explorers():
-            return
+            return False
         self.place_rooms()
         self.place_explorers()
         self.place_cards()
         self.place_tokens()
         self.place_deck_tops()
         self.bookkeeping()
-        if self.problems:
-            return
+        return not self.problems
+
+    def start(self) -> None:
+        """Restart the turn sequence at the position's turn (and judge the invariants once)."""
         self.start_turn()
         if not self.problems and not self.checked:
             for problem in haunt_invariants(self.st):
