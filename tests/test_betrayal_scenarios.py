@@ -140,7 +140,7 @@ POSITIONS = [(p, d) for p in SHIPPED if isinstance(d := yaml.safe_load(p.read_te
 
 
 def _containers(value: Any, found: list[Any]) -> None:
-    """Every mutable container and record reachable from ``value`` (what copy_state copies; a
+    """Every mutable container and record reachable from ``value`` (what KeptState copies; a
     tuple holds plain values or the spec's own data, such as a token's abilities, and is shared)."""
     if isinstance(value, list | dict | set):
         found.append(value)

@@ -8,7 +8,7 @@ are all reported together as a ``PositionError``, each with its path inside ``po
 A rebuild (``state.rebuild()``, what ``restart()`` and ``clone()`` of a built position call) does
 not build again: the first build keeps its state as it was just before the turn restarted (the
 setup over, so no program runs: plain data) and each rebuild restarts the turn on a copy of it
-(:func:`copy_state`).
+(:class:`KeptState`).
 """
 
 from __future__ import annotations
@@ -44,19 +44,19 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
     except ValueError as exc:
         raise PositionError([((), str(exc))]) from None
     builder = _Builder(state, position, [], checked)
-    kept: list[tuple[BetrayalState, dict[str, Any]]] = []
+    kept: list[tuple[KeptState, dict[str, Any]]] = []
 
     def place_then_start() -> None:
         if builder.place():
             # the parts in place, the turn not yet restarted: what every rebuild starts from
-            kept.append((copy_state(state), dict(builder.taken)))
+            kept.append((KeptState(state), dict(builder.taken)))
             builder.start()
 
     _built(builder, place_then_start)
     kept_state, taken = kept[0]
 
     def rebuild() -> BetrayalState:
-        again = _Builder(copy_state(kept_state), position, [], checked=True)
+        again = _Builder(kept_state.copy(), position, [], checked=True)
         again.live, again.taken = builder.live, dict(taken)
         _built(again, again.start)
         again.st.rebuild = rebuild
@@ -100,15 +100,37 @@ _IMMUTABLE: frozenset[type] = frozenset({str, int, float, bool, type(None), tupl
 _RECORDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) for cls in (Explorer, Turn, Monster)}
 
 
-def copy_state(state: BetrayalState) -> BetrayalState:
-    """An independent copy of a state with no running program (a position's, after its setup):
-    the spec's data (:data:`SHARED_FIELDS`) is shared, every other field copied down to its
-    immutable values, so playing on the copy never changes the original or another copy."""
-    assert state._req is None, "only a state whose program has ended is plain data"
-    other = object.__new__(type(state))
-    other.__dict__ = {key: value if key in SHARED_FIELDS or type(value) in _IMMUTABLE else _copied(value)
-                      for key, value in state.__dict__.items()}
-    return other
+class KeptState:
+    """A state with no running program (a position's, after its setup) kept to be copied: each
+    :meth:`copy` is independent of it and of every other copy. The spec's data
+    (:data:`SHARED_FIELDS`) and immutable values are shared, every other field copied down to its
+    immutable values."""
+
+    def __init__(self, state: BetrayalState) -> None:
+        assert state._req is None, "only a state whose program has ended is plain data"
+        self.cls = type(state)
+        # How each field is copied is worked out once: the kept state itself is never played on
+        # (every rebuild plays on a copy), so its fields keep their shapes.
+        # (Kept as a copy of its own: the state it was taken from plays on.)
+        self.fields = [(key, value, None) if key in SHARED_FIELDS else (key, kept := _copied(value), _copier(kept))
+                       for key, value in vars(state).items()]
+
+    def copy(self) -> BetrayalState:
+        other = object.__new__(self.cls)
+        other.__dict__ = {key: value if copy is None else copy(value) for key, value, copy in self.fields}
+        return other
+
+
+def _copier(value: Any) -> Callable[[Any], Any] | None:
+    """How a field's value is copied: not at all when immutable, a container of immutable items
+    by its own ``copy``, anything else by :func:`_copied`."""
+    cls = type(value)
+    if cls in _IMMUTABLE:
+        return None
+    items = value.values() if cls is dict else value if cls in (list, set) else None
+    if items is not None and all(type(x) in _IMMUTABLE for x in items):
+        return cls.copy  # type: ignore[no-any-return]
+    return _copied
 
 
 def _copied(value: Any) -> Any:
@@ -129,7 +151,7 @@ def _copied(value: Any) -> Any:
         return value.copy()
     names = _RECORDS.get(cls)
     if names is None:
-        raise TypeError(f"a state field holds a {cls.__name__}, which copy_state does not know how to copy")
+        raise TypeError(f"a state field holds a {cls.__name__}, which KeptState does not know how to copy")
     record = object.__new__(cls)
     for name in names:
         field_value = getattr(value, name)
