@@ -51,6 +51,7 @@ def build_position(spec: GameSpec, players: int, options: Mapping[str, Any], pos
             # the parts in place, the turn not yet restarted: what every rebuild starts from
             kept.append((KeptState(state), dict(builder.taken)))
             builder.start()
+            kept[0][0].warm(state)
 
     _built(builder, place_then_start)
     kept_state, taken = kept[0]
@@ -93,6 +94,10 @@ SHARED_FIELDS = frozenset({
     "haunts", "weapons", "hs", "_gen", "rebuild",
 })
 
+#: The menu caches a first build's turn restart fills, which every rebuild starts with
+#: (:meth:`KeptState.warm`): each turn restarted at the position asks the same menu.
+WARM_CACHES = frozenset({"_moves_cache", "_exits_cache"})
+
 #: Values a copy shares: immutable (a tuple holds plain values or the spec's frozen data).
 _IMMUTABLE: frozenset[type] = frozenset({str, int, float, bool, type(None), tuple, frozenset, Action, Outcome})
 
@@ -114,6 +119,14 @@ class KeptState:
         # (Kept as a copy of its own: the state it was taken from plays on.)
         self.fields = [(key, value, None) if key in SHARED_FIELDS else (key, kept := _copied(value), _copier(kept))
                        for key, value in vars(state).items()]
+
+    def warm(self, started: BetrayalState) -> None:
+        """Give every copy the menu caches (:data:`WARM_CACHES`) of ``started``, a copy of this
+        state whose turn has restarted: their entries are keyed by the versions of the house and
+        the stack, so what holds for the state they were made on holds for every copy that reaches
+        it; their lists are shared, as in a game (never changed, only replaced)."""
+        self.fields = [(key, dict(getattr(started, key)), dict.copy) if key in WARM_CACHES else (key, value, copy)
+                       for key, value, copy in self.fields]
 
     def copy(self) -> BetrayalState:
         other = object.__new__(self.cls)
