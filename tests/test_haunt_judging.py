@@ -52,7 +52,7 @@ def test_skipped_judgements_change_no_game(number: int, monkeypatch: pytest.Monk
         m.setattr(fields, "side_monster_turn", judged_after)
         m.setattr(Monsters, "_after_attack", lambda self, mdef: (True, True))
         everywhere = [played(number, seed, players) for seed, players in games]
-    for (seed, players), got, want in zip(games, skipped, everywhere):
+    for (seed, players), got, want in zip(games, skipped, everywhere, strict=True):
         assert got[1] is not None, f"haunt {number}, seed {seed}: the game did not end"
         assert got[1:] == want[1:], f"haunt {number}, seed {seed}, {players} players: outcome and last step"
         assert got[0] == want[0], f"haunt {number}, seed {seed}, {players} players: the actions differ"
