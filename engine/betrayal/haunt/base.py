@@ -134,11 +134,14 @@ class HauntBase(BetrayalState):
     def value(self, seat: str, trait: str) -> int:
         """A trait's value; a trait a haunt holds as a number (``trait_values``: on the Turn/Damage
         track rather than the character card) is that number, shifted by the heroes the explorer killed."""
-        held = self.trait_values.get(seat)
-        if held is not None and trait in held["values"]:
-            shift = int(held["per_hero_killed"].get(trait, 0)) * self.hero_kills.get(seat, 0)
-            return max(int(held["minimum"]), int(held["values"][trait]) + shift)
-        return super().value(seat, trait)
+        if self.trait_values:  # few haunts hold any: the rest read the card straight away
+            held = self.trait_values.get(seat)
+            if held is not None and trait in held["values"]:
+                shift = int(held["per_hero_killed"].get(trait, 0)) * self.hero_kills.get(seat, 0)
+                return max(int(held["minimum"]), int(held["values"][trait]) + shift)
+        # the haunt phase's chain of classes is single inheritance: this is super()'s method,
+        # without the look-up of super() on every trait read (snapshots, menus, rolls)
+        return BetrayalState.value(self, seat, trait)
 
     def in_play(self, seat: str) -> bool:
         return not self.ex[seat].dead and seat not in self.removed and seat not in self.exited
