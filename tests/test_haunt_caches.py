@@ -1,6 +1,7 @@
 """What the haunt phase keeps between decisions must be what a fresh computation gives: the house
 graph (kept while no tile is placed or taken away, no link added and no room fallen; tile draws do
-not throw it away), the monsters' ways out of each room (kept by room, house version and links),
+not throw it away), the monsters' ways out of each room (doorways kept by room, house version and
+links; with the vertical and roll-gated passages also by those passages and the fall landings),
 what each side is kept from and the tasks by timing (worked out once per haunt
 spec), checked at every step of seeded random haunt games."""
 
@@ -26,6 +27,8 @@ _SIDE = {"heroes": HERO, "traitor": TRAITOR}
 #: The timings the engine looks tasks up by (``tasks_at``), and haunts here that have such tasks.
 TIMINGS = ("on-entry", "end-of-turn")
 TIMED = (1, 7, 9, 19, 27, 45)
+#: Haunts here whose seeded games have a monster's vertical passage (a chute, fall or jump) in the house.
+FALLS = (1, 5, 7, 9, 19, 45)
 
 
 def fresh_kept(st: HauntState, seat: str) -> Kept:
@@ -56,7 +59,7 @@ def fresh_exits(st: HauntState, room: str) -> list[tuple[str, int, str]]:
 
 @pytest.mark.parametrize("number", HAUNTS)
 def test_kept_graph_and_views_match_fresh_ones_at_every_step(number: int) -> None:
-    checked = kept = timed = 0
+    checked = kept = timed = falls = 0
     for k, seed in enumerate(SEEDS):
         st = hauntmod.new_game(SPEC, 3 + (number + k) % 4, {"haunt": number, "force_haunt": True})
         table = seeded_table(seed)
@@ -66,6 +69,8 @@ def test_kept_graph_and_views_match_fresh_ones_at_every_step(number: int) -> Non
                 assert st._graph() == fresh_graph(st), f"haunt {number}, seed {seed}, step {len(st.history)}"
                 for room in sorted(st.house.spots):
                     assert st._exits_every_side(room) == fresh_exits(st, room), f"haunt {number}, seed {seed}, {room}"
+                    assert st._room_exits(room) == st._work_out_room_exits(room), f"haunt {number}, seed {seed}, {room}"
+                    falls += any(how.startswith(("chute", "fall", "jump")) for _, _, how in st._room_exits(room))
                 for seat in st.seat_ids:
                     assert kept_from(st, seat) == fresh_kept(st, seat), f"haunt {number}, seed {seed}, {seat}"
                     for timing in TIMINGS:
@@ -79,5 +84,6 @@ def test_kept_graph_and_views_match_fresh_ones_at_every_step(number: int) -> Non
             st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
     assert checked, f"no game of haunt {number} reached its haunt phase"
     assert timed or number not in TIMED, f"haunt {number} has timed tasks: the check must see them"
+    assert falls or number not in FALLS, f"haunt {number}'s games place a chute, fall or jump: the check must see it"
     if number == 39:
         assert kept, "haunt 39 keeps the Assassins and the heir from a side: the check must see it"

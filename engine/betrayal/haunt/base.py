@@ -97,7 +97,9 @@ class HauntBase(BetrayalState):
         self._graph_cache: dict[str, set[str]] = {}
         self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
         self._every_side_exits: dict[tuple[str, int, int], list[tuple[str, int, str]]] = {}
+        self._monster_exits: dict[tuple[Any, ...], list[tuple[str, int, str]]] = {}
         self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
+        self._marks: list[tuple[str, str]] | None = None  # (room, token) of falls landing on a token
         self.hround = 0
         self.result: Outcome | None = None
         self.dealt: dict[str, dict[str, int]] = {}  # numbered tokens dealt one per player: token -> seat -> number
@@ -132,11 +134,14 @@ class HauntBase(BetrayalState):
     def value(self, seat: str, trait: str) -> int:
         """A trait's value; a trait a haunt holds as a number (``trait_values``: on the Turn/Damage
         track rather than the character card) is that number, shifted by the heroes the explorer killed."""
-        held = self.trait_values.get(seat)
-        if held is not None and trait in held["values"]:
-            shift = int(held["per_hero_killed"].get(trait, 0)) * self.hero_kills.get(seat, 0)
-            return max(int(held["minimum"]), int(held["values"][trait]) + shift)
-        return super().value(seat, trait)
+        if self.trait_values:  # few haunts hold any: the rest read the card straight away
+            held = self.trait_values.get(seat)
+            if held is not None and trait in held["values"]:
+                shift = int(held["per_hero_killed"].get(trait, 0)) * self.hero_kills.get(seat, 0)
+                return max(int(held["minimum"]), int(held["values"][trait]) + shift)
+        # the haunt phase's chain of classes is single inheritance: this is super()'s method,
+        # without the look-up of super() on every trait read (snapshots, menus, rolls)
+        return BetrayalState.value(self, seat, trait)
 
     def in_play(self, seat: str) -> bool:
         return not self.ex[seat].dead and seat not in self.removed and seat not in self.exited
@@ -446,7 +451,20 @@ class HauntBase(BetrayalState):
 
     def _room_exits(self, room: str) -> list[tuple[str, int, str]]:
         """A monster's ways out of a room: every doorway, whichever side of a barrier it is on
-        (``room.barrier.monsters-ignore``), and the vertical passages it may use both ways."""
+        (``room.barrier.monsters-ignore``), and the vertical passages it may use both ways. Kept
+        by what they read: the room, the house version (the tiles placed and so the rooms a
+        passage needs), the links, the roll-gated passages and where the fall landings are
+        marked; a monster asks at every step of its move. The kept list is never changed."""
+        key = (room, self.house.version, len(self.links), tuple(self.passages), self._landings())
+        got = self._monster_exits.get(key)
+        if got is None:
+            if len(self._monster_exits) > 512:
+                self._monster_exits.clear()  # old versions of the house: never asked again
+            got = self._monster_exits[key] = self._work_out_room_exits(room)
+        return got
+
+    def _work_out_room_exits(self, room: str) -> list[tuple[str, int, str]]:
+        """:meth:`_room_exits` worked out anew."""
         out = list(self._exits_every_side(room))
         seen = {r for r, _, _ in out}
         out += [x for x in self.vertical_passages(room) if x[0] not in seen]
@@ -472,6 +490,30 @@ class HauntBase(BetrayalState):
             got = self._every_side_exits[key] = self._exits(Explorer("probe", "", room=room), every_side=True)
         return got
 
+    def _drop_rooms(self) -> list[tuple[str, list[Connection]]]:
+        """The rooms of the tables with chutes, falls and jumps, in the tables' order, each with
+        those connections (found once per game: a monster move asks at every step)."""
+        if self._drops is None:
+            self._drops = [(rid, [c for c in rdef.connections if c.kind in ("chute", "fall", "jump")])
+                           for rid, rdef in self.t.rooms.items()
+                           if any(c.kind in ("chute", "fall", "jump") for c in rdef.connections)]
+        return self._drops
+
+    def _landings(self) -> tuple[tuple[str, str], ...]:
+        """Each token marking where a fall in the house lands (the Collapsed Room's: placed by its
+        first fall) with its room, in the order of ``tokens``; none while no such room is placed."""
+        spots = self.house.spots
+        marks = [token for rid, token in self._landing_marks() if rid in spots]
+        if not marks:
+            return ()
+        return tuple((t, r) for r, ts in self.tokens.items() for t in ts if t in marks)
+
+    def _landing_marks(self) -> list[tuple[str, str]]:
+        """The falls of :meth:`_drop_rooms` that land where a token marks (room, token)."""
+        if self._marks is None:
+            self._marks = [(rid, c.to) for rid, drops in self._drop_rooms() for c in drops if c.to not in self.t.rooms]
+        return self._marks
+
     def vertical_passages(self, room: str) -> list[tuple[str, int, str]]:
         """``monster.vertical-passages``: a monster moves freely up and down the passages between
         floors that room text makes explorers slide, fall or jump along (the Coal Chute, the
@@ -480,13 +522,8 @@ class HauntBase(BetrayalState):
         Collapsed Room nobody has fallen through yet leads down to any basement room
         (``room.collapsed-room.monster-first``): the first monster's landing is marked there."""
         out: list[tuple[str, int, str]] = []
-        marked = {t: r for r, ts in self.tokens.items() for t in ts}
-        if self._drops is None:
-            # the few rooms with such passages, in the tables' order: a monster move asks at every step
-            self._drops = [(rid, [c for c in rdef.connections if c.kind in ("chute", "fall", "jump")])
-                           for rid, rdef in self.t.rooms.items()
-                           if any(c.kind in ("chute", "fall", "jump") for c in rdef.connections)]
-        for rid, drops in self._drops:
+        marked = dict(self._landings())
+        for rid, drops in self._drop_rooms():
             if rid not in self.house.spots:
                 continue
             for c in drops:

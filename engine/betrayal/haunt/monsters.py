@@ -37,7 +37,9 @@ class Monsters(Combat):
             if t:
                 self.emit("turn.traitor-two-turns", f"{t} plays the monsters' turn as well as the traitor's", seat=t)
         yield from fields.side_monster_turn(self)
-        if self._check_wins():
+        # play_rounds judged the goals just before the monster turn, and the sides' monster-turn
+        # rules judge them after each of their outcomes: nothing has changed since a judgement
+        if self.result is not None:
             return
         yield from self._basement_rescue()
         yield from self._appear_when_explored()
@@ -118,12 +120,17 @@ class Monsters(Combat):
                 yield from self._monster_attack(m)
                 if self._check_wins():
                     return
-                yield from self._monster_abilities(m)
-                if self._check_wins():
-                    return
-                yield from self._monster_rolls(m)
-                if self._check_wins():
-                    return
+                # a monster without abilities or rolls on its turn changes nothing after its attack,
+                # so the goals are judged again only after what it does
+                abilities, rolls = self._after_attack(self.mdef(m))
+                if abilities:
+                    yield from self._monster_abilities(m)
+                    if self._check_wins():
+                        return
+                if rolls:
+                    yield from self._monster_rolls(m)
+                    if self._check_wins():
+                        return
             for m in moved:
                 if not m.gone and not m.stunned:
                     yield from self._monster_attack(m)
@@ -713,13 +720,27 @@ class Monsters(Combat):
                 if not m.gone:
                     yield from self._outcome(eff, None, m)
 
+    @staticmethod
+    def _turn_rolls(mdef: MonsterDef) -> list[Mapping[str, Any]]:
+        """The monster's ``must`` rules that make each explorer roll on the monster turn."""
+        return [rule for rule in mdef.must
+                if rule.get("when") == "monster-turn" and rule.get("who") == "each-explorer" and "roll" in rule]
+
+    @staticmethod
+    def _turn_abilities(mdef: MonsterDef) -> list[Mapping[str, Any]]:
+        """The monster's ``abilities`` used on the monster turn."""
+        return [ab for ab in mdef.abilities if ab.get("timing") == "monster-turn"]
+
+    def _after_attack(self, mdef: MonsterDef) -> tuple[bool, bool]:
+        """Whether a monster of ``mdef`` has monster-turn abilities, and rolls for each explorer:
+        without them :meth:`_monster_abilities` and :meth:`_monster_rolls` do nothing."""
+        return bool(self._turn_abilities(mdef)), bool(self._turn_rolls(mdef))
+
     def _monster_rolls(self, m: Monster) -> Gen[None]:
         """A monster's ``must`` rules for ``each-explorer`` on the monster turn: every explorer in
         play that the requirement picks (and the ``unless`` spares) rolls, and the band of the
         result says what happens (the Banshee's wail)."""
-        for rule in self.mdef(m).must:
-            if rule.get("when") != "monster-turn" or rule.get("who") != "each-explorer" or "roll" not in rule:
-                continue
+        for rule in self._turn_rolls(self.mdef(m)):
             for seat in self.seat_ids:
                 if m.gone or not self.in_play(seat):
                     continue
@@ -742,7 +763,7 @@ class Monsters(Combat):
     def _monster_abilities(self, m: Monster) -> Gen[None]:
         """A monster's ``abilities`` on the monster turn (the Witch's spells): its controller may
         use one of them, after its movement, in place of an attack."""
-        abilities = [ab for ab in self.mdef(m).abilities if ab.get("timing") == "monster-turn"]
+        abilities = self._turn_abilities(self.mdef(m))
         if m.gone or m.stunned or not abilities:
             return
         acts: list[Action] = []
