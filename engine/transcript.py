@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hauntcheck.engine.core import Action, Choices, Event, GameState, IllegalAction, Outcome
-from hauntcheck.engine.inputs import plain_copy, read_text, transcript_outline
+from hauntcheck.engine.inputs import outline_value, plain_copy, read_text, transcript_outline
 from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml, read_yaml
 
 FORMAT = "hauntcheck-transcript"
@@ -285,7 +285,7 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
                     comments = _Comments(text, raw_steps, positions)
                 structured, events = _structured_events(events, comments, (*path, "events"), where, errors)
             try:
-                action = Action.from_data(raw.get("action"))
+                action = Action.from_data(raw.get("action")) if lazy is None else lazy.action(raw.get("action"))
             except (ValueError, TypeError) as exc:
                 errors.append(SpecError(where((*path, "action")), f"action: {exc}"))
                 continue
@@ -431,14 +431,47 @@ def read(path: Path, display: str | None = None, *, lazy_events: bool = False) -
         text = read_text(path, shown)
         outline = transcript_outline(text, shown)
         if outline is not None and outline[0].get("version") == 2:
-            return from_data(outline[0], outline[1], shown, text, _LazyEvents(text, shown))
+            try:
+                return from_data(outline[0], outline[1], shown, text, _LazyEvents(text, shown))
+            except (_NotInLayout, SpecErrors):
+                pass  # read in full: the YAML reading reads such an action, or names every mistake of the file
     data, positions, text = read_yaml(path, shown, shared=True)  # from_data keeps nothing of the data
     return from_data(data, positions, shown, text)
+
+
+class _NotInLayout(Exception):
+    """An action of a transcript read with ``lazy_events`` is not as ``dumps`` writes it."""
+
+
+#: Actions by the text of their value in a transcript: the 68,000 actions of the Betrayal
+#: goldens are 4,700 texts. An action is immutable, and the same text always reads as the same
+#: action, so sharing one never changes a result.
+_ACTIONS: dict[str, Action] = {}
+#: Texts kept at most (cleared when full, so that a long process stays bounded).
+ACTION_CACHE_SIZE = 50_000
 
 
 class _LazyEvents:
     """The text of a transcript read with ``lazy_events``, read in full (once) when a step's
     events are needed."""
+
+    @staticmethod
+    def action(text: Any) -> Action:
+        """The action whose value is ``text`` in the outline; _NotInLayout when only the YAML
+        reading of the whole file reads it (or tells what is wrong with it)."""
+        found = _ACTIONS.get(text) if isinstance(text, str) else None
+        if found is None:
+            value = outline_value(text) if isinstance(text, str) else None
+            if not isinstance(value, dict):
+                raise _NotInLayout
+            try:
+                found = Action.from_data(value)
+            except (ValueError, TypeError):
+                raise _NotInLayout from None
+            if len(_ACTIONS) >= ACTION_CACHE_SIZE:
+                _ACTIONS.clear()
+            _ACTIONS[text] = found
+        return found
 
     def __init__(self, text: str, source: str) -> None:
         self.text = text

@@ -93,6 +93,12 @@ def _golden_family(tmp_path: Path) -> list[str]:
     return [failure.message for failure in result.failures]
 
 
+def _as_failures(errors: SpecErrors) -> list[str]:
+    from hauntcheck.checks.verify import Failure
+
+    return [Failure.of(error).message for error in errors.errors]
+
+
 def _eager_replay(path: Path) -> str:
     from hauntcheck.checks.verify import display_path, load_context, replay_transcript
 
@@ -108,6 +114,8 @@ def test_a_lazily_read_golden_gives_the_same_steps_once_read() -> None:
     assert lazy.steps[0].lines is not None and lazy.steps[0].structured is None
     assert [s.event_data() for s in lazy.steps] == [s.event_data() for s in eager.steps]
     assert [s.events for s in lazy.steps] == [s.events for s in eager.steps]
+    assert [(s.n, s.actor, s.action, s.offered) for s in lazy.steps] == [(s.n, s.actor, s.action, s.offered) for s in eager.steps]
+    assert (lazy.header, lazy.end) == (eager.header, eager.end)
 
 
 def test_a_changed_event_argument_is_caught_at_its_step_with_the_same_message(tmp_path: Path) -> None:
@@ -127,4 +135,12 @@ def test_a_broken_event_line_is_named_as_the_reading_names_it(tmp_path: Path) ->
     path = _edited(tmp_path, LINE_19, LINE_19.replace("[5, 4, 3, 3]", "[5, 4, 3, 3"))
     with pytest.raises(SpecErrors) as raised:
         transcripts.read(path)
-    assert _golden_family(tmp_path) == [error.message for error in raised.value.errors]
+    assert _golden_family(tmp_path) == _as_failures(raised.value)
+
+
+@pytest.mark.parametrize("action", ['{kind: "choose", explorer: "ox-bellows"', '{kind: "choose", explorer: "ox-bellows", explorer: "x"}', '{explorer: "ox-bellows"}'])
+def test_a_broken_action_is_named_as_the_reading_names_it(tmp_path: Path, action: str) -> None:
+    path = _edited(tmp_path, '  action: {kind: "choose", explorer: "ox-bellows"}\n  offered: 12', f"  action: {action}\n  offered: 12")
+    with pytest.raises(SpecErrors) as raised:
+        transcripts.read(path)
+    assert _golden_family(tmp_path) == _as_failures(raised.value)
