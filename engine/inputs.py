@@ -547,9 +547,9 @@ def transcript_outline(text: str, display: str, limits: Limits | None = None) ->
     layout ``dumps`` writes and certainly within the limits (then read it with
     :func:`parse_yaml`). Nothing of an event line is checked here: the caller reads the whole
     file with :func:`parse_yaml` before it trusts a line it has not matched. An action's text
-    reads with :func:`outline_value`."""
+    reads with :func:`outline_value`. ``text`` is as :func:`read_text` gives it, its characters
+    checked (a second scan of a golden's text costs as much as reading its header and steps)."""
     bounds = limits or Limits.from_environment()
-    check_text(text, display)
     data = _transcript_lines(text, bounds, raw=True) if _TRANSCRIPT_MARK in text else None
     return None if data is None else (data, Positions(text, display, bounds))
 
