@@ -465,7 +465,10 @@ def _size(value: Any, depth: int) -> tuple[int, int]:
     return 1 + sum(n for n, _ in parts), max([depth, *(d for _, d in parts)])
 
 
-def _transcript_lines(text: str, limits: Limits) -> Any | None:
+def _transcript_lines(text: str, limits: Limits, raw: bool = False) -> Any | None:
+    """The data of a transcript in the layout ``dumps`` writes, or None (see above). With
+    ``raw`` each event is left as its line's text after ``  - `` (its value and comment), and each
+    step's action as the text after ``action: ``, unread: see :func:`transcript_outline`."""
     if _NOT_PRINTABLE.search(text) or _SURROGATE_ESCAPE.search(text):
         return None  # JSON joins an escaped surrogate pair into one character, YAML does not
     root: dict[str, Any] = {}
@@ -491,7 +494,7 @@ def _transcript_lines(text: str, limits: Limits) -> Any | None:
             if line.startswith("  - "):
                 if events is None:
                     return None
-                events.append(value(line[4:]))
+                events.append(line[4:] if raw else value(line[4:]))
             elif line.startswith("  "):
                 key, sep, rest = line[2:].partition(":")
                 if step is None or not sep or key in step or (key not in keys and not _bare_key(key, keys)):
@@ -500,7 +503,7 @@ def _transcript_lines(text: str, limits: Limits) -> Any | None:
                 if rest == "" and key == "events":
                     events = step[key] = []
                 elif rest.startswith(" "):
-                    step[key] = value(rest[1:])
+                    step[key] = rest[1:] if raw and key == "action" else value(rest[1:])
                 else:
                     return None
             elif line.startswith("- "):
@@ -527,12 +530,38 @@ def _transcript_lines(text: str, limits: Limits) -> Any | None:
         if listed == [] or (isinstance(listed, list) and any(s.get("events") == [] for s in listed)):
             return None  # a key with nothing under it is null in YAML, not an empty list
         if not _surely_within(text, lines, limits):
+            if raw:
+                return None  # the walk needs every value read
             values, depth = _size(root, 1)
             if values > limits.max_values or depth > limits.max_depth:
                 return None
     except (_NotThisLayout, ValueError, RecursionError):
         return None
     return root
+
+
+def transcript_outline(text: str, display: str, limits: Limits | None = None) -> tuple[Any, Positions] | None:
+    """A transcript's data with each event left as the text of its line (after ``  - ``: the
+    value and any comment) and each action as the text of its value, for a replay that compares
+    event lines as text and reads only a line that differs; None unless the text is in the
+    layout ``dumps`` writes and certainly within the limits (then read it with
+    :func:`parse_yaml`). Nothing of an event line is checked here: the caller reads the whole
+    file with :func:`parse_yaml` before it trusts a line it has not matched. An action's text
+    reads with :func:`outline_value`. ``text`` is as :func:`read_text` gives it, its characters
+    checked (a second scan of a golden's text costs as much as reading its header and steps)."""
+    bounds = limits or Limits.from_environment()
+    data = _transcript_lines(text, bounds, raw=True) if _TRANSCRIPT_MARK in text else None
+    return None if data is None else (data, Positions(text, display, bounds))
+
+
+def outline_value(text: str) -> Any | None:
+    """A value left as text by :func:`transcript_outline`, read as the line reader reads it (the
+    whole document's checks were made on the outline's text); None when it is not in the layout
+    ``dumps`` writes, and only the YAML reading of the whole file can tell what it holds."""
+    try:
+        return _line_value(text)
+    except (_NotThisLayout, ValueError, RecursionError):
+        return None
 
 
 #: The nesting levels above a line's value: the document, ``steps``, a step, its ``events``.

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hauntcheck.engine.core import Action, Choices, GameState, IllegalAction, Outcome
-from hauntcheck.engine.inputs import plain_copy
+from hauntcheck.engine.core import Action, Choices, Event, GameState, IllegalAction, Outcome
+from hauntcheck.engine.inputs import outline_value, plain_copy, read_text, transcript_outline
 from hauntcheck.engine.spec import SPEC_LANGUAGE, SpecError, SpecErrors, Where, parse_yaml, read_yaml
 
 FORMAT = "hauntcheck-transcript"
@@ -63,9 +63,23 @@ class Step:
     #: The events' structured parts (``{"rule": ..., "args": {...}}``); None for a step read from
     #: a version 1 file, whose structured parts are the rule ids of its prose.
     structured: list[dict[str, Any]] | None = None
+    #: A step of a version 2 file read with ``lazy_events`` (see :func:`read`): the text of each
+    #: event's line after ``  - `` (its value and comment), not yet read; ``events`` and
+    #: ``structured`` are filled by :meth:`read_events` when something needs them.
+    lines: list[str] | None = field(default=None, repr=False, compare=False)
+    source: _LazyEvents | None = field(default=None, repr=False, compare=False)
+
+    def read_events(self) -> None:
+        """Read a lazily read step's events (``events`` and ``structured``), as :func:`read`
+        reads them without ``lazy_events``; a no-op for any other step. Raises the file's
+        SpecErrors, located, when it does not read."""
+        if self.lines is not None and self.source is not None:
+            read_step = self.source.transcript().steps[self.n - 1]
+            self.events, self.structured, self.lines = read_step.events, read_step.structured, None
 
     def event_data(self) -> list[dict[str, Any]]:
         """The structured part of each event."""
+        self.read_events()
         if self.structured is not None:
             return self.structured
         return [{"rule": event.partition(": ")[0]} for event in self.events]
@@ -111,9 +125,14 @@ def ending(outcome: Outcome | None, stopped: str | None) -> dict[str, Any]:
 # Writing
 
 
+#: ``json.dumps(value, ensure_ascii=False, separators=(", ", ": "))`` without building an encoder
+#: per call (replay writes every event of a golden this way to compare it with the file's line).
+_FLOW_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 def _flow(value: Any) -> str:
     """A value as one line of YAML flow syntax (JSON is valid YAML flow)."""
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return _FLOW_ENCODER.encode(value)
 
 
 def _flow_mapping(data: Mapping[str, Any]) -> str:
@@ -175,11 +194,13 @@ def loads(text: str, source: str) -> Transcript:
     return from_data(data, positions, source, text)
 
 
-def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, int]], source: str, text: str = "") -> Transcript:
+def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, int]], source: str, text: str = "",
+              lazy: _LazyEvents | None = None) -> Transcript:
     """A transcript from its parsed YAML; every structural problem is reported with file:line:col.
     ``text`` is the file's text, where a version 2 file keeps each event's prose as a comment.
     ``data`` is only read: the transcript keeps none of its lists or mappings (it may be the read
-    cache's own, see :func:`read`)."""
+    cache's own, see :func:`read`). With ``lazy``, ``data`` is :func:`inputs.transcript_outline`'s
+    (each event its line's text) and each step keeps its lines for ``lazy`` to read on demand."""
     errors: list[SpecError] = []
 
     def where(path: tuple[str | int, ...]) -> Where:
@@ -256,12 +277,15 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
                 ok &= need((*path, "events"), raw.get("events", []), list, "events")
             structured: list[dict[str, Any]] | None = None
             events = raw.get("events", [])
-            if ok and version >= 2:
+            lines: list[str] | None = None
+            if ok and lazy is not None:
+                lines, events = events, []
+            elif ok and version >= 2:
                 if comments is None:
                     comments = _Comments(text, raw_steps, positions)
                 structured, events = _structured_events(events, comments, (*path, "events"), where, errors)
             try:
-                action = Action.from_data(raw.get("action"))
+                action = Action.from_data(raw.get("action")) if lazy is None else lazy.action(raw.get("action"))
             except (ValueError, TypeError) as exc:
                 errors.append(SpecError(where((*path, "action")), f"action: {exc}"))
                 continue
@@ -269,7 +293,7 @@ def from_data(data: Any, positions: Mapping[tuple[str | int, ...], tuple[int, in
                 continue
             if raw["n"] != len(steps) + 1:
                 errors.append(SpecError(where((*path, "n")), f"steps must be numbered in order: expected {len(steps) + 1}, got {raw['n']}"))
-            steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events], structured))
+            steps.append(Step(raw["n"], raw["actor"], action, raw["offered"], [str(e) for e in events], structured, lines, lazy))
     if errors:
         raise SpecErrors(errors)
     header = TranscriptHeader(
@@ -393,10 +417,71 @@ def is_transcript(path: Path) -> bool:
     return f"\nformat: {FORMAT}\n" in head or head.startswith(f"format: {FORMAT}\n")
 
 
-def read(path: Path, display: str | None = None) -> Transcript:
+def read(path: Path, display: str | None = None, *, lazy_events: bool = False) -> Transcript:
+    """Read a transcript file; SpecErrors (file:line:col) for anything wrong with it.
+
+    ``lazy_events``, for a replay: a version 2 file in the layout ``dumps`` writes keeps each
+    event line as text, and :func:`replay` reads the events only of a step whose lines differ
+    from the engine's events written the same way (most of reading a golden is its 130,000
+    event arguments). Reading one step's events reads the whole file as without ``lazy_events``
+    (same data, same errors); a caller that needs every error of the file before replaying reads
+    it without ``lazy_events``."""
     shown = display or str(path)
+    if lazy_events:
+        text = read_text(path, shown)
+        outline = transcript_outline(text, shown)
+        if outline is not None and outline[0].get("version") == 2:
+            try:
+                return from_data(outline[0], outline[1], shown, text, _LazyEvents(text, shown))
+            except (_NotInLayout, SpecErrors):
+                pass  # read in full: the YAML reading reads such an action, or names every mistake of the file
     data, positions, text = read_yaml(path, shown, shared=True)  # from_data keeps nothing of the data
     return from_data(data, positions, shown, text)
+
+
+class _NotInLayout(Exception):
+    """An action of a transcript read with ``lazy_events`` is not as ``dumps`` writes it."""
+
+
+#: Actions by the text of their value in a transcript: the 68,000 actions of the Betrayal
+#: goldens are 4,700 texts. An action is immutable, and the same text always reads as the same
+#: action, so sharing one never changes a result.
+_ACTIONS: dict[str, Action] = {}
+#: Texts kept at most (cleared when full, so that a long process stays bounded).
+ACTION_CACHE_SIZE = 50_000
+
+
+class _LazyEvents:
+    """The text of a transcript read with ``lazy_events``, read in full (once) when a step's
+    events are needed."""
+
+    @staticmethod
+    def action(text: Any) -> Action:
+        """The action whose value is ``text`` in the outline; _NotInLayout when only the YAML
+        reading of the whole file reads it (or tells what is wrong with it)."""
+        found = _ACTIONS.get(text) if isinstance(text, str) else None
+        if found is None:
+            value = outline_value(text) if isinstance(text, str) else None
+            if not isinstance(value, dict):
+                raise _NotInLayout
+            try:
+                found = Action.from_data(value)
+            except (ValueError, TypeError):
+                raise _NotInLayout from None
+            if len(_ACTIONS) >= ACTION_CACHE_SIZE:
+                _ACTIONS.clear()
+            _ACTIONS[text] = found
+        return found
+
+    def __init__(self, text: str, source: str) -> None:
+        self.text = text
+        self.source = source
+        self._read: Transcript | None = None
+
+    def transcript(self) -> Transcript:
+        if self._read is None:
+            self._read = loads(self.text, self.source)
+        return self._read
 
 
 # --------------------------------------------------------------------------------------------
@@ -437,6 +522,19 @@ class ReplayResult:
     @property
     def ok(self) -> bool:
         return self.divergence is None
+
+
+def _written_as(lines: Sequence[str], applied: Sequence[Event]) -> bool:
+    """Whether event lines (after ``  - ``) are the events as :func:`dumps` writes them (the
+    comment aside): then they hold the same data, without reading them. A line written
+    otherwise may still hold the same data, which reading it tells."""
+    if len(lines) != len(applied):
+        return False
+    for line, event in zip(lines, applied, strict=True):
+        value = _flow_mapping(event.to_data())
+        if not line.startswith(value) or (len(line) > len(value) and not line.startswith("  # ", len(value))):
+            return False
+    return True
 
 
 def event_line(data: Mapping[str, Any]) -> str:
@@ -485,12 +583,15 @@ def replay(transcript: Transcript, state: GameState, *, strict: bool = True, spe
         except IllegalAction as exc:
             return diverge(step.n, "the recorded action is illegal here", [str(step.action)], [exc.reason])
         if by_structure:
+            if step.lines is not None and _written_as(step.lines, applied):
+                continue
             expected = step.event_data()
             got = [e.to_data() if step.structured is not None else {"rule": e.rule} for e in applied]
             if got != expected:
                 return diverge(step.n, f"different consequences of {step.action}", [event_line(d) for d in expected],
                                [event_line(d) for d in got])
             continue
+        step.read_events()
         events = [str(e) for e in applied]
         if events != step.events:
             return diverge(step.n, f"different consequences of {step.action}", step.events, events)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hauntcheck.engine import inputs
+from hauntcheck.engine import transcript as transcripts
 from hauntcheck.engine.spec import SpecErrors
 
 REPO = Path(__file__).resolve().parents[1]
@@ -65,3 +66,81 @@ def test_a_value_past_the_limits_is_refused_by_the_yaml_reading_at_its_line() ->
     assert inputs._transcript_lines(text, small) is None
     with pytest.raises(SpecErrors, match="more than 500 values"):
         inputs.parse_yaml(text, "t.yaml", small)
+
+
+# --------------------------------------------------------------------------------------------
+# Replaying a golden read with ``lazy_events``: its event lines are compared as text with the
+# engine's events written as ``dumps`` writes them, and read only where they differ.
+
+GOLDEN = REPO / "scenarios" / "betrayal" / "golden" / "reveal-3p-seed-3.yaml"
+LINE_19 = '  - {rule: "setup.clips-at-start-values", args: {"seat": "P1", "explorer": "ox-bellows", "values": [5, 4, 3, 3]}}'
+
+
+def _edited(tmp_path: Path, old: str, new: str) -> Path:
+    text = GOLDEN.read_text()
+    assert text.count(old) == 1
+    path = tmp_path / "betrayal" / GOLDEN.name
+    path.parent.mkdir(parents=True)
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def _golden_family(tmp_path: Path) -> list[str]:
+    from hauntcheck.checks.verify import family_golden, load_context
+
+    result = family_golden(load_context("betrayal", scenario_root=tmp_path))
+    assert result.checked == 1
+    return [failure.message for failure in result.failures]
+
+
+def _as_failures(errors: SpecErrors) -> list[str]:
+    from hauntcheck.checks.verify import Failure
+
+    return [Failure.of(error).message for error in errors.errors]
+
+
+def _eager_replay(path: Path) -> str:
+    from hauntcheck.checks.verify import display_path, load_context, replay_transcript
+
+    ctx = load_context("betrayal")
+    assert ctx.definition is not None and ctx.spec is not None
+    replayed = replay_transcript(transcripts.read(path), ctx.definition, ctx.spec)
+    assert replayed.divergence is not None
+    return replayed.divergence.render(display_path(path))
+
+
+def test_a_lazily_read_golden_gives_the_same_steps_once_read() -> None:
+    lazy, eager = transcripts.read(GOLDEN, lazy_events=True), transcripts.read(GOLDEN)
+    assert lazy.steps[0].lines is not None and lazy.steps[0].structured is None
+    assert [s.event_data() for s in lazy.steps] == [s.event_data() for s in eager.steps]
+    assert [s.events for s in lazy.steps] == [s.events for s in eager.steps]
+    assert [(s.n, s.actor, s.action, s.offered) for s in lazy.steps] == [(s.n, s.actor, s.action, s.offered) for s in eager.steps]
+    assert (lazy.header, lazy.end) == (eager.header, eager.end)
+
+
+def test_a_changed_event_argument_is_caught_at_its_step_with_the_same_message(tmp_path: Path) -> None:
+    path = _edited(tmp_path, LINE_19, LINE_19.replace("[5, 4, 3, 3]", "[5, 4, 3, 2]"))
+    expected = _eager_replay(path)
+    assert expected.startswith(f"{path}:13: step 1: different consequences of")  # the step's line
+    assert "values: [5, 4, 3, 2]} | " in expected  # the log's side
+    assert _golden_family(tmp_path) == [expected]
+
+
+def test_an_event_line_spaced_otherwise_but_equal_passes(tmp_path: Path) -> None:
+    _edited(tmp_path, LINE_19, LINE_19.replace('", "values": [5, 4', '",   "values" : [ 5,4'))
+    assert _golden_family(tmp_path) == []
+
+
+def test_a_broken_event_line_is_named_as_the_reading_names_it(tmp_path: Path) -> None:
+    path = _edited(tmp_path, LINE_19, LINE_19.replace("[5, 4, 3, 3]", "[5, 4, 3, 3"))
+    with pytest.raises(SpecErrors) as raised:
+        transcripts.read(path)
+    assert _golden_family(tmp_path) == _as_failures(raised.value)
+
+
+@pytest.mark.parametrize("action", ['{kind: "choose", explorer: "ox-bellows"', '{kind: "choose", explorer: "ox-bellows", explorer: "x"}', '{explorer: "ox-bellows"}'])
+def test_a_broken_action_is_named_as_the_reading_names_it(tmp_path: Path, action: str) -> None:
+    path = _edited(tmp_path, '  action: {kind: "choose", explorer: "ox-bellows"}\n  offered: 12', f"  action: {action}\n  offered: 12")
+    with pytest.raises(SpecErrors) as raised:
+        transcripts.read(path)
+    assert _golden_family(tmp_path) == _as_failures(raised.value)
