@@ -13,12 +13,14 @@ counts may be given as ``"3"`` or ``3``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 from hauntcheck.engine.spec import did_you_mean
+
+_T = TypeVar("_T")
 
 PLAYER_COUNTS: tuple[int, ...] = (3, 4, 5, 6)
 TRAIT_USED = "trait-used"  # reserved token name: "the token of the trait that was rolled"
@@ -158,6 +160,7 @@ class HauntSpec:
     _sides: Mapping[str, SideDef] = field(init=False, repr=False, compare=False)
     _task_lists: dict[tuple[bool, bool], tuple[Mapping[str, Any], ...]] = field(
         init=False, repr=False, compare=False, default_factory=dict)
+    _derived: dict[str, Any] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         # The sides are asked for at every step of play; build the (read-only) map once.
@@ -165,6 +168,17 @@ class HauntSpec:
         if self.traitor_side is not None:
             out["traitor"] = self.traitor_side
         object.__setattr__(self, "_sides", MappingProxyType(out))
+
+    def derived(self, name: str, build: Callable[[HauntSpec], _T]) -> _T:
+        """``build(self)``, computed once per haunt spec object and kept on it under ``name`` (what
+        the haunt file fixes, looked up during play: its compiled goals, whether any attack reaches
+        next door), as :meth:`GameSpec.derived` keeps a game's; ``build`` must depend on the spec
+        alone."""
+        try:
+            value: _T = self._derived[name]
+        except KeyError:
+            value = self._derived[name] = build(self)
+        return value
 
     def sides(self) -> Mapping[str, SideDef]:
         """The book's sides by name: the heroes first, then the traitor's side if it has one."""

@@ -11,7 +11,7 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import concealment
 from hauntcheck.engine.betrayal.haunt.outcomes import Outcomes
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster, derived
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.model import PHYSICAL
 from hauntcheck.engine.betrayal.state import Gen
@@ -46,7 +46,7 @@ class Combat(Outcomes):
             near = [s for s in self.seat_ids if s != seat and self.in_play(s) and self.ex[s].room == e.room]
         near += self._foe_monsters(seat, e.room)
         if company and self.side.get(seat) == HERO and self.hs is not None \
-                and derived(self.hs, "ally-fights", _ally_fight_rules):
+                and self.hs.derived("ally-fights", _ally_fight_rules):
             near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
         near = [t for t in near if not concealment.concealed_from(self, t, seat)]  # attacked by room: attack-unseen
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
@@ -126,7 +126,7 @@ class Combat(Outcomes):
         """Attacks by an ``optional`` rule with ``reach: adjacent`` on a foe in a room joined to the
         explorer's by a connecting doorway (a thrown Torch); ``despite_immunity`` lets the rule's
         trait be used against a defender otherwise immune to it."""
-        if self.hs is None or not derived(self.hs, "reach-rules", _reach_rules):
+        if self.hs is None or not self.hs.derived("reach-rules", _reach_rules):
             return []  # most haunts have no such rule: no need to look next door
         room = self.ex[seat].room
         out: list[Action] = []

@@ -3,34 +3,14 @@ files and weapon cards of a spec read into them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec, load_haunt
 
 DEFAULT_ROUNDS = 40
 HERO, TRAITOR = "heroes", "traitor"
-
-T = TypeVar("T")
-#: id(haunt spec) -> (the spec itself, what was derived from it by name): see :func:`derived`.
-_DERIVED: dict[int, tuple[HauntSpec, dict[str, Any]]] = {}
-
-
-def derived(hs: HauntSpec, name: str, build: Callable[[HauntSpec], T]) -> T:
-    """``build(hs)``, computed once per haunt spec object and kept under ``name`` (what the haunt
-    file fixes, looked up during play: its compiled goals, whether any attack reaches next door).
-    The spec is kept with its values and compared by identity, so a reused id never finds another
-    spec's; ``build`` must depend on the spec alone."""
-    known = _DERIVED.get(id(hs))
-    if known is None or known[0] is not hs:
-        known = (hs, {})
-        _DERIVED[id(hs)] = known
-    values = known[1]
-    if name not in values:
-        values[name] = build(hs)
-    value: T = values[name]
-    return value
 
 
 @dataclass(slots=True)

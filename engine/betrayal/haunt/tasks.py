@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster, derived
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
 from hauntcheck.engine.betrayal.haunt.setup_steps import SetupSteps
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.model import TRAITS
@@ -29,7 +29,7 @@ class Tasks(SetupSteps):
         """The explorer's tasks (:meth:`tasks_for`, in their order) with this ``timing``: those
         that happen by themselves are looked for at every move and at every turn's end."""
         assert self.hs is not None
-        return derived(self.hs, "tasks-by-timing", _tasks_by_timing)[self._task_pages(seat)].get(timing, ())
+        return self.hs.derived("tasks-by-timing", _tasks_by_timing)[self._task_pages(seat)].get(timing, ())
 
     def _task_pages(self, seat: str) -> tuple[bool, bool]:
         """Whose tasks the explorer may take: (the heroes', the traitor's side's)."""
@@ -43,7 +43,7 @@ class Tasks(SetupSteps):
         if self._blocks(seat, "act"):
             return out
         assert self.hs is not None
-        for task in derived(self.hs, "menu-tasks", _menu_tasks)[self._task_pages(seat)]:
+        for task in self.hs.derived("menu-tasks", _menu_tasks)[self._task_pages(seat)]:
             if not self._task_open(seat, task):
                 continue
             roll = task.get("roll", {})

@@ -15,7 +15,7 @@ from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import concealment, registry
 from hauntcheck.engine.betrayal.haunt.collapse import Collapse
 from hauntcheck.engine.betrayal.haunt.grabs import escape
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, derived
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen
@@ -791,7 +791,7 @@ class Turns(Collapse):
     def _turn_rules(self, seat: str, when: str) -> Gen[None]:
         """The haunt's ``turn_rules`` for ``seat`` at ``when`` (start-of-turn, end-of-turn)."""
         assert self.hs is not None
-        for r in derived(self.hs, "turn-rules", _turn_rules_by_moment).get(when, ()):
+        for r in self.hs.derived("turn-rules", _turn_rules_by_moment).get(when, ()):
             who = r.get("who")
             mine = self.side.get(seat)
             if who == "traitor" and mine != TRAITOR:

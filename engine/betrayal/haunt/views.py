@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, derived
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.haunt.state import HauntState
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 
@@ -42,7 +42,7 @@ def kept_from(st: HauntState, seat: str) -> Kept:
     if st.hs is None or seat not in st.side:
         return Kept()
     # the haunt file alone decides what each side is kept from: worked out once per haunt spec
-    return derived(st.hs, "kept-by-side", _kept_by_side).get(st.side[seat], Kept())
+    return st.hs.derived("kept-by-side", _kept_by_side).get(st.side[seat], Kept())
 
 
 def _kept_by_side(hs: HauntSpec) -> dict[str, Kept]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, derived
+from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
 from hauntcheck.engine.betrayal.haunt.predicates import Judge, Predicates, judge_of
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec, WinDef
 from hauntcheck.engine.core import Outcome
@@ -26,7 +26,7 @@ class Goal(NamedTuple):
 def goals_of(hs: HauntSpec) -> tuple[Goal, ...]:
     """The haunt's goals in the order they are judged (compiled once per haunt spec): side by side
     (the heroes first), each side's ``wins`` and then its ``ends_without_winner``."""
-    return derived(hs, "goals", _compile_goals)
+    return hs.derived("goals", _compile_goals)
 
 
 def _compile_goals(hs: HauntSpec) -> tuple[Goal, ...]:
