@@ -181,7 +181,8 @@ def fetch_room(st: BetrayalState, seat: str, room: str) -> Gen[str | None]:
 
 def placement_actions(options: Sequence[tuple[str, Any]]) -> list[Action]:
     """The ``place`` choices for a tile: one per (floor, spot) option."""
-    return [Action.of("place", floor=f, cell=list(p.cell), rotation=p.rotation) for f, p in options]
+    # built directly (a placement's cell is already a tuple): ``Action.of`` would freeze a list per option
+    return [Action("place", (("floor", f), ("cell", p.cell), ("rotation", p.rotation))) for f, p in options]
 
 
 def draw_room(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx) -> Gen[str | None]:
@@ -299,7 +300,7 @@ def _move_tile(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mappin
                 options.append((f, p))
     is_elevator = room == "mystic-elevator"
     steer = bool(spec.get("steer"))
-    if is_elevator:
+    if is_elevator and not st.quiet:  # a count for the event's text only: skipped when nobody reads the events
         sealing = sum(len(st.house.open_spots(room, f, keep_open=False, ignore=room))
                       - len(st.house.open_spots(room, f, keep_open=True, ignore=room))
                       for f in floors if st.remaining_for(f) > 0)

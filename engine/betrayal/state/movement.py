@@ -46,15 +46,20 @@ class Movement(Discovery):
         if cached is None:
             if len(self._exits_cache) > 512:
                 self._exits_cache.clear()
-            cached = self._exits_cache[key] = self._exits(Explorer("probe", "", room=room, part=part), every_side)
+            cached = self._exits_cache[key] = self._exits_from(room, part, every_side)
         return cached
 
     def _exits(self, e: Explorer, every_side: bool = False) -> list[tuple[str, int, str]]:
-        room = e.room
+        """:meth:`_exits_from` the explorer's room and side, worked out anew."""
+        return self._exits_from(e.room, e.part, every_side)
+
+    def _exits_from(self, room: str, part: int, every_side: bool = False) -> list[tuple[str, int, str]]:
+        """The ways out of side ``part`` of ``room`` (of every side: ``every_side``): the doors that
+        meet a door, the fixed links whose far room is in the house, the links made."""
         house = self.house
         out: list[tuple[str, int, str]] = []
         seen: set[str] = set()
-        allowed = None if every_side else self._part_sides(e)
+        allowed = None if every_side else self._sides_from(room, part)
         for side in house.doors_in_order(room):
             if allowed is not None and side not in allowed:
                 continue
@@ -87,11 +92,14 @@ class Movement(Discovery):
 
     def _part_sides(self, e: Explorer) -> frozenset[int] | None:
         """World door sides reachable from the explorer's side of a barrier room (None: all)."""
-        rdef = self.t.rooms[e.room]
-        if len(rdef.barrier) < 2:
+        return self._sides_from(e.room, e.part)
+
+    def _sides_from(self, room: str, part: int) -> frozenset[int] | None:
+        """World door sides reachable from side ``part`` of ``room``, a barrier room (None: all)."""
+        barrier = self.t.rooms[room].barrier
+        if len(barrier) < 2:
             return None
-        rot = self.house.spots[e.room].rotation
-        return frozenset({(rdef.barrier[e.part] + rot) % 4})
+        return frozenset({(barrier[part] + self.house.spots[room].rotation) % 4})
 
     def _move_actions(self, seat: str) -> list[Action]:
         left = self.movement_left(seat)
@@ -102,7 +110,7 @@ class Movement(Discovery):
         cached = self._moves_cache.get(key)
         if cached is None:
             moves = [(cost, move_action(room, cost)) for room, cost, _ in self.exits(seat)]
-            allowed = self._part_sides(e)
+            allowed = self._sides_from(e.room, e.part)
             floor = self.house.floor_of(e.room)
             for side in self.house.doors_in_order(e.room):
                 if allowed is not None and side not in allowed:
