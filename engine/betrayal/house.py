@@ -67,7 +67,7 @@ class Placement:
 class House:
     """Placed rooms by floor and cell. Mutable; ``copy()`` gives an independent house."""
 
-    __slots__ = ("_floor_changes", "_free_cache", "_rot", "grid", "rooms", "spots", "version")
+    __slots__ = ("_floor_changes", "_free_cache", "_free_counts", "_rot", "grid", "rooms", "spots", "version")
 
     def __init__(self, rooms: Mapping[str, RoomDef], rotations: Mapping[str, tuple[frozenset[int], ...]] | None = None) -> None:
         self.rooms = rooms
@@ -79,6 +79,9 @@ class House:
         # changes per floor, so that a floor's free doorways are worked out again only when it changed
         self._floor_changes: dict[str, int] = dict.fromkeys(FLOORS, 0)
         self._free_cache: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+        # how many free doorways each floor has, by the floor's changes: kept up to date by a tile
+        # placed or taken off (which changes only the doorways at its own cell), not walked again
+        self._free_counts: dict[str, tuple[int, int]] = {}
 
     def copy(self) -> House:
         other = House(self.rooms, self._rot)
@@ -95,17 +98,36 @@ class House:
     def place(self, room: str, floor: str, cell: Cell, rotation: int) -> None:
         if cell in self.grid[floor]:
             raise ValueError(f"{floor} {cell} is taken by {self.grid[floor][cell]}")
+        free = self._kept_free_count(floor)
+        if free is not None:
+            # the tile closes the doorways facing its cell and opens its own doors that face an empty cell
+            free += self._open_sides(self.grid[floor], cell, self._rot[room][rotation % 4], None) - self.cell_blocks(floor, cell)
         self.grid[floor][cell] = room
         self.spots[room] = Spot(floor, cell, rotation % 4)
-        self.version += 1
-        self._floor_changes[floor] += 1
+        self._changed(floor, free)
 
     def remove(self, room: str) -> Spot:
         spot = self.spots.pop(room)
-        del self.grid[spot.floor][spot.cell]
-        self.version += 1
-        self._floor_changes[spot.floor] += 1
+        grid = self.grid[spot.floor]
+        del grid[spot.cell]
+        free = self._kept_free_count(spot.floor)
+        if free is not None:
+            # the reverse of placing it: its doors that faced an empty cell close, those facing its cell open
+            free += self.cell_blocks(spot.floor, spot.cell) - self._open_sides(grid, spot.cell, self._rot[room][spot.rotation], None)
+        self._changed(spot.floor, free)
         return spot
+
+    def _kept_free_count(self, floor: str) -> int | None:
+        """The floor's free doorways as counted for it as it is now (None: not counted since it changed)."""
+        counted = self._free_counts.get(floor)
+        return counted[1] if counted is not None and counted[0] == self._floor_changes[floor] else None
+
+    def _changed(self, floor: str, free: int | None) -> None:
+        """A tile was placed on or taken off ``floor``, which now has ``free`` free doorways (None: not counted)."""
+        self.version += 1
+        self._floor_changes[floor] += 1
+        if free is not None:
+            self._free_counts[floor] = (self._floor_changes[floor], free)
 
     def __contains__(self, room: object) -> bool:
         return room in self.spots
@@ -157,6 +179,14 @@ class House:
         self._free_cache[floor] = (changes, out)
         return out
 
+    def free_count(self, floor: str) -> int:
+        """How many free doorways the floor has (``len(free_doorways(floor))``, kept as tiles come and go)."""
+        free = self._kept_free_count(floor)
+        if free is None:
+            free = len(self.free_doorways(floor))
+            self._free_counts[floor] = (self._floor_changes[floor], free)
+        return free
+
     def cell_blocks(self, floor: str, cell: Cell) -> int:
         """How many free doorways face this empty cell (they close if a tile goes there)."""
         grid = self.grid[floor]
@@ -172,7 +202,7 @@ class House:
         """Whether the floor keeps a free doorway besides those facing the empty ``cell`` (so a tile
         there cannot seal it, whatever its doors). More than four free doorways always leave one:
         at most four face a cell, so the cell is looked at only when the floor is nearly closed."""
-        free = len(self.free_doorways(floor))
+        free = self.free_count(floor)
         return free > 4 or free - self.cell_blocks(floor, cell) >= 1
 
     def free_after(self, floor: str, cell: Cell, doors: frozenset[int], ignore: str | None = None) -> int:
@@ -181,7 +211,7 @@ class House:
         ``ignore`` names a room being moved (the Mystic Elevator): it counts as already gone."""
         grid = self.grid[floor]
         if ignore is None:
-            return len(self.free_doorways(floor)) - self.cell_blocks(floor, cell) + self._open_sides(grid, cell, doors, None)
+            return self.free_count(floor) - self.cell_blocks(floor, cell) + self._open_sides(grid, cell, doors, None)
         free = 0
         for c, room in grid.items():
             if room == ignore:

@@ -309,6 +309,8 @@ class HauntBase(BetrayalState):
 
     def movement_left(self, seat: str) -> int:
         mods = self.turn_mods.get(seat, set())
+        if not mods and self.hs is None:
+            return super().movement_left(seat)  # before the haunt (no turn modifiers, no burden): asked at every menu
         if "no-move" in mods:
             return 0
         left = super().movement_left(seat)
