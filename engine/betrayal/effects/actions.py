@@ -135,7 +135,8 @@ def do_action(st: BetrayalState, seat: str, a: Action) -> Gen[None]:
     ctx = Ctx(seat, source)
     if source.startswith("card:"):
         st.turn.items_acted.add(source.partition(":")[2])
-        st.emit("item.once-per-turn-use", f"{st.name(seat)} uses {_source_name(st, source)}", seat=seat, source=source)
+        if not st.quiet:  # the text is work: skipped when nobody reads the events
+            st.emit("item.once-per-turn-use", f"{st.name(seat)} uses {_source_name(st, source)}", seat=seat, source=source)
     if a.kind == "cross":
         st.emit("room.barrier.once-per-turn", f"{st.name(seat)} tries to cross the barrier of {st.room_name(st.ex[seat].room)}",
             seat=seat, room=st.ex[seat].room)

@@ -104,8 +104,9 @@ def _roll(st: BetrayalState, spec: Mapping[str, Any], ctx: Ctx, eff: Mapping[str
         need = st.omens_drawn if target == "omens-drawn" else int(target)
         passed = total >= need
         ctx.passed = passed
-        st.emit("roll.target-at-least", f"{total} against {need}+: {'success' if passed else 'failure'}",
-            total=total, need=need, passed=passed)
+        if not st.quiet:  # the text is work: skipped when nobody reads the events
+            st.emit("roll.target-at-least", f"{total} against {need}+: {'success' if passed else 'failure'}",
+                    total=total, need=need, passed=passed)
         yield from run(st, spec.get("pass" if passed else "fail", []), ctx)
         if "bands" not in spec:
             return
@@ -129,6 +130,8 @@ def _roll_once(st: BetrayalState, seat: str, trait: str | None, spec: Mapping[st
         value = st.value(seat, trait)
         n = dice_for(st, seat, value, ctx, extra)
         total = yield from own_roll(st, seat, n, "trait", f"a {trait} roll", ctx)
+        if st.quiet:
+            return total  # the texts are work: skipped when nobody reads the events
         note = "" if n == value else f" ({n} dice after modifiers)"
         st.emit("roll.trait-roll", f"{st.name(seat)} makes a {trait} roll with {trait} {value}{note}: {total}",
             seat=seat, trait=trait, value=value, count=n, total=total)

@@ -154,7 +154,7 @@ def enter_room(st: BetrayalState, seat: str, discovering: bool) -> Gen[None]:
         st.emit("death.companion-custody", f"{st.name(seat)} gains custody of the {st.card_name(card)}", seat=seat, card=card)
         yield from gain_card(st, seat, card)
     symbol = st.t.rooms[room].symbol
-    if not discovering and symbol in ("omen", "item", "event"):
+    if not discovering and symbol in ("omen", "item", "event") and not st.quiet:  # the text is work: skipped when nobody reads the events
         st.emit("card.first-discoverer-only", f"{st.room_name(room)} was discovered before: {st.name(seat)} draws no {symbol} card",
             room=room, seat=seat, kind=symbol)
     yield from run_triggered(st, seat, "enter", room, discovering=discovering)
@@ -165,9 +165,10 @@ def discovered(st: BetrayalState, seat: str, room: str) -> Gen[None]:
     yield from run_triggered(st, seat, "on-discover", room, discovering=True)
     symbol = st.t.rooms[room].symbol
     if symbol in ("omen", "item", "event"):
-        st.emit("card.draw-on-discovery", f"{st.room_name(room)} shows the {symbol} symbol: {st.name(seat)} draws an {symbol} card"
-                if symbol != "item" else f"{st.room_name(room)} shows the item symbol: {st.name(seat)} draws an item card",
-                room=room, seat=seat, kind=symbol)
+        if not st.quiet:  # the text is work: skipped when nobody reads the events
+            st.emit("card.draw-on-discovery", f"{st.room_name(room)} shows the {symbol} symbol: {st.name(seat)} draws an {symbol} card"
+                    if symbol != "item" else f"{st.room_name(room)} shows the item symbol: {st.name(seat)} draws an item card",
+                    room=room, seat=seat, kind=symbol)
         yield from st.draw_card(seat, symbol, ctx_room=room)
         if st.ex[seat].room == room and st.t.rooms[room].abilities:
             st.emit("room.card-before-text", f"the card came first; the {st.room_name(room)}'s text applies after it", room=room)

@@ -50,15 +50,17 @@ class Cards(Traits):
             self.turn.dropped = True
             e.cards.remove(card)
             self.piles.setdefault(e.room, []).append(card)
-            self.emit("item.drop-once-per-turn", f"{self.name(seat)} drops {self.card_name(card)} in {self.room_name(e.room)} "
-                      "(item pile)", seat=seat, card=card, room=e.room)
+            if not self.quiet:  # the text is work: skipped when nobody reads the events
+                self.emit("item.drop-once-per-turn", f"{self.name(seat)} drops {self.card_name(card)} in "
+                          f"{self.room_name(e.room)} (item pile)", seat=seat, card=card, room=e.room)
             yield from effects.lose_card(self.as_betrayal_state(), seat, card)
         elif a.kind == "pickup":
             self.turn.picked = True
             self.piles[e.room].remove(card)
             e.cards.append(card)
-            self.emit("item.pickup-once-per-turn", f"{self.name(seat)} picks up {self.card_name(card)} from the pile in "
-                      f"{self.room_name(e.room)}", seat=seat, card=card, room=e.room)
+            if not self.quiet:  # the text is work: skipped when nobody reads the events
+                self.emit("item.pickup-once-per-turn", f"{self.name(seat)} picks up {self.card_name(card)} from the pile in "
+                          f"{self.room_name(e.room)}", seat=seat, card=card, room=e.room)
             if not self.piles[e.room]:
                 del self.piles[e.room]
             yield from effects.gain_card(self.as_betrayal_state(), seat, card)
@@ -87,9 +89,10 @@ class Cards(Traits):
         if seat == self.current and not self.turn.stopped:
             self.turn.stopped = True
             self.turn.stop_rule = "move.card-ends-movement"
-            self.emit("move.card-ends-movement", f"drawing a card ends {self.name(seat)}'s movement this turn", seat=seat)
-            self.emit("card.actions-after-draw", f"only the movement ends: {self.name(seat)} may still use items and take "
-                      "other actions this turn", seat=seat)
+            if not self.quiet:  # the text is work: skipped when nobody reads the events
+                self.emit("move.card-ends-movement", f"drawing a card ends {self.name(seat)}'s movement this turn", seat=seat)
+                self.emit("card.actions-after-draw", f"only the movement ends: {self.name(seat)} may still use items and take "
+                          "other actions this turn", seat=seat)
         if not self.decks[kind]:
             if not self.discards[kind]:
                 self.emit(self.rule_or("card.empty-stack-reshuffle", "glossary.stack"),
@@ -123,7 +126,8 @@ class Cards(Traits):
             if card in e.cards:
                 yield from effects.gain_card(self.as_betrayal_state(), seat, card)
         else:
-            self.emit("card.read-aloud", f"{self.name(seat)} draws the event {self.card_name(card)}", seat=seat, card=card)
+            if not self.quiet:  # the text is work: skipped when nobody reads the events
+                self.emit("card.read-aloud", f"{self.name(seat)} draws the event {self.card_name(card)}", seat=seat, card=card)
             self.resolving.append(card)
             kept = yield from effects.card_drawn(self.as_betrayal_state(), seat, card)
             if card in self.resolving:

@@ -120,11 +120,18 @@ class Discovery(Cards):
                       f"which has no room beyond it", seat=seat, room=src, side=side)
         if self.all_would_seal(floor, cell, entry):
             yield from self._rearrange(seat, floor, cell)
-        tile = yield from self.draw_tile(floor, lambda t: self._placements(t, floor, cell, entry))
+        tried: dict[str, list[Placement]] = {}
+
+        def placements(t: str) -> list[Placement]:
+            # kept for the tile drawn: nothing changes between draw_tile's try of it and its placing
+            found = tried[t] = self._placements(t, floor, cell, entry)
+            return found
+
+        tile = yield from self.draw_tile(floor, placements)
         if tile is None:
             self.emit("discover.floor-exhausted", f"no tile is left for the {floor} floor", floor=floor)
             return
-        options = self._placements(tile, floor, cell, entry)
+        options = tried[tile]
         sealing = 0 if self.quiet else len(self.house.placements_at(tile, floor, cell, entry, keep_open=False)) - len(options)
         if sealing:
             self.emit("discover.no-sealed-floor", f"{sealing} way(s) of placing {self.room_name(tile)} would seal off the "
@@ -214,8 +221,9 @@ class Discovery(Cards):
                 return None
             if floor not in self.t.rooms[tile].floors:
                 self.aside.append(tile)
-                self.emit("discover.set-aside-mismatch", f"{self.room_name(tile)} does not fit the {floor} floor and is set aside",
-                    room=tile, floor=floor)
+                if not self.quiet:  # the text is work: skipped when nobody reads the events
+                    self.emit("discover.set-aside-mismatch", f"{self.room_name(tile)} does not fit the {floor} floor and is set "
+                              "aside", room=tile, floor=floor)
                 continue
             if not placements(tile):
                 self.aside.append(tile)
@@ -277,8 +285,8 @@ class Discovery(Cards):
         """Movement goes on after another action of the turn: before any step (the actions of a
         turn come in any order) or part-way through the movement."""
         turn = self.turn
-        if turn.last in ("", "move", "explore"):
-            return
+        if turn.last in ("", "move", "explore") or self.quiet:
+            return  # nothing but events (their texts are work: skipped when nobody reads them)
         if turn.moved:
             self.emit("move.actions-mid-move", f"{self.name(seat)} moves on after a {turn.last} part-way through "
                       f"the movement ({turn.moved} space(s) used before it)", seat=seat, last=turn.last, moved=turn.moved)

@@ -61,7 +61,7 @@ class Traits(StateBase):
                 self.emit("trait.skull-kills-after-haunt", "the haunt has begun, so the skull is reached and is deadly")
             e.idx[trait] = new
         moved = e.idx[trait] - before
-        if moved or steps:
+        if (moved or steps) and not self.quiet:  # the text is work: skipped when nobody reads the events
             self.emit(rule, f"{self.name(seat)}: {trait} {self.values_text(seat, trait, before)}", seat=seat, trait=trait,
                       amount=moved, value=self.value(seat, trait) if e.idx[trait] >= 0 else None)
         if e.idx[trait] < 0 and not e.dead:
