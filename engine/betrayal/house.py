@@ -14,7 +14,7 @@ side ``s`` facing world side ``(s + r) % 4``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from hauntcheck.engine.betrayal.model import FLOORS, RoomDef
 
@@ -46,8 +46,10 @@ def door_rotations(rooms: Mapping[str, RoomDef]) -> dict[str, tuple[frozenset[in
     return {r: tuple(rotate(d.doors, k) for k in range(4)) for r, d in rooms.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Spot:
+# Spots and placements are named tuples rather than frozen dataclasses: a frozen dataclass is built
+# field by field through object.__setattr__, and placing a tile makes one spot and trying its
+# rotations a placement each, many times a turn.
+class Spot(NamedTuple):
     """Where a room lies: floor, cell and rotation."""
 
     floor: str
@@ -55,8 +57,7 @@ class Spot:
     rotation: int
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
     """A legal way to put a tile down: cell and rotation (and the door sides that result)."""
 
     cell: Cell

@@ -32,14 +32,14 @@ class Cards(Traits):
                 if c not in t.items_acted and self.t.cards[c].item:  # a companion left here is taken by custody
                     out.append(act("pickup", "card", c))
         if not t.traded:
+            tradeable = [c for c in e.cards if self.t.cards[c].can_trade and c not in t.items_acted]
+            # who is here to trade with is looked for only with something to trade
             others = [s for s, o in sorted(self.ex.items())
-                      if s != seat and o.room == e.room and o.part == e.part and not o.dead]
-            for c in e.cards:
-                cd = self.t.cards[c]
-                if cd.can_trade and c not in t.items_acted:
-                    for o in others:
-                        if f"refused:{c}:{o}" not in t.keys:
-                            out.append(Action.of("trade", card=c, to=o))
+                      if s != seat and o.room == e.room and o.part == e.part and not o.dead] if tradeable else []
+            for c in tradeable:
+                for o in others:
+                    if f"refused:{c}:{o}" not in t.keys:
+                        out.append(Action.of("trade", card=c, to=o))
         return out
 
     def _item_action(self, seat: str, a: Action) -> Gen[None]:
