@@ -264,13 +264,19 @@ class ActionList(Choices):
 DIE_FACES: tuple[int, ...] = (0, 0, 1, 1, 2, 2)
 
 
+@functools.lru_cache(maxsize=64)
+def _distinct_faces(faces: tuple[int, ...]) -> tuple[int, ...]:
+    """The different faces of a die, in order (worked out once per die: every roll builds a DiceRoll)."""
+    return tuple(sorted(set(faces)))
+
+
 class DiceRoll(Choices):
     """Chance rolls ``count`` dice. The action is ``roll faces=[...]`` with one face per die."""
 
     def __init__(self, count: int, faces: Sequence[int] = DIE_FACES, purpose: str = "") -> None:
         self.count = count
         self.faces = tuple(faces)
-        self.distinct = tuple(sorted(set(self.faces)))
+        self.distinct = _distinct_faces(self.faces)
         self.purpose = purpose
 
     def __len__(self) -> int:

@@ -22,7 +22,7 @@ from hauntcheck.engine.betrayal.effects.abilities import (
     _immune,
     _limit_ok,
     _use_limit,
-    held_abilities,
+    held_abilities_with,
     room_abilities_with,
 )
 from hauntcheck.engine.betrayal.effects.context import Ctx, _key, _source_name, _who, source_rule
@@ -105,8 +105,8 @@ def start_of_turn(st: BetrayalState, seat: str) -> Gen[None]:
             _discard_status_card(st, seat, name)
             st.emit("card.read-aloud", f"{st.name(seat)} breaks free ({name}) after {fails} failed attempts",
                 seat=seat, status=name, count=fails)
-    for source, _index, ability in held_abilities(st, seat):
-        if ability.get("trigger") != "start-of-turn" or not _applies(st, seat, ability):
+    for source, _index, ability in held_abilities_with(st, seat, "start-of-turn"):
+        if not _applies(st, seat, ability):
             continue
         ctx = Ctx(seat, source)
         if "condition" in ability and not condition(st, ability["condition"], ctx):
