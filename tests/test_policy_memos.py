@@ -1,0 +1,150 @@
+"""What the policy's turn works out once per spec object (policy/turn.py: the tokens a side's
+tasks must hold, the long-shot rooms, each task's token room and its id, what a task's rooms
+depend on) gives what the plain reading of the spec at every decision gives: checked at every
+decision of the golden policy games of the haunts whose tasks use those parts of the spec."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, HauntState
+from hauntcheck.engine.betrayal.policy import policy
+from hauntcheck.engine.betrayal.policy.attacks import _hopeless
+from hauntcheck.engine.betrayal.policy.fields import _harmful_rooms, harmful_on_entry
+from hauntcheck.engine.betrayal.policy.memo import values_of
+from hauntcheck.engine.core import Action, Choices, GameState, Rng
+from hauntcheck.engine.games import game_spec, get_game
+from hauntcheck.engine.play import PolicyController, run_fast, seeded_table
+
+# ``policy`` names the function in the package, so the module is looked up by its full name.
+turn = importlib.import_module("hauntcheck.engine.betrayal.policy.turn")
+
+# Tasks that must hold tokens (34), rolled with every trait (34, 46, 48), done where a token lies (1,
+# 34, 35, 46), in any of several places (8), once per place (1, 8, 11), with bonuses for what is held
+# (50), on entry (27); other rules that hold tokens (15, 50: not tasks, so not counted).
+HAUNTS = (1, 8, 11, 15, 27, 34, 35, 46, 48, 50)
+
+
+def plain_token_needs(st: HauntState, side: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    if st.hs is None:
+        return out
+    for task in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0])):
+        for value in values_of(task.get("requires", {}), "holds_tokens"):
+            with contextlib.suppress(TypeError, ValueError):
+                out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
+    return out
+
+
+def plain_worth_trying(st: HauntState, room: str) -> bool:
+    assert st.hs is not None
+    for side in st.hs.sides().values():
+        for task in side.tasks:
+            if task.get("roll", {}).get("each_trait") and room in st._rooms_for(task.get("where", {})):
+                return False
+    return all(TOKEN_ROOM_HOOKS[h](st, room) for h in st.hooks_used if h in TOKEN_ROOM_HOOKS)
+
+
+def plain_task(st: HauntState, side: str, task_id: str) -> Mapping[str, Any] | None:
+    assert st.hs is not None
+    own = st.hs.sides().get(side)
+    return next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
+
+
+def plain_room_token(st: HauntState, task_id: str) -> str | None:
+    assert st.hs is not None
+    for side in st.hs.sides().values():
+        for task in [*side.tasks, *side.actions]:
+            if task["id"] == task_id:
+                where = task.get("where", {})
+                return str(where["room_with_token"]) if "room_with_token" in where else None
+    return None
+
+
+def plain_task_rooms(st: HauntState, seat: str, things: set[str] | None, holding_only: bool) -> list[str]:
+    out: list[str] = []
+    for task in st.tasks_for(seat):
+        if any("take_item" in d for d in task.get("do", [])):
+            continue
+        if things is not None and not things & turn._found(task):
+            continue
+        if things is None and turn._found(task):
+            continue
+        if "requires" in task and not st.pred(task["requires"], seat):
+            continue
+        if _hopeless(st, seat, task) or harmful_on_entry(st, task):
+            continue
+        held = task.get("holding")
+        if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
+            continue
+        if holding_only and not any(st._carried(h) for h in ([held] if isinstance(held, str) else held or [])):
+            continue
+        if any(not turn._left_to_take(st, str(e["take_token"])) for e in task.get("success", []) + task.get("do", [])
+               if "take_token" in e):
+            continue
+        places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]
+        spent = {u.split("/", 1)[1] for u in st.used_places if u.startswith(f"{task['id']}/")} \
+            if task.get("reuse") == "once-per-place" else set()
+        for where in places:
+            with contextlib.suppress(NotImplementedError):
+                out += [r for r in st._rooms_for(where) if r in st.house.spots and r not in spent]
+    if out and any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)):
+        harmful = _harmful_rooms(st, seat)
+        out = [r for r in out if r not in harmful]
+    return out
+
+
+def check(st: HauntState) -> dict[str, int]:
+    """Compare the kept readings with the plain ones in this position; what was compared, by kind."""
+    assert st.hs is not None
+    seen = {"token needs": 0, "rooms": 0, "tasks": 0, "task rooms": 0}
+    for side in st.hs.sides():
+        assert turn.token_needs(st, side) == plain_token_needs(st, side)
+        seen["token needs"] += bool(plain_token_needs(st, side))
+        for own in [*st.hs.sides()[side].tasks, *st.hs.sides()[side].actions]:
+            task_id = str(own["id"])
+            assert turn._side_task(st, side, task_id) is plain_task(st, side, task_id)
+            assert turn._task_room_token(st, task_id) == plain_room_token(st, task_id)
+            seen["tasks"] += 1
+    rooms = sorted(st.house.spots)
+    assert turn._worth_trying(st, rooms) == [r for r in rooms if plain_worth_trying(st, r)]
+    seen["rooms"] += len(rooms)
+    for seat in st.seat_ids:
+        if not st.in_play(seat):
+            continue
+        lacking = set(turn.wanted_cards(st, st.side.get(seat, HERO))) | set(st.pool)
+        for things in (None, lacking):
+            for holding_only in (False, True):
+                kept = turn._task_rooms(st, seat, st.side.get(seat, HERO), things, holding_only)
+                assert kept == plain_task_rooms(st, seat, things, holding_only)
+                seen["task rooms"] += bool(kept)
+    return seen
+
+
+@pytest.mark.parametrize("haunt", HAUNTS)
+def test_kept_spec_readings_equal_plain_ones_at_every_decision(haunt: int) -> None:
+    definition = get_game("betrayal")
+    spec = game_spec("betrayal")
+    cases = [c for c in definition.golden if c.controller == "policy" and c.options.get("haunt") == haunt]
+    assert cases, f"haunt {haunt} has golden policy games"
+    seen = {"token needs": 0, "rooms": 0, "tasks": 0, "task rooms": 0}
+
+    def checked(state: GameState, legal: Choices, rng: Rng) -> Action:
+        if isinstance(state, HauntState) and state.hs is not None:
+            for kind, n in check(state).items():
+                seen[kind] += n
+        return policy(state, legal, rng)
+
+    for case in cases:
+        state = definition.new_game(spec, case.players, case.options)
+        run_fast(state, seeded_table(case.seed, PolicyController(checked, case.seed)))
+    assert seen["tasks"] > 100 and seen["rooms"] > 100
+    if haunt == 34:  # its tasks ask for held tokens (Keys): the check met some
+        assert seen["token needs"] > 0
+    if haunt in (1, 8, 34, 35, 46):  # their tasks have rooms to go to: the check met some
+        assert seen["task rooms"] > 0
