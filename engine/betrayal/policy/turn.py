@@ -318,7 +318,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     bearer = win_bearer(st, side)
     if bearer is not None and bearer.seat == seat and bearer.cards <= mine and bearer.rooms:
         return list(bearer.rooms)  # the named explorer with every card: to the room that wins
-    places = item_places(st, side)
+    places = item_places(st, side) if mine else {}  # only the cards held are brought anywhere
     bring = [r for w in sorted(mine) for r in places.get(w, []) if r in st.house.spots]
     if bring:
         return bring
@@ -351,7 +351,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         ride = _ride_rooms(st, seat)
         if ride is not None:
             return ride
-        better = sorted({r for t in st.tasks_for(seat) for r in _bonus_rooms(st, seat, str(t["id"]))})
+        better = sorted({r for task_id in _bonus_task_ids(st.tasks_for(seat)) for r in _bonus_rooms(st, seat, task_id)})
         if better:
             return better  # carry the bonus to where it counts
         ready = _task_rooms(st, seat, side, None, holding_only=True)
@@ -728,25 +728,67 @@ def _win_statuses(st: HauntState, side: str) -> set[str]:
 def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
     """Rooms where a bonus of the task's roll that needs something the explorer holds counts
     (``{all: [{holding: X}, {in: ...}]}``: Treasure Hunt's Clues) and the task can be done."""
-    task = next((t for t in st.tasks_for(seat) if t["id"] == task_id), None)
-    roll = task.get("roll") if task is not None else None
-    if task is None or not isinstance(roll, Mapping):
+    task = _first_by_id(st.tasks_for(seat)).get(task_id)
+    if task is None:
         return []
     out: set[str] = set()
-    for mod in roll.get("modifiers", ()):
-        leaves = mod.get("when", {}).get("all", []) if "add" in mod else []
-        held = [x["holding"] for x in leaves if "holding" in x]
-        where = [x["in"] for x in leaves if "in" in x]
-        if not held or not where or not all(st.holds(seat, h) for h in held if isinstance(h, str)):
+    for held, where in _held_bonuses(task):
+        if not all(st.holds(seat, h) for h in held if isinstance(h, str)):
             continue
-        if "fatal_below" in mod:
-            continue  # a risky bonus is not sought out
         with contextlib.suppress(NotImplementedError):
             rooms = {r for w in where for r in st._rooms_for(w) if r in st.house.spots and r not in st.collapsed}
             if "where" in task:
                 rooms &= set(st._rooms_for(task["where"]))
             out |= rooms
     return sorted(out)
+
+
+_FIRST_BY_ID: SpecMemo[dict[Any, Mapping[str, Any]]] = SpecMemo()
+
+
+def _first_by_id(tasks: tuple[Mapping[str, Any], ...]) -> dict[Any, Mapping[str, Any]]:
+    """The first task of each id in a list of tasks (:meth:`tasks_for`), kept by the list."""
+    def build() -> dict[Any, Mapping[str, Any]]:
+        out: dict[Any, Mapping[str, Any]] = {}
+        for task in tasks:
+            out.setdefault(task["id"], task)
+        return out
+
+    return _FIRST_BY_ID.one(tasks, build)
+
+
+_BONUS_TASK_IDS: SpecMemo[tuple[str, ...]] = SpecMemo()
+
+
+def _bonus_task_ids(tasks: tuple[Mapping[str, Any], ...]) -> tuple[str, ...]:
+    """The ids of the tasks whose first task of that id has a bonus :func:`_bonus_rooms` looks
+    for (the others give no rooms), in order; kept by the list."""
+    return _BONUS_TASK_IDS.one(tasks, lambda: tuple(
+        str(t["id"]) for t in tasks if (first := _first_by_id(tasks).get(str(t["id"]))) is not None
+        and _held_bonuses(first)))
+
+
+_HELD_BONUSES: SpecMemo[tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]] = SpecMemo()
+
+
+def _held_bonuses(task: Mapping[str, Any]) -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
+    """The bonuses of the task's roll that count holding something in a place (``add`` with
+    ``when: {all: [{holding: X}, {in: ...}]}``, not a risky ``fatal_below`` one), each as (what is
+    held, the places), in order; from the spec alone, so kept by the task."""
+    def build() -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
+        roll = task.get("roll")
+        if not isinstance(roll, Mapping):
+            return ()
+        out = []
+        for mod in roll.get("modifiers", ()):
+            leaves = mod.get("when", {}).get("all", []) if "add" in mod else []
+            held = tuple(x["holding"] for x in leaves if "holding" in x)
+            where = tuple(x["in"] for x in leaves if "in" in x)
+            if held and where and "fatal_below" not in mod:
+                out.append((held, where))
+        return tuple(out)
+
+    return _HELD_BONUSES.one(task, build)
 
 
 def _escort_plan(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
