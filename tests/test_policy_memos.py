@@ -8,6 +8,7 @@ parts of the spec."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import importlib
 from collections.abc import Mapping
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, HauntState
-from hauntcheck.engine.betrayal.policy import goal_rooms, policy
+from hauntcheck.engine.betrayal.policy import goal_rooms, paths, policy
 from hauntcheck.engine.betrayal.policy.attacks import _hopeless
 from hauntcheck.engine.betrayal.policy.fields import _harmful_rooms, harmful_on_entry
 from hauntcheck.engine.betrayal.policy.goals import _meeting_room
@@ -253,3 +254,32 @@ def test_kept_spec_readings_equal_plain_ones_at_every_decision(haunt: int) -> No
     met = {50: "bonus rooms", 10: "goal rooms", 36: "goal rooms", 35: "rituals", 46: "win tokens"}
     if haunt in met:  # the part of the spec the haunt is here for was met in a position
         assert seen[met[haunt]] > 0, (met[haunt], seen)
+
+
+# Houses that grow during the haunt phase, with barrier rooms, chutes, links, fallen rooms, moving
+# rooms (the Mystic Elevator) and rooms taken away: the grown graph must be the rebuilt one.
+GROWING = (1, 3, 5, 10, 27, 34, 35, 40, 42)
+
+
+@pytest.mark.parametrize("haunt", GROWING)
+def test_a_grown_graph_equals_the_rebuilt_one_at_every_decision(haunt: int) -> None:
+    definition = get_game("betrayal")
+    spec = game_spec("betrayal")
+    cases = [c for c in definition.golden if c.controller == "policy" and c.options.get("haunt") == haunt]
+    compared: list[bool] = []  # whether each layout compared was grown rather than rebuilt
+
+    def checked(state: GameState, legal: Choices, rng: Rng) -> Action:
+        choice = policy(state, legal, rng)  # makes the layout first, as play does
+        if isinstance(state, HauntState) and state.hs is not None:
+            fresh = copy.copy(state)
+            fresh._graph_key = None
+            lay = paths.layout(state)
+            assert lay.graph == fresh._graph()
+            compared.append(lay.graph is not state._graph_cache)
+        return choice
+
+    for case in cases:
+        state = definition.new_game(spec, case.players, case.options)
+        run_fast(state, seeded_table(case.seed, PolicyController(checked, case.seed)))
+    assert len(compared) > 100
+    assert any(compared)  # some layouts were grown, not the game's rebuilt graph

@@ -40,10 +40,13 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     if seat is None or seat not in state.ex:
         return _decide(state, actions, rng)
     if state.hs is not None:
-        # The seat's view below is a copy of the game: the house's graph of rooms (and the policy's
-        # distance tables) are brought up to date on the game itself first, so that the view starts
-        # with them instead of rebuilding them for itself at every decision.
+        # The seat's view below may be a copy of the game: the policy's distance tables are brought
+        # up to date on the game itself first, so that every view shares them.
         layout(state)
+        if state.concealed:
+            # where a concealed explorer may be is worked out on the view from the game's own graph
+            # of rooms: built on the game, not rebuilt by each view for itself
+            state._graph()
     # The seat's own view: who the hidden traitors are and their hands (seen_by), where an explorer
     # concealed from it truly is (concealed_view), and the haunt's hidden tokens and statuses
     # (seat_view) are out of what the policy reads.
