@@ -21,7 +21,7 @@ from hauntcheck.engine.betrayal.policy.attacks import _hopeless
 from hauntcheck.engine.betrayal.policy.fields import _harmful_rooms, harmful_on_entry
 from hauntcheck.engine.betrayal.policy.goals import _meeting_room
 from hauntcheck.engine.betrayal.policy.memo import values_of
-from hauntcheck.engine.betrayal.policy.places import _ritual_rooms, _win_token_rooms
+from hauntcheck.engine.betrayal.policy.places import _escort_places, _ritual_rooms, _win_token_rooms
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 from hauntcheck.engine.games import game_spec, get_game
 from hauntcheck.engine.play import PolicyController, run_fast, seeded_table
@@ -33,9 +33,9 @@ turn = importlib.import_module("hauntcheck.engine.betrayal.policy.turn")
 # 34, 35, 46), in any of several places (8), once per place (1, 8, 11), with bonuses for what is held
 # (50), on entry (27), repeated without limit (14, 35, 50); other rules that hold tokens (15, 50: not
 # tasks, so not counted); monsters trapped in rooms (10), heroes gathering in a room (36), wins
-# counting earned tokens (1, 8, 11, 14, 27, 46, 48).
+# counting earned tokens (1, 8, 11, 14, 27, 46, 48), monsters the heroes escort (46).
 HAUNTS = (1, 8, 10, 11, 14, 15, 27, 34, 35, 36, 46, 48, 50)
-KINDS = ("token needs", "rooms", "tasks", "task rooms", "bonus rooms", "goal rooms", "rituals", "win tokens")
+KINDS = ("token needs", "rooms", "tasks", "task rooms", "bonus rooms", "goal rooms", "rituals", "win tokens", "escorts")
 
 
 def plain_token_needs(st: HauntState, side: str) -> dict[str, int]:
@@ -189,6 +189,19 @@ def plain_win_token_rooms(st: HauntState, side: str) -> list[str]:
     return out
 
 
+def plain_escort_places(st: HauntState) -> dict[str, list[str]]:
+    assert st.hs is not None
+    out: dict[str, list[str]] = {}
+    for act in [*st.hs.heroes_side.tasks, *st.hs.heroes_side.actions]:
+        kind = act.get("target", {}).get("monster")
+        mdef = st.hs.monsters.get(str(kind)) if kind is not None else None
+        if mdef is None or not st._monster_raw(mdef).get("escort") or "where" not in act:
+            continue
+        with contextlib.suppress(NotImplementedError):
+            out.setdefault(str(kind), []).extend(r for r in st._rooms_for(act["where"]) if r in st.house.spots)
+    return out
+
+
 def check(st: HauntState) -> dict[str, int]:
     """Compare the kept readings with the plain ones in this position; what was compared, by kind."""
     assert st.hs is not None
@@ -205,6 +218,8 @@ def check(st: HauntState) -> dict[str, int]:
         seen["goal rooms"] += bool(plain_goal_rooms(st, side))
         assert _win_token_rooms(st, "", side) == plain_win_token_rooms(st, side)
         seen["win tokens"] += bool(plain_win_token_rooms(st, side))
+    assert _escort_places(st) == plain_escort_places(st)
+    seen["escorts"] += any(plain_escort_places(st).values())
     rooms = sorted(st.house.spots)
     assert turn._worth_trying(st, rooms) == [r for r in rooms if plain_worth_trying(st, r)]
     seen["rooms"] += len(rooms)
@@ -251,9 +266,9 @@ def test_kept_spec_readings_equal_plain_ones_at_every_decision(haunt: int) -> No
         assert seen["token needs"] > 0
     if haunt in (1, 8, 34, 35, 46):  # their tasks have rooms to go to: the check met some
         assert seen["task rooms"] > 0
-    met = {50: "bonus rooms", 10: "goal rooms", 36: "goal rooms", 35: "rituals", 46: "win tokens"}
-    if haunt in met:  # the part of the spec the haunt is here for was met in a position
-        assert seen[met[haunt]] > 0, (met[haunt], seen)
+    met = {50: ["bonus rooms"], 10: ["goal rooms"], 36: ["goal rooms"], 35: ["rituals"], 46: ["win tokens", "escorts"]}
+    for kind in met.get(haunt, []):  # the part of the spec the haunt is here for was met in a position
+        assert seen[kind] > 0, (kind, seen)
 
 
 # Houses that grow during the haunt phase, with barrier rooms, chutes, links, fallen rooms, moving

@@ -24,7 +24,7 @@ from hauntcheck.engine.betrayal.policy.monsters import (
     monster_goal,
 )
 from hauntcheck.engine.betrayal.policy.paths import dist_to, layout
-from hauntcheck.engine.betrayal.policy.turn import _targets, _turn
+from hauntcheck.engine.betrayal.policy.turn import _carrier, _targets, _turn
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 
 
@@ -94,7 +94,7 @@ def _decide(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         m = st.monster(str(actions[0]["monster"]))
         here = [st.ex[s].part for s in st.living_heroes() if st.ex[s].room == m.room]
         return max(actions, key=lambda a: here.count(actions.index(a)))
-    if any(a.kind == "monster-ability" and a.get("id") is not None for a in actions):
+    if "monster-ability" in kinds and any(a.kind == "monster-ability" and a.get("id") is not None for a in actions):
         return _monster_ability(st, actions)
     if "wail-target" in kinds:  # the hero with the weakest Sanity, never one's own side
         seat = st.to_move() or ""
@@ -179,7 +179,7 @@ def _ride(st: HauntState, actions: list[Action]) -> Action | None:
     want = wanted_cards(st, side)
     allies = st.allies_of(seat)
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
-    carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
+    carrier = _carrier(st, seat, allies, want)
     goals = [g for g in _targets(st, seat, side, want, carrier, lacking) if g in st.house.spots]
     if not goals or "mystic-elevator" in dist_to(st, goals):
         return None

@@ -115,7 +115,7 @@ def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
     them (a breadth-first search backwards, with the one-way chutes that room text slides you
     down; goals not in the house count for nothing), worked out once per layout and set of goals."""
     lay = layout(st)
-    key = frozenset(g for g in goals if g in lay.graph)
+    key = frozenset(goals).intersection(lay.graph)
     table = lay.dist.get(key)
     if table is None:
         if lay.back is None:
@@ -139,12 +139,15 @@ def dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> Mapp
 
 
 def _search(graph: Mapping[str, set[str]], starts: list[str], avoid: frozenset[str]) -> dict[str, int]:
+    """Breadth-first spaces from ``starts`` (never through ``avoid``). A room's spaces are the round
+    it is first reached in, whatever the order within a round: the ways out of a room are not
+    sorted (the tables are read by room, never in their order)."""
     frontier = starts
     dist = dict.fromkeys(frontier, 0)
     while frontier:
         nxt: list[str] = []
         for room in frontier:
-            for other in sorted(graph[room]):
+            for other in graph[room]:
                 if other not in dist and other not in avoid:
                     dist[other] = dist[room] + 1
                     nxt.append(other)

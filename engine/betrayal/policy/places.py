@@ -121,13 +121,25 @@ def _escort_places(st: HauntState) -> dict[str, list[str]]:
     if st.hs is None:
         return {}
     out: dict[str, list[str]] = {}
+    for kind, where in _ESCORTS.get((st.hs, st.haunts), None, lambda: _escorted_actions(st)):
+        with contextlib.suppress(NotImplementedError):
+            out.setdefault(kind, []).extend(r for r in st._rooms_for(where) if r in st.house.spots)
+    return out
+
+
+_ESCORTS: SpecMemo[list[tuple[str, Any]]] = SpecMemo()
+
+
+def _escorted_actions(st: HauntState) -> list[tuple[str, Any]]:
+    """The heroes' tasks and actions aimed at a monster they may escort, as (its kind, the
+    action's place), in order: read from the haunt's spec and its file only, so kept by them."""
+    assert st.hs is not None
+    out: list[tuple[str, Any]] = []
     for act in [*st.hs.heroes_side.tasks, *st.hs.heroes_side.actions]:
         kind = act.get("target", {}).get("monster")
         mdef = st.hs.monsters.get(str(kind)) if kind is not None else None
-        if mdef is None or not st._monster_raw(mdef).get("escort") or "where" not in act:
-            continue
-        with contextlib.suppress(NotImplementedError):
-            out.setdefault(str(kind), []).extend(r for r in st._rooms_for(act["where"]) if r in st.house.spots)
+        if mdef is not None and st._monster_raw(mdef).get("escort") and "where" in act:
+            out.append((str(kind), act["where"]))
     return out
 
 

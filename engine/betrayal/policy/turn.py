@@ -127,7 +127,7 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if attack is not None:
         return attack
     # One carrier gathers what the goals need: the ally holding most of it (first seat on ties).
-    carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
+    carrier = _carrier(st, seat, allies, want)
     bearer = win_bearer(st, side)
     if bearer is not None and bearer.seat in allies:
         carrier = bearer.seat  # the explorer a win names carries it all (the heir, as far as this seat knows)
@@ -165,6 +165,16 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if "end" in by_kind:
         return by_kind["end"][0]
     return actions[rng.below(len(actions))]
+
+
+def _carrier(st: HauntState, seat: str, allies: list[str], want: set[str]) -> str:
+    """The ally who gathers what the goals need: the one holding most of it, the first seat on
+    ties (``allies`` are in seat order); the seat itself without allies."""
+    if not allies:
+        return seat
+    if not want:
+        return allies[0]  # nobody holds anything wanted: a tie of all
+    return max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s)))
 
 
 def _foe_across(st: HauntState, seat: str) -> bool:
