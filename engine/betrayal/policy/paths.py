@@ -31,6 +31,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HauntState
 from hauntcheck.engine.betrayal.house import House, Spot, step
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 
 
 @dataclass
@@ -120,11 +121,19 @@ def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
     if table is None:
         if lay.back is None:
             lay.back = {room: set(ways) for room, ways in lay.graph.items()}
-            for room in lay.graph:
-                for chute in (c for c in st.t.rooms[room].connections if c.kind == "chute" and c.to in lay.back):
-                    lay.back[chute.to].add(room)  # walked backwards: from where it lands to its top
+            for top, bottom in _CHUTES.one(st.t, lambda: _chutes(st)):
+                if top in lay.back and bottom in lay.back:
+                    lay.back[bottom].add(top)  # walked backwards: from where it lands to its top
         table = lay.dist[key] = _search(lay.back, sorted(key), frozenset())
     return table
+
+
+_CHUTES: SpecMemo[tuple[tuple[str, str], ...]] = SpecMemo()
+
+
+def _chutes(st: HauntState) -> tuple[tuple[str, str], ...]:
+    """Every chute of the game's room tiles (``st.t``), as (the room it starts in, where it lands)."""
+    return tuple((room.id, c.to) for room in st.t.rooms.values() for c in room.connections if c.kind == "chute")
 
 
 def dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> Mapping[str, int]:

@@ -412,7 +412,8 @@ def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
     ally may still get in, and then heads for the rooms of its other open tasks (the way out).
     Before any ride is open, the rooms of the tasks open now, or new rooms while those tasks'
     rooms are all still to be found. None when the side has no rides."""
-    rides = [t for t in st.tasks_for(seat) if any("ride_with" in e for e in t.get("success", []) + t.get("do", []))]
+    tasks = st.tasks_for(seat)
+    rides = _RIDES.one(tasks, lambda: [t for t in tasks if any("ride_with" in e for e in t.get("success", []) + t.get("do", []))])
     if not rides:
         return None
     statuses = {str(e["ride_with"]) for t in rides for e in t.get("success", []) + t.get("do", []) if "ride_with" in e}
@@ -437,6 +438,9 @@ def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
     if open_now:
         return open_now
     return frontier(st) if _task_rooms_unfound(st, seat, HERO) else None
+
+
+_RIDES: SpecMemo[list[Mapping[str, Any]]] = SpecMemo()
 
 
 def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, holding_only: bool = False) -> list[str]:
