@@ -30,6 +30,8 @@ def _probe(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
     """An attack on a room where an unseen foe may be (``attack-unseen``): the explorer's own room,
     or one in sight of its ranged weapon, among the rooms its side knows the foe may be in - with
     the most dice. Read from the public candidate sets only, never the foe's true room."""
+    if not attacks:
+        return None
     maybe = {r for s, known in st.concealed.items() if st.side.get(s) != st.side.get(seat) for r in known["rooms"]}
     best: tuple[tuple[bool, int], Action] | None = None
     for a in attacks:
@@ -43,6 +45,8 @@ def _probe(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
 
 
 def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | None:
+    if not attacks:
+        return None
     best: tuple[int, Action] | None = None
     fixed = _fixed(st, seat)
     if _kill_with_weapon(st, seat):
@@ -63,13 +67,15 @@ def _best_attack(st: HauntState, seat: str, attacks: list[Action]) -> Action | N
             theirs = st._dice(None, m, weapon.defend if weapon else trait)
         edge = mine - theirs
         used = str(a["weapon"]) if a.get("weapon") else None
-        if target in st.ex and st.hs is not None and not st.fight_rules(seat, target, weapon=used) and any(
+        # the rules of a plain attack on an explorer, asked once for the two checks below and the fight
+        plain = st.fight_rules(seat, target, weapon=used) if target in st.ex else None
+        if plain is not None and st.hs is not None and not plain and any(
                 st.hs.statuses.get(x, {}).get("no_skull") for x in st.hstatus.get(target, [])):
             continue  # it cannot die of damage: a fight only risks a loss
-        if target in st.ex and not st.fight_rules(seat, target, weapon=used) and _untouchable(st, target):
+        if plain is not None and not plain and _untouchable(st, target):
             continue  # no attack damages it at all: a fight only risks a loss
         chosen = str(a["rule"]) if a.get("rule") else None
-        rules = st.fight_rules(seat, target, chosen=chosen, weapon=used)
+        rules = plain if plain is not None and chosen is None else st.fight_rules(seat, target, chosen=chosen, weapon=used)
         if chosen is not None and not _win_changes_anything(st, rules, target):
             continue  # a fight by the haunt's rule whose win would change nothing now only risks a loss
         wins = [eff for r in rules for eff in r.get("on_attacker_wins", [])]

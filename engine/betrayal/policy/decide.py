@@ -24,7 +24,7 @@ from hauntcheck.engine.betrayal.policy.monsters import (
     monster_goal,
 )
 from hauntcheck.engine.betrayal.policy.paths import dist_to, layout
-from hauntcheck.engine.betrayal.policy.turn import _targets, _turn
+from hauntcheck.engine.betrayal.policy.turn import _carrier, _targets, _turn
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 
 
@@ -40,10 +40,13 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     if seat is None or seat not in state.ex:
         return _decide(state, actions, rng)
     if state.hs is not None:
-        # The seat's view below is a copy of the game: the house's graph of rooms (and the policy's
-        # distance tables) are brought up to date on the game itself first, so that the view starts
-        # with them instead of rebuilding them for itself at every decision.
+        # The seat's view below may be a copy of the game: the policy's distance tables are brought
+        # up to date on the game itself first, so that every view shares them.
         layout(state)
+        if state.concealed:
+            # where a concealed explorer may be is worked out on the view from the game's own graph
+            # of rooms: built on the game, not rebuilt by each view for itself
+            state._graph()
     # The seat's own view: who the hidden traitors are and their hands (seen_by), where an explorer
     # concealed from it truly is (concealed_view), and the haunt's hidden tokens and statuses
     # (seat_view) are out of what the policy reads.
@@ -91,7 +94,7 @@ def _decide(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         m = st.monster(str(actions[0]["monster"]))
         here = [st.ex[s].part for s in st.living_heroes() if st.ex[s].room == m.room]
         return max(actions, key=lambda a: here.count(actions.index(a)))
-    if any(a.kind == "monster-ability" and a.get("id") is not None for a in actions):
+    if "monster-ability" in kinds and any(a.kind == "monster-ability" and a.get("id") is not None for a in actions):
         return _monster_ability(st, actions)
     if "wail-target" in kinds:  # the hero with the weakest Sanity, never one's own side
         seat = st.to_move() or ""
@@ -176,7 +179,7 @@ def _ride(st: HauntState, actions: list[Action]) -> Action | None:
     want = wanted_cards(st, side)
     allies = st.allies_of(seat)
     lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
-    carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
+    carrier = _carrier(st, seat, allies, want)
     goals = [g for g in _targets(st, seat, side, want, carrier, lacking) if g in st.house.spots]
     if not goals or "mystic-elevator" in dist_to(st, goals):
         return None

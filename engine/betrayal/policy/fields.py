@@ -20,7 +20,9 @@ def out_of_the_way(st: HauntState, actions: list[Action], choice: Action) -> Act
     """A hero's ending or move, kept out of the rooms a spreading field reaches at the monster
     turn (:func:`_doomed_rooms`) once nothing is left to do there this turn."""
     seat = st.current
-    if choice.kind not in ("end", "move", "explore") or st.hs is None or st.side.get(seat, HERO) != HERO \
+    if st.hs is None or not _FIELD_RULES.one(st.hs, lambda: _field_rules(st))[0]:
+        return choice  # no field harms anyone in this haunt (no room is doomed)
+    if choice.kind not in ("end", "move", "explore") or st.side.get(seat, HERO) != HERO \
             or any(a.kind == "task" for a in actions):
         return choice  # work is still to be done here this turn
     doomed = _doomed_rooms(st)

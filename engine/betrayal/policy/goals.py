@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
-from hauntcheck.engine.betrayal.hauntspec import SideDef
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, SideDef
 from hauntcheck.engine.betrayal.policy.memo import SpecMemo, values_of
 
 
@@ -23,23 +23,45 @@ def goal_rooms(st: HauntState, side: str) -> list[str]:
     """Rooms in the house that the side's goals name (lures for heroes, task rooms)."""
     if st.hs is None:
         return []
-    rooms: list[str] = []
-    if side == HERO:
-        for mdef in st.hs.monsters.values():
-            for rule in mdef.must:
-                if rule.get("when") == "on-enter-or-start" and any("trap_monster" in f for f in rule.get("failure", [])):
-                    for r in rule.get("where", {}).get("rooms", []):
-                        if r in st.house.spots and f"{rule['id']}/{r}" not in st.used_places:
-                            rooms.append(r)
+    named = st.hs.derived("policy-goal-rooms", _named_rooms).get(side)
+    if named is None:
+        return []
+    spots, used = st.house.spots, st.used_places
+    rooms = [r for r, place in named.traps if r in spots and place not in used]
     own = st.hs.sides().get(side)
-    if own is not None:
+    if own is not None and named.meeting:
         rooms += _meeting_room(st, own.wins)
-        for task in own.tasks:
-            for r in task.get("where", {}).get("rooms", []):
-                if r in st.house.spots and not (task.get("reuse") == "once-per-place"
-                                                and f"{task['id']}/{r}" in st.used_places):
-                    rooms.append(r)  # a room that served a once-per-place task is spent
+    # a room that served a once-per-place task is spent
+    rooms += [r for r, place in named.task_rooms if r in spots and (place is None or place not in used)]
     return sorted(set(rooms))
+
+
+@dataclass(frozen=True)
+class NamedRooms:
+    """The rooms a side's goals name in the haunt's spec (:func:`goal_rooms` keeps those in the
+    house and not used up), each with the ``used_places`` entry that spends it (None: never)."""
+
+    traps: tuple[tuple[str, str], ...]  # heroes: the rooms where a monster's ``must`` rule traps it
+    meeting: bool  # a win names a room for the heroes to gather in (``heroes_together_in``)
+    task_rooms: tuple[tuple[str, str | None], ...]  # the rooms of its tasks (``where.rooms``)
+
+
+def _named_rooms(hs: HauntSpec) -> dict[str, NamedRooms]:
+    """:class:`NamedRooms` of each side of the haunt (the heroes' even without a page of theirs)."""
+    out: dict[str, NamedRooms] = {}
+    for side in {HERO, *hs.sides()}:
+        traps: list[tuple[str, str]] = []
+        if side == HERO:
+            for mdef in hs.monsters.values():
+                for rule in mdef.must:
+                    if rule.get("when") == "on-enter-or-start" and any("trap_monster" in f for f in rule.get("failure", [])):
+                        traps += [(r, f"{rule['id']}/{r}") for r in rule.get("where", {}).get("rooms", [])]
+        own = hs.sides().get(side)
+        meeting = own is not None and any(values_of(w.when, "heroes_together_in") for w in own.wins)
+        task_rooms = [(r, f"{task['id']}/{r}" if task.get("reuse") == "once-per-place" else None)
+                      for task in (own.tasks if own is not None else ()) for r in task.get("where", {}).get("rooms", [])]
+        out[side] = NamedRooms(tuple(traps), meeting, tuple(task_rooms))
+    return out
 
 
 def wanted_cards(st: HauntState, side: str) -> set[str]:

@@ -14,6 +14,12 @@ and the tables are kept if nothing changed. A table is what :meth:`HauntState._d
 for the same goals on the same graph, so a cached answer never differs from a fresh one
 (``tests/test_policy_paths.py`` checks both over many seeded games).
 
+When the house has only grown since the last layout (tiles placed, none taken away or moved, the
+same links and fallen rooms), the new layout's graph is the last one grown by the new rooms
+(:func:`_grown`) instead of the game's graph rebuilt from every room's exits: a rebuild was a
+quarter of the policy's time. ``tests/test_policy_memos.py`` compares the grown graph with a
+rebuilt one at every decision of many golden games.
+
 The tables are shared: callers read them, never change them (hence ``Mapping``).
 """
 
@@ -24,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HauntState
-from hauntcheck.engine.betrayal.house import House
+from hauntcheck.engine.betrayal.house import House, Spot, step
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 
 
 @dataclass
@@ -36,6 +43,7 @@ class Layout:
     house: House
     version: tuple[int, int, int]
     graph: dict[str, set[str]]
+    spots: dict[str, Spot]  # where each room of the house lay when the graph was made
     back: dict[str, set[str]] | None = None  # the graph with the chutes' one-way slides, walked backwards
     dist: dict[frozenset[str], dict[str, int]] = field(default_factory=dict)
     avoiding: dict[tuple[frozenset[str], frozenset[str]], dict[str, int]] = field(default_factory=dict)
@@ -55,12 +63,52 @@ def layout(st: HauntState) -> Layout:
     same_game = kept is not None and kept.tables is st.t and kept.haunt is st.hs and kept.house is st.house
     if kept is not None and same_game and kept.version == version:
         return kept
-    graph = st._graph()
+    grown = _grown(st, kept, version) if kept is not None and same_game else None
+    graph = grown if grown is not None else st._graph()
     if kept is not None and same_game and (kept.graph is graph or kept.graph == graph):
         kept.version = version  # the numbers moved, the rooms and ways did not
+        kept.spots = dict(st.house.spots)
         return kept
-    _last = Layout(st.t, st.hs, st.house, version, graph)
+    _last = Layout(st.t, st.hs, st.house, version, graph, dict(st.house.spots))
     return _last
+
+
+def _grown(st: HauntState, kept: Layout, version: tuple[int, int, int]) -> dict[str, set[str]] | None:
+    """The graph :meth:`HauntState._graph` would build now, grown from ``kept``'s when the house has
+    only gained rooms since (every room of it still where it was, the same links and fallen
+    rooms); None otherwise. The ways of a room change only with what its exits look at: its doors'
+    neighbouring cells, its printed connections and the links. So the new rooms' exits are added,
+    and those of the rooms beside them, of the rooms with printed connections to them or with a
+    requirement, and of the linked rooms are looked at again; every other room's exits are those
+    the kept graph was made of (``tests/test_policy_memos.py`` compares the grown graph with a
+    rebuilt one at every decision of many golden games)."""
+    if kept.version[1:] != version[1:]:
+        return None
+    spots = st.house.spots
+    if len(spots) <= len(kept.spots) or any(spots.get(room) is not spot for room, spot in kept.spots.items()):
+        return None
+    gone = set(st.collapsed) if st.hs is not None and any(s.collapse is not None for s in st.hs.sides().values()) else set()
+    new = [room for room in spots if room not in kept.spots and room not in gone]
+    graph = {room: set(ways) for room, ways in kept.graph.items()}
+    for room in new:
+        graph[room] = set()
+    added = set(new)
+    again = set(new)
+    for room in new:
+        spot = spots[room]
+        again.update(other for side in range(4) if (other := st.house.room_at(spot.floor, step(spot.cell, side))) is not None)
+    # a printed connection (stairs, a strip) counts once the room it leads to is placed, and one
+    # with a requirement once that holds (the rooms in the house)
+    again.update(room for room, ways in st.t_links.items() if room in graph
+                 and any(to in added or requires for to, _kind, _cost, requires in ways))
+    again.update(room for link in st.links for room in link[:2])
+    for room in sorted(again & graph.keys()):
+        for part in range(max(1, len(st.t.rooms[room].barrier))):
+            for other, _, _ in st.exits_at(room, part):
+                if other in graph:
+                    graph[room].add(other)
+                    graph[other].add(room)
+    return graph
 
 
 def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
@@ -68,16 +116,24 @@ def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
     them (a breadth-first search backwards, with the one-way chutes that room text slides you
     down; goals not in the house count for nothing), worked out once per layout and set of goals."""
     lay = layout(st)
-    key = frozenset(g for g in goals if g in lay.graph)
+    key = frozenset(goals).intersection(lay.graph)
     table = lay.dist.get(key)
     if table is None:
         if lay.back is None:
             lay.back = {room: set(ways) for room, ways in lay.graph.items()}
-            for room in lay.graph:
-                for chute in (c for c in st.t.rooms[room].connections if c.kind == "chute" and c.to in lay.back):
-                    lay.back[chute.to].add(room)  # walked backwards: from where it lands to its top
+            for top, bottom in _CHUTES.one(st.t, lambda: _chutes(st)):
+                if top in lay.back and bottom in lay.back:
+                    lay.back[bottom].add(top)  # walked backwards: from where it lands to its top
         table = lay.dist[key] = _search(lay.back, sorted(key), frozenset())
     return table
+
+
+_CHUTES: SpecMemo[tuple[tuple[str, str], ...]] = SpecMemo()
+
+
+def _chutes(st: HauntState) -> tuple[tuple[str, str], ...]:
+    """Every chute of the game's room tiles (``st.t``), as (the room it starts in, where it lands)."""
+    return tuple((room.id, c.to) for room in st.t.rooms.values() for c in room.connections if c.kind == "chute")
 
 
 def dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> Mapping[str, int]:
@@ -92,12 +148,15 @@ def dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> Mapp
 
 
 def _search(graph: Mapping[str, set[str]], starts: list[str], avoid: frozenset[str]) -> dict[str, int]:
+    """Breadth-first spaces from ``starts`` (never through ``avoid``). A room's spaces are the round
+    it is first reached in, whatever the order within a round: the ways out of a room are not
+    sorted (the tables are read by room, never in their order)."""
     frontier = starts
     dist = dict.fromkeys(frontier, 0)
     while frontier:
         nxt: list[str] = []
         for room in frontier:
-            for other in sorted(graph[room]):
+            for other in graph[room]:
                 if other not in dist and other not in avoid:
                     dist[other] = dist[room] + 1
                     nxt.append(other)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HauntState, Monster
+from hauntcheck.engine.betrayal.hauntspec import SideDef
 from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.betrayal.policy.paths import dist_to
 from hauntcheck.engine.core import Action
@@ -19,6 +20,18 @@ def _win_token_rooms(st: HauntState, seat: str, side: str) -> list[str]:
     own = st.hs.sides().get(side) if st.hs is not None else None
     if own is None:
         return []
+    out: list[str] = []
+    for where in _WIN_TOKEN_PLACES.one(own, lambda: _win_token_places(own)):
+        out += [r for r in st._rooms_for(where) if r in st.house.spots]
+    return out
+
+
+_WIN_TOKEN_PLACES: SpecMemo[tuple[Any, ...]] = SpecMemo()
+
+
+def _win_token_places(own: SideDef) -> tuple[Any, ...]:
+    """The places (``where``) of the side's tasks that earn a token one of its wins counts, in
+    order (from the spec alone, so kept by the side)."""
     counted: set[str] = set()
 
     def visit(p: Any) -> None:
@@ -35,12 +48,12 @@ def _win_token_rooms(st: HauntState, seat: str, side: str) -> list[str]:
 
     for win in own.wins:
         visit(win.when)
-    out: list[str] = []
+    out: list[Any] = []
     for task in own.tasks:
         earns = {str(e["earn"].get("token")) for e in task.get("success", []) + task.get("do", []) if "earn" in e}
         if earns & counted and "where" in task:
-            out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
-    return out
+            out.append(task["where"])
+    return tuple(out)
 
 
 def _company_rooms(st: HauntState) -> list[str]:
@@ -89,14 +102,17 @@ def _ritual_rooms(st: HauntState, seat: str) -> list[str]:
     """Rooms of the explorer's open task rolls that may be repeated (``limit: unlimited``), such
     as a summoning made of many rolls."""
     out: list[str] = []
-    for task in st.tasks_for(seat):
-        if "roll" not in task or task.get("limit") != "unlimited" or "where" not in task:
-            continue
+    tasks = st.tasks_for(seat)
+    for task in _RITUALS.one(tasks, lambda: tuple(t for t in tasks if "roll" in t and t.get("limit") == "unlimited"
+                                                  and "where" in t)):
         if "requires" in task and not st.pred(task["requires"], seat):
             continue
         with contextlib.suppress(NotImplementedError):
             out += [r for r in st._rooms_for(task["where"]) if r in st.house.spots]
     return out
+
+
+_RITUALS: SpecMemo[tuple[Mapping[str, Any], ...]] = SpecMemo()
 
 
 def _escort_places(st: HauntState) -> dict[str, list[str]]:
@@ -105,13 +121,25 @@ def _escort_places(st: HauntState) -> dict[str, list[str]]:
     if st.hs is None:
         return {}
     out: dict[str, list[str]] = {}
+    for kind, where in _ESCORTS.get((st.hs, st.haunts), None, lambda: _escorted_actions(st)):
+        with contextlib.suppress(NotImplementedError):
+            out.setdefault(kind, []).extend(r for r in st._rooms_for(where) if r in st.house.spots)
+    return out
+
+
+_ESCORTS: SpecMemo[list[tuple[str, Any]]] = SpecMemo()
+
+
+def _escorted_actions(st: HauntState) -> list[tuple[str, Any]]:
+    """The heroes' tasks and actions aimed at a monster they may escort, as (its kind, the
+    action's place), in order: read from the haunt's spec and its file only, so kept by them."""
+    assert st.hs is not None
+    out: list[tuple[str, Any]] = []
     for act in [*st.hs.heroes_side.tasks, *st.hs.heroes_side.actions]:
         kind = act.get("target", {}).get("monster")
         mdef = st.hs.monsters.get(str(kind)) if kind is not None else None
-        if mdef is None or not st._monster_raw(mdef).get("escort") or "where" not in act:
-            continue
-        with contextlib.suppress(NotImplementedError):
-            out.setdefault(str(kind), []).extend(r for r in st._rooms_for(act["where"]) if r in st.house.spots)
+        if mdef is not None and st._monster_raw(mdef).get("escort") and "where" in act:
+            out.append((str(kind), act["where"]))
     return out
 
 

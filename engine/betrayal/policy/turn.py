@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState
-from hauntcheck.engine.betrayal.hauntspec import SideDef
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, SideDef
 from hauntcheck.engine.betrayal.policy.attacks import (
     _best_attack,
     _body_tokens,
@@ -77,7 +78,8 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if side == HERO and "carry" in by_kind:
         return by_kind["carry"][0]  # a carried ally is safe from what hunts it
     reveal = by_kind.pop("reveal-traitor", [])
-    actions = [a for a in actions if a.kind != "reveal-traitor"]
+    if reveal:
+        actions = [a for a in actions if a.kind != "reveal-traitor"]
     if reveal and st.ex[seat].status:
         return reveal[0]  # hidden-traitor.self-reveal: traitor powers end lasting event hindrances
     if "attack" in by_kind:
@@ -125,7 +127,7 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if attack is not None:
         return attack
     # One carrier gathers what the goals need: the ally holding most of it (first seat on ties).
-    carrier = max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s))) if allies else seat
+    carrier = _carrier(st, seat, allies, want)
     bearer = win_bearer(st, side)
     if bearer is not None and bearer.seat in allies:
         carrier = bearer.seat  # the explorer a win names carries it all (the heir, as far as this seat knows)
@@ -141,7 +143,7 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         if st.ex[seat].room not in dist_to(st, goals) and not by_kind.get("move") and by_kind.get("use"):
             return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
     avoid: set[str] = set()
-    if any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)) and "move" in by_kind:
+    if st.tasks_at(seat, "on-entry") and "move" in by_kind:
         avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]))}
         by_kind["move"] = [a for a in by_kind["move"] if str(a["to"]) not in avoid]
     if goals:
@@ -163,6 +165,16 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
     if "end" in by_kind:
         return by_kind["end"][0]
     return actions[rng.below(len(actions))]
+
+
+def _carrier(st: HauntState, seat: str, allies: list[str], want: set[str]) -> str:
+    """The ally who gathers what the goals need: the one holding most of it, the first seat on
+    ties (``allies`` are in seat order); the seat itself without allies."""
+    if not allies:
+        return seat
+    if not want:
+        return allies[0]  # nobody holds anything wanted: a tie of all
+    return max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s)))
 
 
 def _foe_across(st: HauntState, seat: str) -> bool:
@@ -192,14 +204,16 @@ def token_needs(st: HauntState, side: str) -> dict[str, int]:
     out: dict[str, int] = {}
     if st.hs is None:
         return out
-    for task in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0])):
-        for value in _held_tokens_asked(task):
-            with contextlib.suppress(TypeError, ValueError):
-                out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
+    tasks = st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))
+    # nearly every haunt asks for no held tokens at all: the tasks' requirements are gathered once
+    for value in _TASKS_HOLD_TOKENS.one(tasks, lambda: [v for task in tasks for v in _held_tokens_asked(task)]):
+        with contextlib.suppress(TypeError, ValueError):
+            out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
     return out
 
 
 _HOLDS_TOKENS: SpecMemo[list[Any]] = SpecMemo()
+_TASKS_HOLD_TOKENS: SpecMemo[list[Any]] = SpecMemo()
 
 
 def _held_tokens_asked(task: Mapping[str, Any]) -> list[Any]:
@@ -244,7 +258,7 @@ def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Ac
         goals = [st.ex[s].room for s in marks if s != seat and st.seen_side(s) == HERO
                  and marks[s] < marks.get(seat, 99) and st.held.get(s, []).count(token) + mine >= count]
     if not goals:
-        goals = [r for r in sorted(set(st.htokens.get(token, []))) if _worth_trying(st, r)]
+        goals = _worth_trying(st, sorted(set(st.htokens.get(token, []))))
     dist = dist_to(st, goals)
     if here not in dist:
         dist = dist_to(st, frontier(st))
@@ -275,24 +289,35 @@ def _task_room_token(st: HauntState, task_id: str) -> str | None:
     """The token a task is done for when it is done where that token lies (``room_with_token``)."""
     if st.hs is None:
         return None
-    for side in st.hs.sides().values():
+    return st.hs.derived("policy-task-room-token", _room_tokens_by_task).get(task_id)
+
+
+def _room_tokens_by_task(hs: HauntSpec) -> dict[str, str | None]:
+    """Each task id's ``room_with_token`` (None without one), from the first task of that id in
+    the book's order (sides, then each side's tasks before its actions)."""
+    out: dict[str, str | None] = {}
+    for side in hs.sides().values():
         for task in [*side.tasks, *side.actions]:
-            if task["id"] == task_id:
-                where = task.get("where", {})
-                return str(where["room_with_token"]) if "room_with_token" in where else None
-    return None
+            where = task.get("where", {})
+            out.setdefault(task["id"], str(where["room_with_token"]) if "room_with_token" in where else None)
+    return out
 
 
-def _worth_trying(st: HauntState, room: str) -> bool:
-    """A room worth walking to for a token: not one whose way to it is a long shot (a task
-    rolled with every trait), nor one whose rule cannot give it now (the haunt's hooks say)."""
-    if st.hs is None:
-        return False
-    for side in st.hs.sides().values():
-        for task in side.tasks:
-            if task.get("roll", {}).get("each_trait") and room in st._rooms_for(task.get("where", {})):
-                return False
-    return all(TOKEN_ROOM_HOOKS[h](st, room) for h in st.hooks_used if h in TOKEN_ROOM_HOOKS)
+def _worth_trying(st: HauntState, rooms: list[str]) -> list[str]:
+    """The rooms worth walking to for a token, in order: not one whose way to it is a long shot
+    (a task rolled with every trait), nor one whose rule cannot give it now (the haunt's hooks say)."""
+    if st.hs is None or not rooms:
+        return []
+    # the long shots' rooms are asked once for all the rooms, not once per room
+    long_shots = {r for where in st.hs.derived("policy-each-trait-places", _each_trait_places) for r in st._rooms_for(where)}
+    hooks = [TOKEN_ROOM_HOOKS[h] for h in st.hooks_used if h in TOKEN_ROOM_HOOKS]
+    return [r for r in rooms if r not in long_shots and all(hook(st, r) for hook in hooks)]
+
+
+def _each_trait_places(hs: HauntSpec) -> tuple[Mapping[str, Any], ...]:
+    """The places (``where``) of the sides' tasks rolled with every trait (``roll.each_trait``)."""
+    return tuple(task.get("where", {}) for side in hs.sides().values() for task in side.tasks
+                 if task.get("roll", {}).get("each_trait"))
 
 
 def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str, lacking: set[str]) -> list[str]:
@@ -303,7 +328,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     bearer = win_bearer(st, side)
     if bearer is not None and bearer.seat == seat and bearer.cards <= mine and bearer.rooms:
         return list(bearer.rooms)  # the named explorer with every card: to the room that wins
-    places = item_places(st, side)
+    places = item_places(st, side) if mine else {}  # only the cards held are brought anywhere
     bring = [r for w in sorted(mine) for r in places.get(w, []) if r in st.house.spots]
     if bring:
         return bring
@@ -336,7 +361,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         ride = _ride_rooms(st, seat)
         if ride is not None:
             return ride
-        better = sorted({r for t in st.tasks_for(seat) for r in _bonus_rooms(st, seat, str(t["id"]))})
+        better = sorted({r for task_id in _bonus_task_ids(st.tasks_for(seat)) for r in _bonus_rooms(st, seat, task_id)})
         if better:
             return better  # carry the bonus to where it counts
         ready = _task_rooms(st, seat, side, None, holding_only=True)
@@ -387,7 +412,8 @@ def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
     ally may still get in, and then heads for the rooms of its other open tasks (the way out).
     Before any ride is open, the rooms of the tasks open now, or new rooms while those tasks'
     rooms are all still to be found. None when the side has no rides."""
-    rides = [t for t in st.tasks_for(seat) if any("ride_with" in e for e in t.get("success", []) + t.get("do", []))]
+    tasks = st.tasks_for(seat)
+    rides = _RIDES.one(tasks, lambda: [t for t in tasks if any("ride_with" in e for e in t.get("success", []) + t.get("do", []))])
     if not rides:
         return None
     statuses = {str(e["ride_with"]) for t in rides for e in t.get("success", []) + t.get("do", []) if "ride_with" in e}
@@ -414,6 +440,9 @@ def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
     return frontier(st) if _task_rooms_unfound(st, seat, HERO) else None
 
 
+_RIDES: SpecMemo[list[Mapping[str, Any]]] = SpecMemo()
+
+
 def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, holding_only: bool = False) -> list[str]:
     """Rooms where the side's tasks can be done (only those yielding ``things`` if given; with
     ``holding_only`` only those of tasks that use a haunt token the explorer carries)."""
@@ -421,11 +450,12 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
         return []
     out: list[str] = []
     for task in st.tasks_for(seat):
-        if any("take_item" in d for d in task.get("do", [])):
+        shape = _place_shape(task)
+        if shape.takes_item:
             continue
-        if things is not None and not things & _yields(task):
+        if things is not None and not things & shape.yields:
             continue
-        if things is None and _yields(task):
+        if things is None and shape.yields:
             continue  # tasks that yield things are sought only while the side lacks them
         if "requires" in task and not st.pred(task["requires"], seat):
             continue
@@ -433,26 +463,56 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
             continue
         if harmful_on_entry(st, task):
             continue  # a room whose entry would take the explorer out of its side's work is no goal
-        held = task.get("holding")
-        if held and not all(st.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
+        if not all(st.holds(seat, h) for h in shape.held):
             continue
-        if holding_only and not any(st._carried(h) for h in ([held] if isinstance(held, str) else held or [])):
+        if holding_only and not any(st._carried(h) for h in shape.held):
             continue
-        if any(not _left_to_take(st, str(e["take_token"])) for e in task.get("success", []) + task.get("do", [])
-               if "take_token" in e):
+        if not all(_left_to_take(st, token) for token in shape.takes_tokens):
             continue  # nothing is left to find
-        places = [task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]
-        spent = {u.split("/", 1)[1] for u in st.used_places if u.startswith(f"{task['id']}/")} \
-            if task.get("reuse") == "once-per-place" else set()
-        for where in places:
+        spent = {u.split("/", 1)[1] for u in st.used_places if u.startswith(shape.used_prefix)} \
+            if shape.once_per_place else set()
+        for where in shape.places:
             try:
                 out += [r for r in st._rooms_for(where) if r in st.house.spots and r not in spent]
             except NotImplementedError:
                 continue
-    if out and any(t.get("timing") == "on-entry" for t in st.tasks_for(seat)):
+    if out and st.tasks_at(seat, "on-entry"):
         harmful = _harmful_rooms(st, seat)
         out = [r for r in out if r not in harmful]  # a task beside a deadly field is done from outside it
     return out
+
+
+@dataclass(frozen=True)
+class _PlaceShape:
+    """What :func:`_task_rooms` reads from a task's spec alone (worked out once per task)."""
+
+    takes_item: bool  # a ``take_item`` outcome: the card is taken where it lies, no room to seek
+    yields: frozenset[str]  # :func:`_yields`
+    held: tuple[Any, ...]  # what it must be done ``holding`` (a name or a list of them)
+    takes_tokens: tuple[str, ...]  # the ``take_token`` of its success and ``do`` outcomes, in order
+    places: tuple[Any, ...]  # its ``where``, or the ``in`` of each ``where_any``
+    once_per_place: bool  # ``reuse: once-per-place``
+    used_prefix: str  # how its used places begin in ``used_places``
+
+
+_PLACE_SHAPES: SpecMemo[_PlaceShape] = SpecMemo()
+
+
+def _place_shape(task: Mapping[str, Any]) -> _PlaceShape:
+    """The task's :class:`_PlaceShape`, kept by the task object."""
+    return _PLACE_SHAPES.one(task, lambda: _shape_of(task))
+
+
+def _shape_of(task: Mapping[str, Any]) -> _PlaceShape:
+    held = task.get("holding")
+    return _PlaceShape(
+        takes_item=any("take_item" in d for d in task.get("do", [])),
+        yields=_yields(task),
+        held=tuple([held] if isinstance(held, str) else held or ()),
+        takes_tokens=tuple(str(e["take_token"]) for e in task.get("success", []) + task.get("do", []) if "take_token" in e),
+        places=tuple([task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]),
+        once_per_place=task.get("reuse") == "once-per-place",
+        used_prefix=f"{task['id']}/")
 
 
 def _shared_out(st: HauntState, seat: str, rooms: list[str]) -> list[str]:
@@ -558,8 +618,7 @@ def _trait_pref(st: HauntState, seat: str, a: Action) -> tuple[int, int]:
 
 def _useful(st: HauntState, side: str, task_id: str) -> bool:
     """Whether a task can still change something (its flags unset, its statuses present)."""
-    own = st.hs.sides().get(side) if st.hs is not None else None
-    task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
+    task = _side_task(st, side, task_id)
     if task is None:
         return False
     outs = _outcomes(task)
@@ -589,9 +648,24 @@ def _outcomes(task: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def _task_yields(st: HauntState, side: str, task_id: str) -> frozenset[str]:
-    own = st.hs.sides().get(side) if st.hs is not None else None
-    task = next((t for t in [*own.tasks, *own.actions] if t["id"] == task_id), None) if own else None
+    task = _side_task(st, side, task_id)
     return _yields(task) if task is not None else frozenset()
+
+
+def _side_task(st: HauntState, side: str, task_id: str) -> Mapping[str, Any] | None:
+    """The side's first task or action (tasks first) with the id, or None."""
+    if st.hs is None:
+        return None
+    return st.hs.derived("policy-side-tasks", _tasks_by_side_and_id).get((side, task_id))
+
+
+def _tasks_by_side_and_id(hs: HauntSpec) -> dict[tuple[str, str], Mapping[str, Any]]:
+    """Each side's tasks and actions by (side, id): the first of an id, tasks before actions."""
+    out: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for name, own in hs.sides().items():
+        for task in [*own.tasks, *own.actions]:
+            out.setdefault((name, task["id"]), task)
+    return out
 
 
 def _yields(task: Mapping[str, Any]) -> frozenset[str]:
@@ -668,25 +742,67 @@ def _win_statuses(st: HauntState, side: str) -> set[str]:
 def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
     """Rooms where a bonus of the task's roll that needs something the explorer holds counts
     (``{all: [{holding: X}, {in: ...}]}``: Treasure Hunt's Clues) and the task can be done."""
-    task = next((t for t in st.tasks_for(seat) if t["id"] == task_id), None)
-    roll = task.get("roll") if task is not None else None
-    if task is None or not isinstance(roll, Mapping):
+    task = _first_by_id(st.tasks_for(seat)).get(task_id)
+    if task is None:
         return []
     out: set[str] = set()
-    for mod in roll.get("modifiers", ()):
-        leaves = mod.get("when", {}).get("all", []) if "add" in mod else []
-        held = [x["holding"] for x in leaves if "holding" in x]
-        where = [x["in"] for x in leaves if "in" in x]
-        if not held or not where or not all(st.holds(seat, h) for h in held if isinstance(h, str)):
+    for held, where in _held_bonuses(task):
+        if not all(st.holds(seat, h) for h in held if isinstance(h, str)):
             continue
-        if "fatal_below" in mod:
-            continue  # a risky bonus is not sought out
         with contextlib.suppress(NotImplementedError):
             rooms = {r for w in where for r in st._rooms_for(w) if r in st.house.spots and r not in st.collapsed}
             if "where" in task:
                 rooms &= set(st._rooms_for(task["where"]))
             out |= rooms
     return sorted(out)
+
+
+_FIRST_BY_ID: SpecMemo[dict[Any, Mapping[str, Any]]] = SpecMemo()
+
+
+def _first_by_id(tasks: tuple[Mapping[str, Any], ...]) -> dict[Any, Mapping[str, Any]]:
+    """The first task of each id in a list of tasks (:meth:`tasks_for`), kept by the list."""
+    def build() -> dict[Any, Mapping[str, Any]]:
+        out: dict[Any, Mapping[str, Any]] = {}
+        for task in tasks:
+            out.setdefault(task["id"], task)
+        return out
+
+    return _FIRST_BY_ID.one(tasks, build)
+
+
+_BONUS_TASK_IDS: SpecMemo[tuple[str, ...]] = SpecMemo()
+
+
+def _bonus_task_ids(tasks: tuple[Mapping[str, Any], ...]) -> tuple[str, ...]:
+    """The ids of the tasks whose first task of that id has a bonus :func:`_bonus_rooms` looks
+    for (the others give no rooms), in order; kept by the list."""
+    return _BONUS_TASK_IDS.one(tasks, lambda: tuple(
+        str(t["id"]) for t in tasks if (first := _first_by_id(tasks).get(str(t["id"]))) is not None
+        and _held_bonuses(first)))
+
+
+_HELD_BONUSES: SpecMemo[tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]] = SpecMemo()
+
+
+def _held_bonuses(task: Mapping[str, Any]) -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
+    """The bonuses of the task's roll that count holding something in a place (``add`` with
+    ``when: {all: [{holding: X}, {in: ...}]}``, not a risky ``fatal_below`` one), each as (what is
+    held, the places), in order; from the spec alone, so kept by the task."""
+    def build() -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
+        roll = task.get("roll")
+        if not isinstance(roll, Mapping):
+            return ()
+        out = []
+        for mod in roll.get("modifiers", ()):
+            leaves = mod.get("when", {}).get("all", []) if "add" in mod else []
+            held = tuple(x["holding"] for x in leaves if "holding" in x)
+            where = tuple(x["in"] for x in leaves if "in" in x)
+            if held and where and "fatal_below" not in mod:
+                out.append((held, where))
+        return tuple(out)
+
+    return _HELD_BONUSES.one(task, build)
 
 
 def _escort_plan(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
