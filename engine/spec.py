@@ -410,12 +410,18 @@ def _unique(items: list[Any]) -> bool:
 
 
 @cache
+def _quick_compiler(schema_dir: Path) -> _QuickCompiler:
+    """One compiler per schema folder: the definitions every kind refers to (common, effects) are compiled once."""
+    return _QuickCompiler(_registry(schema_dir))
+
+
+@cache
 def quick_check_for(kind: str, schema_dir: Path = SCHEMA_DIR) -> QuickCheck | None:
     """The kind's schema compiled into a quick test of validity, once per process (None when the
     schema uses a keyword the compiler does not know: jsonschema alone judges such a kind)."""
     file = schema_dir / f"{kind}.schema.json"
     try:
-        return _QuickCompiler(_registry(schema_dir)).compile(json.loads(file.read_text(encoding="utf-8")), file.name)
+        return _quick_compiler(schema_dir).compile(json.loads(file.read_text(encoding="utf-8")), file.name)
     except (_NotCompiled, Unresolvable):
         return None
     except Exception:  # a schema the compiler cannot read (a bad pattern, a keyword of the wrong shape): jsonschema says what is wrong
