@@ -26,7 +26,7 @@ Rules encoded (ids in ``spec/betrayal/rules.yaml``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -179,6 +179,20 @@ class Reachability:
         return not self.stranded
 
 
+def reached(neighbours: Mapping[str, Iterable[str]], sources: Iterable[str]) -> set[str]:
+    """The sources and every node a path along ``neighbours`` leads to from one of them: with
+    the graph's ``succ`` what they reach (networkx's ``descendants``, for many sources at once),
+    with its ``pred`` what reaches them (``ancestors``)."""
+    seen = set(sources)
+    todo = list(seen)
+    while todo:
+        for node in neighbours[todo.pop()]:
+            if node not in seen:
+                seen.add(node)
+                todo.append(node)
+    return seen
+
+
 def unreachable(state: Any) -> Reachability:
     """Reachability over the house graph, respecting one-way links.
 
@@ -194,20 +208,15 @@ def unreachable(state: Any) -> Reachability:
         result.not_reached = sorted(rooms)
         return result
     start = nodes_of(rooms[ENTRANCE])
-    forward: set[str] = set()
-    for s in start:
-        forward |= nx.descendants(graph, s) | {s}
-    backward: set[str] = set()
-    for s in start:
-        backward |= nx.ancestors(graph, s) | {s}
-    growing = {p.room for f in FLOORS if tiles_left(state, f) > 0 for p in rooms.values() if p.floor == f}
-    doorway_rooms = {room for f in FLOORS if tiles_left(state, f) > 0 for room, _ in free_doorways(state, f)}
+    forward = reached(graph.succ, start)
+    backward = reached(graph.pred, start)
+    open_floors = [f for f in FLOORS if tiles_left(state, f) > 0]
+    growing = {p.room for f in open_floors for p in rooms.values() if p.floor == f}
+    doorway_rooms = {room for f in open_floors for room, _ in free_doorways(state, f)}
     exits = set(backward)
     for room in doorway_rooms & growing:
         exits.update(nodes_of(rooms[room]))
-    escape: set[str] = set()
-    for node in exits:
-        escape |= nx.ancestors(graph, node) | {node}
+    escape = reached(graph.pred, exits)
     for room, p in sorted(rooms.items()):
         nodes = nodes_of(p)
         if not any(n in forward for n in nodes):
@@ -379,8 +388,9 @@ def family_house(ctx: GameContext) -> FamilyResult:
 
         header = TranscriptHeader(game=ctx.game, players=players, seed=seed)
         try:
-            final: Any = play(ctx.definition.new_game(ctx.spec, players, {}), seeded_table(seed), header, stop="reveal",
-                              max_steps=5_000, on_step=check).state
+            game = ctx.definition.new_game(ctx.spec, players, {})
+            game.quiet = True  # only the positions are looked at: the events' texts need not be made
+            final: Any = play(game, seeded_table(seed), header, stop="reveal", max_steps=5_000, on_step=check).state
         except Exception as exc:  # an engine crash is the engine's failure, reported by other families
             result.notes.append(f"seed {seed}: the game stopped with {type(exc).__name__}: {exc}")
             continue

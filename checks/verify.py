@@ -243,7 +243,7 @@ def engine_source(game: str) -> EngineSource:
     found: dict[str, str] = {}
     for file in files:
         standalone: set[int] = set()
-        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):  # breadth first: a statement before its value
+        for node in _nodes(ast.parse(file.read_text(encoding="utf-8"))):  # breadth first: a statement before its value
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
                 standalone.add(id(node.value))
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in standalone:
@@ -259,6 +259,21 @@ def engine_source(game: str) -> EngineSource:
     source = EngineSource(frozenset(strings), found)
     _SOURCES[game] = (stamp, source)
     return source
+
+
+def _nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` in the order of ``ast.walk`` (breadth first, each node's children in
+    the order of its fields), gathered in one list: ``ast.walk``'s generators cost more than the
+    checks made on the nodes."""
+    found = [tree]
+    for node in found:  # the list grows behind the loop: breadth first
+        for name in node._fields:
+            child = getattr(node, name, None)
+            if isinstance(child, ast.AST):
+                found.append(child)
+            elif isinstance(child, list):
+                found.extend(item for item in child if isinstance(item, ast.AST))
+    return found
 
 
 def engine_source_files(game: str) -> list[Path]:

@@ -489,8 +489,9 @@ def _transcript_lines(text: str, limits: Limits, raw: bool = False) -> Any | Non
                 scalars[text] = found
         return found
 
+    outlined = _outlined_steps(text, value) if raw else None
     try:
-        for line in lines:
+        for line in lines if outlined is None else outlined[0]:
             if line.startswith("  - "):
                 if events is None:
                     return None
@@ -526,6 +527,10 @@ def _transcript_lines(text: str, limits: Limits, raw: bool = False) -> Any | Non
                     steps = None
                 else:
                     return None
+        if outlined is not None:
+            if root.get("steps") != []:
+                return None
+            root["steps"] = outlined[1]
         listed = root.get("steps")
         if listed == [] or (isinstance(listed, list) and any(s.get("events") == [] for s in listed)):
             return None  # a key with nothing under it is null in YAML, not an empty list
@@ -538,6 +543,46 @@ def _transcript_lines(text: str, limits: Limits, raw: bool = False) -> Any | Non
     except (_NotThisLayout, ValueError, RecursionError):
         return None
     return root
+
+
+#: A step as ``dumps`` writes it: its four lines, then its events' lines if it has any.
+_STEP = re.compile(r"- n: ([^\n]*)\n  actor: ([^\n]*)\n  action: ([^\n]*)\n  offered: ([^\n]*)\n(?:  events:\n((?:  - [^\n]*\n)+))?")
+#: Where the steps of a transcript in that layout begin, and the line after them.
+_STEPS_START = "\nsteps:\n"
+_AFTER_STEPS = re.compile(r"\n(?![- ])")
+_STEP_LINE = re.compile(r"^[- ]", re.MULTILINE)
+
+
+def _outlined_steps(text: str, value: Callable[[str], Any]) -> tuple[list[str], list[dict[str, Any]]] | None:
+    """For an outline, the steps of a transcript as :func:`_transcript_lines` reads them with
+    ``raw`` (each action and event line left as text), matched step by step instead of line by
+    line (a golden has half a million lines, most of them a step's): the text's other lines and
+    the steps; None when a step is not exactly as ``dumps`` writes it (another key, a comment
+    or empty line, a step without events under ``events:``), and the line reader reads the whole text."""
+    start = text.find(_STEPS_START)
+    if start < 0:
+        return None
+    start += len(_STEPS_START)
+    after = _AFTER_STEPS.search(text, start - 1)
+    end = len(text) if after is None else after.start() + 1
+    steps: list[dict[str, Any]] = []
+    at = start
+    try:
+        while at < end:
+            found = _STEP.match(text, at, end)
+            if found is None:
+                return None
+            n, actor, action, offered, events = found.groups()
+            step = {"n": value(n), "actor": value(actor), "action": action, "offered": value(offered)}
+            if events is not None:
+                step["events"] = [line[4:] for line in events[:-1].split("\n")]
+            steps.append(step)
+            at = found.end()
+    except (_NotThisLayout, ValueError, RecursionError):
+        return None
+    if _STEP_LINE.search(text, end):
+        return None  # a step after a line that ends the steps (an empty line, a comment): the line reader reads them
+    return (text[:start] + text[end:]).split("\n"), steps
 
 
 def transcript_outline(text: str, display: str, limits: Limits | None = None) -> tuple[Any, Positions] | None:

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
+from urllib.parse import urljoin
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
+from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 #: The newest spec language this hauntcheck reads.
@@ -201,6 +205,240 @@ def validator_for(kind: str, schema_dir: Path = SCHEMA_DIR) -> Draft202012Valida
     return cast(Draft202012Validator, SpecValidator(schema, registry=_registry(schema_dir)))
 
 
+# A quick judgement of the files that are valid (nearly all of them): the schema compiled once
+# into plain Python tests. jsonschema builds a validator object per keyword and value it visits
+# (most of loading a spec); a file the quick test does not pass is judged by jsonschema, whose
+# errors are the ones reported, so the quick test decides only how fast a valid file is accepted.
+
+#: A compiled schema: whether a value is valid under it.
+QuickCheck = Callable[[Any], bool]
+
+#: Keywords that never make a value invalid.
+_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description", "default", "examples"})
+#: The value types of parsed YAML and JSON that :func:`_json_equal` compares.
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None), list, dict})
+
+
+class _NotCompiled(Exception):
+    """A schema keyword the quick check does not know: jsonschema judges every file of the kind."""
+
+
+class _Unsure(Exception):
+    """A value the quick check cannot judge exactly as jsonschema does: jsonschema judges the file."""
+
+
+def _json_equal(one: Any, two: Any) -> bool:
+    """JSON's equality, as jsonschema's ``enum``, ``const`` and ``uniqueItems`` judge it (``true``
+    is not ``1``); _Unsure for numbers of two types (``1`` is ``1.0``) or a value not of parsed data."""
+    kind = type(one)
+    if kind is not type(two):
+        if kind not in _PLAIN_TYPES or type(two) not in _PLAIN_TYPES or (kind in (int, float) and type(two) in (int, float)):
+            raise _Unsure
+        return False
+    if kind is list:
+        return len(one) == len(two) and all(_json_equal(a, b) for a, b in zip(one, two, strict=True))
+    if kind is dict:
+        return one.keys() == two.keys() and all(_json_equal(value, two[key]) for key, value in one.items())
+    if kind not in _PLAIN_TYPES:
+        raise _Unsure
+    return bool(one == two)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, bool)
+
+
+#: JSON Schema's types as draft 2020-12 tests them (an integer may be written 1.0).
+_TYPE_TESTS: dict[str, QuickCheck] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "number": _is_number,
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+}
+
+
+def _all(checks: list[QuickCheck]) -> QuickCheck:
+    if len(checks) == 1:
+        return checks[0]
+
+    def every(value: Any) -> bool:
+        # a loop, not all() over a generator: this runs for every value of every spec file
+        for check in checks:  # noqa: SIM110
+            if not check(value):
+                return False
+        return True
+    return every
+
+
+class _QuickCompiler:
+    """Compiles a draft 2020-12 schema (and the schemas its ``$ref`` names, through the registry)
+    into a :data:`QuickCheck`; each keyword's test is the rule of jsonschema's own keyword."""
+
+    def __init__(self, registry: Registry) -> None:  # type: ignore[type-arg]
+        self.registry = registry
+        self.by_uri: dict[str, QuickCheck] = {}
+
+    def compile(self, schema: Any, base: str) -> QuickCheck:
+        if schema is True:
+            return lambda value: True
+        if schema is False:
+            return lambda value: False
+        if not isinstance(schema, dict):
+            raise _NotCompiled
+        checks = [self.keyword(key, value, schema, base) for key, value in schema.items() if key not in _ANNOTATIONS]
+        return _all([check for check in checks if check is not None]) if checks else (lambda value: True)
+
+    def ref(self, ref: str, base: str) -> QuickCheck:
+        uri = urljoin(base, ref)
+        found = self.by_uri.get(uri)
+        if found is None:
+            # A schema may refer to itself (an effect holds effects): the name stands for it while it compiles.
+            compiled: list[QuickCheck] = []
+            self.by_uri[uri] = lambda value: compiled[0](value)
+            contents = self.registry.resolver(base).lookup(ref).contents
+            compiled.append(self.compile(contents, uri.partition("#")[0]))
+            found = self.by_uri[uri] = compiled[0]
+        return found
+
+    def keyword(self, key: str, value: Any, schema: dict[str, Any], base: str) -> QuickCheck | None:
+        """The test of one keyword (None: nothing to test here; ``then`` and ``else`` are ``if``'s)."""
+        if key == "$ref":
+            return self.ref(value, base)
+        if key == "type":
+            names = [value] if isinstance(value, str) else value
+            if not all(name in _TYPE_TESTS for name in names):
+                raise _NotCompiled(f"type {value!r}")
+            tests = [_TYPE_TESTS[name] for name in names]
+            return tests[0] if len(tests) == 1 else lambda v: any(test(v) for test in tests)
+        if key == "properties":
+            by_name = {name: self.compile(sub, base) for name, sub in value.items()}
+
+            def properties(v: Any) -> bool:
+                if isinstance(v, dict):
+                    for name, item in v.items():
+                        test = by_name.get(name)
+                        if test is not None and not test(item):
+                            return False
+                return True
+            return properties
+        if key == "additionalProperties":
+            return self.additional(value, schema, base)
+        if key == "patternProperties":
+            by_pattern = [(re.compile(pattern), self.compile(sub, base)) for pattern, sub in value.items()]
+            return lambda v: not isinstance(v, dict) or all(test(item) for pattern, test in by_pattern
+                                                            for name, item in v.items() if pattern.search(name))
+        if key == "required":
+            needed = frozenset(value)  # a haunt step's verb is one of 57 branches, each requiring its key
+            return lambda v: not isinstance(v, dict) or needed <= v.keys()
+        if key == "dependentRequired":
+            return lambda v: not isinstance(v, dict) or all(need in v for name, needs in value.items() if name in v for need in needs)
+        if key == "propertyNames":
+            names = self.compile(value, base)
+            return lambda v: not isinstance(v, dict) or all(names(name) for name in v)
+        if key in ("minProperties", "maxProperties"):
+            least, most = (value, None) if key == "minProperties" else (0, value)
+            return lambda v: not isinstance(v, dict) or (len(v) >= least and (most is None or len(v) <= most))
+        if key == "items":
+            return self.items(value, len(schema.get("prefixItems", ())), base)
+        if key == "prefixItems":
+            firsts = [self.compile(sub, base) for sub in value]
+            return lambda v: not isinstance(v, list) or all(test(item) for test, item in zip(firsts, v, strict=False))
+        if key in ("minItems", "maxItems"):
+            least, most = (value, None) if key == "minItems" else (0, value)
+            return lambda v: not isinstance(v, list) or (len(v) >= least and (most is None or len(v) <= most))
+        if key == "uniqueItems":
+            return (lambda v: not isinstance(v, list) or _unique(v)) if value else None
+        if key == "minLength":
+            return lambda v: not isinstance(v, str) or len(v) >= value
+        if key == "pattern":
+            pattern = re.compile(value)
+            return lambda v: not isinstance(v, str) or pattern.search(v) is not None
+        if key in ("minimum", "maximum"):
+            return (lambda v: not _is_number(v) or v >= value) if key == "minimum" else (lambda v: not _is_number(v) or v <= value)
+        if key == "enum":
+            return lambda v: any(_json_equal(v, allowed) for allowed in value)
+        if key == "const":
+            return lambda v: _json_equal(v, value)
+        if key in ("allOf", "anyOf", "oneOf"):
+            branches = [self.compile(sub, base) for sub in value]
+            if key == "allOf":
+                return _all(branches)
+            if key == "anyOf":
+                return lambda v: any(test(v) for test in branches)
+            return lambda v: sum(1 for test in branches if test(v)) == 1
+        if key == "not":
+            refused = self.compile(value, base)
+            return lambda v: not refused(v)
+        if key == "if":
+            condition = self.compile(value, base)
+            then = self.compile(schema.get("then", True), base)
+            otherwise = self.compile(schema.get("else", True), base)
+            return lambda v: then(v) if condition(v) else otherwise(v)
+        if key in ("then", "else"):
+            return None
+        raise _NotCompiled(key)
+
+    def additional(self, value: Any, schema: dict[str, Any], base: str) -> QuickCheck:
+        """``additionalProperties``: the keys neither ``properties`` names nor a ``patternProperties`` pattern matches."""
+        named = set(schema.get("properties", {}))
+        patterns = "|".join(schema.get("patternProperties", {}))
+        matches = re.compile(patterns).search if patterns else None
+        rest = self.compile(value, base)
+
+        def additional(v: Any) -> bool:
+            if isinstance(v, dict):
+                for name, item in v.items():
+                    if name not in named and not (matches is not None and matches(name)) and not rest(item):
+                        return False
+            return True
+        return additional
+
+    def items(self, value: Any, skipped: int, base: str) -> QuickCheck:
+        """``items``: every item after the ``prefixItems``."""
+        test = self.compile(value, base)
+        return lambda v: not isinstance(v, list) or all(test(item) for item in v[skipped:])
+
+
+def _unique(items: list[Any]) -> bool:
+    for index, item in enumerate(items):
+        for other in items[index + 1:]:
+            if _json_equal(item, other):
+                return False
+    return True
+
+
+@cache
+def _quick_compiler(schema_dir: Path) -> _QuickCompiler:
+    """One compiler per schema folder: the definitions every kind refers to (common, effects) are compiled once."""
+    return _QuickCompiler(_registry(schema_dir))
+
+
+@cache
+def quick_check_for(kind: str, schema_dir: Path = SCHEMA_DIR) -> QuickCheck | None:
+    """The kind's schema compiled into a quick test of validity, once per process (None when the
+    schema uses a keyword the compiler does not know: jsonschema alone judges such a kind)."""
+    file = schema_dir / f"{kind}.schema.json"
+    try:
+        return _quick_compiler(schema_dir).compile(json.loads(file.read_text(encoding="utf-8")), file.name)
+    except (_NotCompiled, Unresolvable):
+        return None
+    except Exception:  # a schema the compiler cannot read (a bad pattern, a keyword of the wrong shape): jsonschema says what is wrong
+        return None
+
+
+def surely_valid(kind: str, data: Any, schema_dir: Path = SCHEMA_DIR) -> bool:
+    """Whether ``data`` is certainly valid under the kind's schema, by its quick test (False when
+    not, or not certainly: then jsonschema judges it and names every error)."""
+    check = quick_check_for(kind, schema_dir)
+    try:
+        return check is not None and check(data)
+    except (_Unsure, RecursionError, TypeError):  # TypeError: a number Python cannot order (only jsonschema names it)
+        return False
+
+
 def known_kinds(schema_dir: Path = SCHEMA_DIR) -> list[str]:
     not_kinds = ("common.schema.json", "results.schema.json")  # shared definitions; the results of --format json
     return sorted(p.name.removesuffix(".schema.json") for p in schema_dir.glob("*.schema.json") if p.name not in not_kinds)
@@ -307,6 +545,8 @@ def schema_errors(spec: SpecFile, schema_dir: Path = SCHEMA_DIR) -> list[SpecErr
     if validator is None:
         kinds = ", ".join(known_kinds(schema_dir))
         return [spec.error(("kind",), f"unknown kind {spec.kind!r}; expected one of: {kinds}")]
+    if surely_valid(spec.kind, spec.data, schema_dir):
+        return []
     errors = []
     seen: set[tuple[PathKey, str]] = set()
     for error in validator.iter_errors(spec.data):

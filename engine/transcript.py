@@ -531,10 +531,20 @@ def _written_as(lines: Sequence[str], applied: Sequence[Event]) -> bool:
     if len(lines) != len(applied):
         return False
     for line, event in zip(lines, applied, strict=True):
-        value = _flow_mapping(event.to_data())
+        value = _event_flow(event)
         if not line.startswith(value) or (len(line) > len(value) and not line.startswith("  # ", len(value))):
             return False
     return True
+
+
+def _event_flow(event: Event) -> str:
+    """``_flow_mapping(event.to_data())`` (what :func:`dumps` writes of an event), written
+    straight from the event: JSON writes a tuple as a list, so its frozen arguments need not be
+    thawed into a new mapping first (replay writes each of a golden's 130,000 events)."""
+    rule = _FLOW_ENCODER.encode(event.rule)
+    if not event.args:
+        return "{rule: " + rule + "}"
+    return "{rule: " + rule + ", args: " + _FLOW_ENCODER.encode(dict(event.args)) + "}"
 
 
 def event_line(data: Mapping[str, Any]) -> str:

@@ -167,13 +167,16 @@ def world_of(spec: GameSpec) -> World:
 
 def walk(node: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Mapping[str, Any]]]:
     """Every mapping in ``node`` with its path, depth first in file order."""
-    if isinstance(node, Mapping):
-        yield path, node
-        for key, value in node.items():
-            yield from walk(value, (*path, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from walk(value, (*path, i))
+    # A stack rather than nested generators: each value yielded from a nested generator passes
+    # through every level above it, and a haunt file nests a dozen deep.
+    todo: list[tuple[PathKey, Any]] = [(path, node)]
+    while todo:
+        where, value = todo.pop()
+        if isinstance(value, Mapping):
+            yield where, value
+            todo.extend(reversed([((*where, key), item) for key, item in value.items()]))
+        elif isinstance(value, list):
+            todo.extend(reversed([((*where, index), item) for index, item in enumerate(value)]))
 
 
 def _tables(data: Mapping[str, Any]) -> dict[str, Mapping[Any, Any]]:

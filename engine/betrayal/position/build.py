@@ -135,15 +135,40 @@ class KeptState:
 
 
 def _copier(value: Any) -> Callable[[Any], Any] | None:
-    """How a field's value is copied: not at all when immutable, a container of immutable items
-    by its own ``copy``, anything else by :func:`_copied`."""
+    """How the kept ``value`` is copied, planned down its whole shape once (the kept state never
+    changes, so each copy walks the same shape): None when it is immutable (shared), a container
+    of immutable items by its own ``copy``, anything else by a plan that copies each mutable part
+    by its own plan and shares the rest (no type test per item and copy)."""
     cls = type(value)
     if cls in _IMMUTABLE:
         return None
-    items = value.values() if cls is dict else value if cls in (list, set) else None
-    if items is not None and all(type(x) in _IMMUTABLE for x in items):
-        return cls.copy  # type: ignore[no-any-return]
-    return _copied
+    if cls is set:
+        return set.copy
+    if cls is House:
+        return House.copy
+    if cls is list:
+        item_plans = [_copier(x) for x in value]
+        if not any(item_plans):
+            return list.copy
+        return lambda kept: [x if plan is None else plan(x) for x, plan in zip(kept, item_plans, strict=True)]
+    if cls is dict:
+        value_plans = [(key, _copier(x)) for key, x in value.items()]
+        if not any(plan for _, plan in value_plans):
+            return dict.copy
+        return lambda kept: {key: kept[key] if plan is None else plan(kept[key]) for key, plan in value_plans}
+    names = _RECORDS.get(cls)
+    if names is None:
+        raise TypeError(f"a state field holds a {cls.__name__}, which KeptState does not know how to copy")
+    field_plans = [(name, _copier(getattr(value, name))) for name in names]
+    setter = object.__setattr__  # the records may be frozen
+
+    def record(kept: Any) -> Any:
+        other = object.__new__(cls)
+        for name, plan in field_plans:
+            part = getattr(kept, name)
+            setter(other, name, part if plan is None else plan(part))
+        return other
+    return record
 
 
 def _copied(value: Any) -> Any:
