@@ -312,8 +312,11 @@ class HauntBase(BetrayalState):
         if "no-move" in mods:
             return 0
         left = super().movement_left(seat)
+        # only the turn's mods, held tokens and statuses take spaces away: most explorers have none
+        burden = self.burden(seat) if seat in self.held or self.hstatus.get(seat) else 0
+        if not mods and not burden:
+            return left
         cuts = [k.split(":")[1:] for k in mods if k.startswith("move-fewer:")]
-        burden = self.burden(seat)
         if burden:
             cuts.append([str(burden), "1"])
         if cuts and not self.turn.stopped:

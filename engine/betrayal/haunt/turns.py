@@ -232,37 +232,42 @@ class Turns(Collapse):
         out = super()._turn_actions(seat)
         if self.hs is None or not self.in_play(seat):
             return out
-        if self._blocks(seat, "give-away"):
+        # Every limit below but the side's bound cards comes from a status: an explorer with none
+        # (nearly every explorer at nearly every decision) is blocked from nothing, carried by
+        # nobody and pulled nowhere, so those filters are not even asked.
+        statuses = self.hstatus.get(seat)
+        if statuses and self._blocks(seat, "give-away"):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
         side = self.hs.sides().get(self.side.get(seat, HERO))
         if side is not None and side.bound_cards:
             # the side's bound cards stay with their holder (a Spirit Board); death still drops them
             out = [a for a in out if not (a.kind in ("trade", "drop", "give") and str(a.get("card")) in side.bound_cards)]
-        if self._blocks(seat, "discover-rooms"):
+        if statuses and self._blocks(seat, "discover-rooms"):
             out = [a for a in out if a.kind != "explore"]
         # An explorer that may not carry items (a Werewolf; and, judgement, a Frog carried like an
         # item) picks none up and is handed none.
-        if self._carriable(seat) or self._blocks(seat, "carry-items"):
+        if statuses and (self._carriable(seat) or self._blocks(seat, "carry-items")):
             out = [a for a in out if a.kind != "pickup"]
-        out = [a for a in out if not (a.kind == "trade" and (self._carriable(str(a["to"]))
-                                                              or self._blocks(str(a["to"]), "carry-items")))]
+        if any(self.hstatus.values()):  # only a status keeps a trade's receiver from carrying
+            out = [a for a in out if not (a.kind == "trade" and (self._carriable(str(a["to"]))
+                                                                  or self._blocks(str(a["to"]), "carry-items")))]
         out.extend(self._carry_actions(seat))
         if self.no_pickup:
             out = [a for a in out if not (a.kind == "pickup" and f"{seat}/{a['card']}" in self.no_pickup)]
-        if self._blocks(seat, "move") and not any(a.kind == "end" for a in out):
+        if statuses and self._blocks(seat, "move") and not any(a.kind == "end" for a in out):
             out.append(Action.of("end"))  # held where a turn may not end (the Coal Chute): it still ends
-        spared = self.status_value(seat, "unaffected_by_rooms")
+        spared = self.status_value(seat, "unaffected_by_rooms") if statuses else None
         if spared:
             # the room's own text does nothing for it: its use (the Gallery's drop, the Vault) is not offered
             out = [a for a in out if not (a.kind == "use" and str(a.get("ability", "")).split("#")[0] in
                                           {f"room:{r}" for r in spared})]
-        if self._blocks(seat, "use-items"):
+        if statuses and self._blocks(seat, "use-items"):
             out = [a for a in out if a.kind not in ("use", "drop", "pickup", "trade")]
         else:
             out.extend(self._token_pickups(seat))
-        if self._toward(seat) is not None and any(a.kind == "move" for a in out):
+        if statuses and self._toward(seat) is not None and any(a.kind == "move" for a in out):
             out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
-        if self._blocks(seat, "act"):
+        if statuses and self._blocks(seat, "act"):
             # judgement: a status that forbids acting leaves moving (where allowed), ending the turn
             # and escaping one's own hindrance (Webs, Debris), which only serves the pull
             return [a for a in out if a.kind in ("move", "end") or (a.kind == "free" and a.get("who") == seat)]
@@ -282,9 +287,8 @@ class Turns(Collapse):
         """``item.tokens-like-cards``: a token carried like an item lying in the room may be picked up."""
         assert self.hs is not None
         room = self.ex[seat].room
-        return [Action.of("pickup-token", token=tok) for tok, rooms in sorted(self.htokens.items())
-                if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item
-                and self._may_pick_up(seat, tok)
+        return [Action.of("pickup-token", token=tok) for tok in self.hs.derived("item-tokens", _item_tokens)
+                if room in self.htokens.get(tok, ()) and self._may_pick_up(seat, tok)
                 and self.hs.tokens[tok].carried_by in (None, self.side.get(seat, HERO))]
 
     def _may_pick_up(self, seat: str, token: str) -> bool:
@@ -397,6 +401,8 @@ class Turns(Collapse):
         """Pick up an explorer carried like an item (``carried_like_item``) in the room, or put one
         down; once each a turn, by an explorer whose statuses do not block carrying."""
         out: list[Action] = []
+        if not self.carried and not any(self.hstatus.values()):
+            return out  # only a status makes an explorer carriable, and nobody is carried yet
         if self._blocks(seat, "carry-items") or self._carriable(seat):
             return out
         room = self.ex[seat].room
@@ -489,8 +495,9 @@ class Turns(Collapse):
         e = self.ex[seat]
         if not self.turn.picked:
             # item.tokens-like-cards: a token carried like an item lying here may be picked up
-            for token in sorted({t for t, rooms in self.htokens.items() if e.room in rooms}):
-                if self._carried(token) and self._room_for_token(seat, token) and self._may_pick_up(seat, token):
+            for token in self.hs.derived("item-tokens", _item_tokens):
+                if e.room in self.htokens.get(token, ()) and self._room_for_token(seat, token) \
+                        and self._may_pick_up(seat, token):
                     out.append(Action.of("pickup-token", token=token))
         if not self.turn.traded:
             # item.tokens-like-cards: tokens carried like items are traded like them
@@ -578,24 +585,28 @@ class Turns(Collapse):
         actions = super()._move_actions(seat)
         if self.hs is None or not actions:
             return actions
-        if self._blocks(seat, "move"):
+        statuses = self.hstatus.get(seat)  # walls, barred rooms and pulls come from statuses only
+        if statuses and self._blocks(seat, "move"):
             return []
-        actions = actions + self._wall_moves(seat, actions)
+        if statuses:
+            actions = actions + self._wall_moves(seat, actions)
         if self.collapsed:
             actions = [a for a in actions if not (a.kind == "move" and a.get("to") in self.collapsed)]
-        barred = self._barred_rooms(seat)
+        barred = self._barred_rooms(seat) if statuses else None
         if barred:
             actions = [a for a in actions if not (a.kind == "move" and a.get("to") in barred)]
-        goal = self._toward(seat)
+        goal = self._toward(seat) if statuses else None
         if goal is not None:
             dist = self._dist_to([goal])
             here = dist.get(self.ex[seat].room, 10_000)
             closer = [a for a in actions if a.kind == "move" and dist.get(str(a["to"]), 10_000) < here]
             if closer or here == 0:
                 actions = closer  # the status drags the explorer by the shortest way
+        if self.turn.moved == 0:
+            return actions  # move.minimum-one: the first space is always possible, whatever it costs
         extra = self._slowing(seat) + self._room_cost_extra(seat) + self.carrying_cost(seat) - 1
-        if not extra or self.turn.moved == 0:
-            return actions  # move.minimum-one: the first space is always possible
+        if not extra:
+            return actions
         left = self.movement_left(seat)
         return [a for a in actions if int(a.get("cost", 1) or 0) + extra <= left]  # type: ignore[arg-type]
 
@@ -841,6 +852,12 @@ class Turns(Collapse):
                     self.emit("haunt.rules-override", r.get("says", r["id"]), clause=r["id"])
                     for eff in r.get("do", []):
                         yield from self._outcome(eff, None, None)
+
+
+def _item_tokens(hs: HauntSpec) -> tuple[str, ...]:
+    """The haunt's tokens carried like items (``item.tokens-like-cards``), by name: the only ones
+    a menu offers to pick up (most haunts have none, and their other tokens lie in many rooms)."""
+    return tuple(sorted(name for name, token in hs.tokens.items() if token.carried_as_item))
 
 
 def _turn_rules_by_moment(hs: HauntSpec) -> dict[str, tuple[Mapping[str, Any], ...]]:
