@@ -103,18 +103,23 @@ class Tasks(SetupSteps):
             return False  # judgement: a step that sets a flag is done once the flag is set
         if gate.after_key is not None and gate.after_key in keys:
             return False
-        if "where" in task and not self._where_ok(seat, task["where"]):
+        room = self.ex[seat].room
+        if gate.where_rooms is not None:
+            if room not in gate.where_rooms:
+                return False
+        elif "where" in task and not self._where_ok(seat, task["where"]):
             return False
         if gate.places_held:
             if self._task_places(seat, task) == []:
                 return False  # nowhere here and nothing held to do it with
-        elif "where_any" in task and not any(self._where_ok(seat, w["in"]) for w in task["where_any"] if "in" in w):
+        elif "where_any" in task and room not in gate.where_any_rooms \
+                and not any(self._where_ok(seat, where) for where in gate.where_any_found):
             return False
         if gate.holding and not all(self.holds(seat, h) for h in gate.holding):
             return False
         if "requires" in task and not self.pred(task["requires"], seat):
             return False
-        if gate.once_per_place and not gate.places_held and f"{task['id']}/{self.ex[seat].room}" in self.used_places:
+        if gate.once_per_place and not gate.places_held and f"{task['id']}/{room}" in self.used_places:
             return False
         return not (gate.cost and self.movement_left(seat) < gate.cost)
 
@@ -366,6 +371,12 @@ class TaskGate(NamedTuple):
     after_key: str | None
     #: The flags its outcomes set: once all are set, it is done.
     flags: tuple[str, ...]
+    #: The rooms its ``where`` names, where they are fixed (named rooms); None where the state
+    #: decides (a token's room ...) or there is no ``where``.
+    where_rooms: frozenset[str] | None
+    #: Its ``where_any`` places by ``in``: the fixed rooms among them, and the others, to be found.
+    where_any_rooms: frozenset[str]
+    where_any_found: tuple[Mapping[str, Any], ...]
     #: Its ``where_any`` offers cards held as places (:meth:`Tasks._task_places` is not None).
     places_held: bool
     #: The cards it needs held.
@@ -379,6 +390,8 @@ def task_gate(task: Mapping[str, Any]) -> TaskGate:
     """The task's :class:`TaskGate`."""
     held = task.get("holding")
     after = task.get("after")
+    places = [w["in"] for w in task.get("where_any", []) if "in" in w]
+    fixed = [named_rooms(where) for where in places]
     return TaskGate(
         one_roll="roll" in task and task.get("limit") != "unlimited",
         instead_of_attack=task.get("timing") == "instead-of-attack",
@@ -387,11 +400,26 @@ def task_gate(task: Mapping[str, Any]) -> TaskGate:
         group_key=f"group:{task['exclusive_group']}" if "exclusive_group" in task else None,
         after_key=f"done-this-turn:{after}" if after else None,
         flags=tuple(str(eff["set_flag"]) for eff in task.get("success", []) + task.get("do", []) if "set_flag" in eff),
+        where_rooms=named_rooms(task["where"]) if "where" in task else None,
+        where_any_rooms=frozenset(room for rooms in fixed if rooms is not None for room in rooms),
+        where_any_found=tuple(where for where, rooms in zip(places, fixed, strict=True) if rooms is None),
         places_held=any("holding" in w for w in task.get("where_any", [])),
         holding=(held,) if isinstance(held, str) else tuple(held) if held else (),
         once_per_place=task.get("reuse") == "once-per-place",
         cost=int(task.get("cost", {}).get("movement", 0)),
     )
+
+
+def named_rooms(where: Mapping[str, Any]) -> frozenset[str] | None:
+    """The rooms a task's location names outright (``room`` or ``rooms``, nothing added around
+    them), as :meth:`Tasks._where_ok` reads it; None for a location the state decides."""
+    if where.get("any_room") or where.get("with_neighbours") or where.get("adjoining"):
+        return None
+    if "room" in where:
+        return frozenset((str(where["room"]),))
+    if "rooms" in where:
+        return frozenset(str(r) for r in where["rooms"])
+    return None
 
 
 def _task_gates(hs: HauntSpec) -> dict[int, tuple[Mapping[str, Any], TaskGate]]:

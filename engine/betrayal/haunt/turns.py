@@ -727,7 +727,8 @@ class Turns(Collapse):
 
     def _room_cost_extra(self, seat: str) -> int:
         """Extra spaces each room costs this turn beyond the first (the outcome ``room_cost``)."""
-        costs = [int(k.split(":", 1)[1]) for k in self.turn_mods.get(seat, ()) if k.startswith("room-cost:")]
+        mods = self.turn_mods.get(seat)  # most turns have none: no list to build then
+        costs = [int(k.split(":", 1)[1]) for k in mods if k.startswith("room-cost:")] if mods else []
         standing = self.status_value(seat, "room_cost") if self.hs is not None else None
         if standing is not None:
             costs.append(int(standing))  # a status's lasting room cost (doorways counted as spaces)
