@@ -9,7 +9,7 @@ movement rules (stairs rolls, walls, escorts, carried tokens) to a module of the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import concealment, registry
@@ -303,35 +303,52 @@ class Turns(Collapse):
         if self.hs is None:
             yield from super()._play_turn(seat)
             return
+        yield from self.haunt_turn(seat)
+
+    def haunt_turn(self, seat: str, judged: bool = False) -> Gen[bool]:
+        """A seat's turn in the haunt phase, to its end (:meth:`_end_haunt_turn`). ``judged``: the
+        goals were judged just before and held for nobody, and nothing has changed since; where
+        nothing happens before the turn's own judgement (no timer, walker or rule of this haunt
+        acts then: :func:`quiet_turns`), that judgement would repeat it and is not made. True when
+        the turn ends the same way: its last judgement is still good when it returns."""
+        assert self.hs is not None
+        quiet = judged and seat not in self.carried and not self.grips and not self.deaths_pending \
+            and self.quiet_turns().start
         if seat in self.carried and not (self._carriable(seat) and self._may_carry(self.carried[seat], seat)):
             self._sync_carried()  # a carrier who lost what let it carry (a downed pilot) has let go
         if seat in self.carried:
             self.emit("haunt.rules-override", f"{self.name(seat)} is carried by {self.name(self.carried[seat])} and does "
                       "nothing this turn", seat=seat)
-            yield from self._end_haunt_turn(seat)
-            return
+            return (yield from self._end_haunt_turn(seat))
         if any(held == seat for held, _ in self.grips.values()):
             free = yield from escape(self.as_haunt_state(), seat)
             if not free:
-                yield from self._end_haunt_turn(seat)
-                return
+                return (yield from self._end_haunt_turn(seat))
         yield from self._flag_timers(seat, "start")
         yield from self.walk_at_turn_start(seat)
         yield from self._turn_rules(seat, "start-of-turn")
         yield from self._turn_rules(seat, "during-turn")
         yield from self._turn_rules(seat, "after-each-action")
         yield from self._death_rules()
-        if self.in_play(seat) and not self._check_wins():
+        if self.in_play(seat) and (quiet or not self._check_wins()):
             yield from super()._play_turn(seat)
-        yield from self._end_haunt_turn(seat)
+        return (yield from self._end_haunt_turn(seat))
 
-    def _end_haunt_turn(self, seat: str) -> Gen[None]:
+    def quiet_turns(self) -> QuietTurns:
+        """What this haunt does around its turns' own judgements of the goals (:func:`quiet_turns`)."""
+        assert self.hs is not None
+        return self.hs.derived("quiet-turns", quiet_turns)
+
+    def _end_haunt_turn(self, seat: str) -> Gen[bool]:
         """What closes a seat's turn in the haunt phase: end-of-turn rules, timers, the house
-        collapsing, pulls toward a room running out, then the standing rules."""
+        collapsing, pulls toward a room running out, then the standing rules. True when the goals
+        were judged here (holding for nobody) and nothing after that could change them."""
         assert self.hs is not None, "only the haunt phase ends turns this way"
         if seat in self.concealed and self.in_play(seat):
             concealment.spread(self, seat)  # it may have gone as far as its Speed since it was last known
+        judged = False
         if self.in_play(seat) and not self._check_wins():
+            judged = True
             yield from self._turn_rules(seat, "end-of-turn")
             for task in self.tasks_at(seat, "end-of-turn"):
                 if "roll" not in task and self._task_open(seat, task):
@@ -339,6 +356,9 @@ class Turns(Collapse):
                         task=task['id'])
                     for eff in task.get("do", []):
                         yield from self._outcome(eff, seat, None)
+        # what follows does nothing in a haunt whose turn ends are quiet, without deaths to answer
+        # and with no house collapsing (the mods dropped here are read by no goal)
+        judged = judged and not self.deaths_pending and not self.collapsing and self.quiet_turns().end
         yield from self._death_rules()
         self.turn_mods.pop(seat, None)
         yield from self._flag_timers(seat, "end")
@@ -351,6 +371,7 @@ class Turns(Collapse):
             if self.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
                 self.hstatus[seat].remove(status)
         yield from self._standing_rules()
+        return judged
 
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
         haunt_actions = ("task", "haunt-action")
@@ -853,6 +874,33 @@ class Turns(Collapse):
                     self.emit("haunt.rules-override", r.get("says", r["id"]), clause=r["id"])
                     for eff in r.get("do", []):
                         yield from self._outcome(eff, None, None)
+
+
+class QuietTurns(NamedTuple):
+    """Whether a haunt does anything around a turn's own judgements of the goals."""
+
+    #: Nothing happens as a turn starts, before its judgement: no timer, no monster walking at the
+    #: start of a turn, no start-of-turn, during-turn or after-each-action rule.
+    start: bool
+    #: Nothing happens as a turn ends, after its judgement, nor between turns: no timer, no
+    #: end-of-turn rule or task, no standing rule, no collapse piece, no status pulling toward a room.
+    end: bool
+
+
+def quiet_turns(hs: HauntSpec) -> QuietTurns:
+    """The haunt's :class:`QuietTurns` (from its file: worked out once per haunt spec)."""
+    sides = hs.sides().values()
+    rules = hs.derived("turn-rules", _turn_rules_by_moment)
+    no_timers = not any(side.timers for side in sides)
+    walkers = any(str(m.movement["straight_ahead"].get("moves_at", "")) == "start-of-turn-left-of-traitor"
+                  for m in hs.monsters.values() if m.movement.get("straight_ahead"))
+    start = no_timers and not walkers and not any(rules.get(w) for w in ("start-of-turn", "during-turn", "after-each-action"))
+    ending_tasks = any(task.get("timing") == "end-of-turn" for hero in (False, True) for traitor in (False, True)
+                       for task in hs.tasks_by(hero, traitor))
+    pulls = any("room" in status.get("must_move_toward", {}) for status in hs.statuses.values())
+    end = no_timers and not rules.get("end-of-turn") and not ending_tasks and not pulls \
+        and not any("while" in r for side in sides for r in side.rules) and all(side.collapse is None for side in sides)
+    return QuietTurns(start, end)
 
 
 def _item_tokens(hs: HauntSpec) -> tuple[str, ...]:
