@@ -375,8 +375,9 @@ class Turns(Collapse):
 
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
         haunt_actions = ("task", "haunt-action")
-        took_haunt_action = any(k.startswith(("task:", "action:")) for k in self.turn.keys)
-        if (a.kind == "attack" and took_haunt_action) or (a.kind in haunt_actions and "attack" in self.turn.keys):
+        # the turn's keys are searched for a haunt action only when this is an attack (not at every move)
+        if (a.kind == "attack" and any(k.startswith(("task:", "action:")) for k in self.turn.keys)) \
+                or (a.kind in haunt_actions and "attack" in self.turn.keys):
             self.emit("turn.haunt-action-and-attack", f"{self.name(seat)} takes both a haunt action and an attack this turn", seat=seat)
         if a.kind == "attack":
             yield from self._attack(seat, a)
