@@ -314,8 +314,11 @@ class HauntBase(BetrayalState):
         if "no-move" in mods:
             return 0
         left = super().movement_left(seat)
+        # only the turn's mods, held tokens and statuses take spaces away: most explorers have none
+        burden = self.burden(seat) if seat in self.held or self.hstatus.get(seat) else 0
+        if not mods and not burden:
+            return left
         cuts = [k.split(":")[1:] for k in mods if k.startswith("move-fewer:")]
-        burden = self.burden(seat)
         if burden:
             cuts.append([str(burden), "1"])
         if cuts and not self.turn.stopped:
@@ -663,7 +666,8 @@ class HauntBase(BetrayalState):
         statuses = self.hstatus.get(seat)
         if not statuses or self.hs is None:
             return False  # asked many times a step, mostly of explorers without statuses
-        return any(what in self.hs.statuses.get(s, {}).get("blocks", []) for s in statuses)
+        blocks = self.hs.derived("status-blocks", _status_blocks)
+        return any(what in blocks.get(s, ()) for s in statuses)
 
     def as_haunt_state(self) -> HauntState:
         """This state as the whole game, the type named hooks are written against."""
@@ -686,6 +690,12 @@ class HauntBase(BetrayalState):
     def _place_tokens(self, spec: Mapping[str, Any]) -> Gen[None]:
         """A ``place`` of haunt tokens (:class:`~hauntcheck.engine.betrayal.haunt.setup_steps.SetupSteps`)."""
         raise NotImplementedError
+
+
+def _status_blocks(hs: HauntSpec) -> dict[str, frozenset[str]]:
+    """What each status of the haunt file blocks (its ``blocks``), as a set: asked of every
+    status an explorer has, many times a step."""
+    return {name: frozenset(str(w) for w in status.get("blocks", ())) for name, status in hs.statuses.items()}
 
 
 def _mentions(node: Any, verbs: set[str]) -> bool:

@@ -48,10 +48,12 @@ class Combat(Outcomes):
         if company and self.side.get(seat) == HERO and self.hs is not None \
                 and self.hs.derived("ally-fights", _ally_fight_rules):
             near += [s for s in self.living_heroes() if s != seat and self.ex[s].room == e.room and self._ally_fight(seat, s)]
-        near = [t for t in near if not concealment.concealed_from(self, t, seat)]  # attacked by room: attack-unseen
+        if near and self.concealed:
+            near = [t for t in near if not concealment.concealed_from(self, t, seat)]  # attacked by room: attack-unseen
         targets = [(t, False) for t in near if self.together(seat, t) and self._may_attack(seat, t)]
         # A weapon that already took its one action this turn (picked up, say) cannot attack too.
-        weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted]
+        weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted] \
+            if e.cards else []
         ranged = [w for w in weapons if w.ranged]
         if ranged:
             seen = self.line_of_sight(e.room)
@@ -94,8 +96,8 @@ class Combat(Outcomes):
         """``attack-unseen``: against a concealed opponent an explorer attacks a room, not a
         figure - its own (with any trait or weapon it could attack with) or, with a ranged weapon, a
         room in line of sight. Offered whatever the room holds: the offer tells nothing."""
-        if not concealment.hidden_from(self, seat):
-            return []
+        if not self.concealed or not concealment.hidden_from(self, seat):
+            return []  # nobody hides (most haunts): no need to sort the concealed
         e = self.ex[seat]
         weapons = [w for c in e.cards if (w := self.weapons.get(c)) is not None and c not in self.turn.items_acted]
         out = [Action.of("attack-unseen", room=e.room, trait=t) for t in self._attack_traits(seat)]

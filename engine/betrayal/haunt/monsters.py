@@ -9,6 +9,7 @@ walks, escorts, walls, fields); the next split takes the movement modes to a mod
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -428,11 +429,11 @@ class Monsters(Combat):
         while True:
             options = self._monster_steps(m, budget - moved, moved == 0)
             forced = self._forced_steps(m, options)
-            acts = [Action.of("monster-move", monster=m.uid, to=r) for r, _ in (forced if forced is not None else options)]
+            acts = [monster_action("monster-move", m.uid, "to", r) for r, _ in (forced if forced is not None else options)]
             if forced is None and (moved == 0 or moved < budget):
                 acts += self._monster_explore_actions(m)
             if forced is None or not acts:
-                acts.append(Action.of("monster-stop", monster=m.uid))
+                acts.append(monster_action("monster-stop", m.uid))
             if self._exit_open(m, budget - moved):
                 acts.append(Action.of("monster-exit", monster=m.uid, room=m.room))
             a = yield from self.ask(seat, acts, f"move {self.mname(m)}")
@@ -918,3 +919,10 @@ class Monsters(Combat):
             att = tuple(f for f in att if f) + again
         dfn = yield from self.roll(self._dice(target, None, trait, minus), f"{self.name(target)} defends")
         yield from self._resolve_fight(m.uid, target, trait, sum(att), sum(dfn))
+
+
+@functools.lru_cache(maxsize=4096)
+def monster_action(kind: str, monster: str, name: str = "", value: str = "") -> Action:
+    """``kind monster=<uid>`` (and ``name=value``), built once: a monster's every step offers the
+    same few moves again (the monsters and rooms of a game are few; the cache is bounded)."""
+    return Action(kind, (("monster", monster), (name, value)) if name else (("monster", monster),))

@@ -12,6 +12,7 @@ from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.amounts import Amounts
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, Monster
+from hauntcheck.engine.betrayal.hauntspec import is_mapping
 
 
 class Predicates(Amounts):
@@ -136,12 +137,15 @@ class Predicates(Amounts):
         """Someone ``who`` names (explorers, or monsters of a kind) holds ``all`` and one of ``any``."""
         spec = p["holds"]
         who = spec.get("who", {})
-        if isinstance(who, Mapping) and "monster" in who:
-            bags = [x.cards for x in self.active_monsters() if x.kind == who["monster"]]
+        every, some = spec.get("all", ()), spec.get("any")
+        if is_mapping(who) and "monster" in who:
+            kind = who["monster"]
+            # active_monsters() inlined, and plain loops: goals ask this after every step
+            bags = [x.cards for x in self.mon if not x.gone and x.kind == kind]
         else:
             bags = [self.ex[s].cards + self.held.get(s, []) for s in self._who(who)]
-        return any(all(c in bag for c in spec.get("all", [])) and (not spec.get("any") or any(c in bag for c in spec["any"]))
-                   for bag in bags)
+        # map over the bag's own test: no generator frame per card
+        return any(all(map(bag.__contains__, every)) and (not some or any(map(bag.__contains__, some))) for bag in bags)
 
     def _pred_monster_in_room(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                               opponent: str | None) -> bool:

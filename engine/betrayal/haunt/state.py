@@ -229,6 +229,10 @@ class HauntState(Turns):
         assert self.haunt is not None
         anchor, revealer = order[-1], str(self.haunt["revealer"])
         first = start is not None
+        # whether the goals were just judged (holding for nobody) with nothing changed since: a turn
+        # that begins or ends with nothing happening need not judge them again (``haunt_turn``);
+        # a new round changes only the round count, which no goal reads
+        judged = False
         while True:
             if not first:
                 self.hround += 1
@@ -243,11 +247,13 @@ class HauntState(Turns):
                     yield from self._advance_timers("start-of-traitor-turn")
                     if self._check_wins():
                         return
+                    judged = True
+                ended_judged = False
                 if self.in_play(seat):
                     if first and seat == start and resume is not None:
                         yield from resume
                     else:
-                        yield from self._play_turn(seat)
+                        ended_judged = yield from self.haunt_turn(seat, judged)
                 elif seat == traitor:
                     self.emit("turn.traitor-turn-survives-removal", f"the traitor's turn ({seat}) comes; the traitor's "
                               "explorer is not in play", seat=seat)
@@ -259,13 +265,17 @@ class HauntState(Turns):
                     # judgement: like the traitor's slot, the revealer's turn slot keeps its clock
                     # ticking after the revealer's explorer is gone
                     yield from self._advance_timers("end-of-revealer-turn")
-                if self._check_wins():
+                # a turn that ended judged, in a haunt with no timers (quiet_turns().end), is judged
+                if not ended_judged and self._check_wins():
                     return
+                judged = True
             first = False
             if self.active_monsters() or fields.side_monster_rules(self):
+                judged = False
                 yield from self._monster_turn()
                 if self._check_wins():
                     return
+                judged = True
 
 
 def support(spec: GameSpec) -> dict[int, dict[str, Any]]:

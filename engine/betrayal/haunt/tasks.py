@@ -5,7 +5,7 @@ whom, where and against what, the roll they need, and what success and failure d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR, Monster
@@ -83,42 +83,52 @@ class Tasks(SetupSteps):
         return out
 
     def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
+        """Whether the task may be taken now: the once-a-turn limits, its place, what it needs
+        held or true, a flag it sets not yet set, and the movement it costs."""
+        gate = self._task_gate(task)
         keys = self.turn.keys
-        e = self.ex[seat]
-        if "roll" in task and "task-roll" in keys and task.get("limit") != "unlimited":
+        if gate.one_roll and "task-roll" in keys:
             return False  # roll.task-once-per-turn, unless the action may be repeated (limit: unlimited)
-        if task.get("timing") == "instead-of-attack" and ("attack" in keys or self.turn.no_attack):
+        if gate.instead_of_attack and ("attack" in keys or self.turn.no_attack):
             return False
-        if task.get("timing") in ("full-turn", "start-of-turn") and not self._turn_untouched():
+        if gate.untouched and not self._turn_untouched():
             return False  # a full turn's action, or one at the start of the turn: nothing else done this turn yet
-        if task.get("limit") == "once-per-turn" and f"task:{task['id']}" in keys:
-            return False
-        if "exclusive_group" in task and f"group:{task['exclusive_group']}" in keys:
+        if gate.taken_key is not None and gate.taken_key in keys:
+            return False  # limit: once-per-turn
+        if gate.group_key is not None and gate.group_key in keys:
             return False
         if "after" in task and task["after"] not in self.done:
             return False
-        flags = [str(eff["set_flag"]) for eff in task.get("success", []) + task.get("do", []) if "set_flag" in eff]
-        if flags and all(f in self.hflags for f in flags):
+        if gate.flags and all(f in self.hflags for f in gate.flags):
             return False  # judgement: a step that sets a flag is done once the flag is set
-        if task.get("after") and f"done-this-turn:{task['after']}" in keys:
+        if gate.after_key is not None and gate.after_key in keys:
             return False
-        if "where" in task and not self._where_ok(seat, task["where"]):
+        room = self.ex[seat].room
+        if gate.where_rooms is not None:
+            if room not in gate.where_rooms:
+                return False
+        elif "where" in task and not self._where_ok(seat, task["where"]):
             return False
-        if "where_any" in task and self._task_places(seat, task) == []:
+        if gate.places_held:
+            if self._task_places(seat, task) == []:
+                return False  # nowhere here and nothing held to do it with
+        elif "where_any" in task and room not in gate.where_any_rooms \
+                and not any(self._where_ok(seat, where) for where in gate.where_any_found):
             return False
-        if "where_any" in task and not any(self._where_ok(seat, w["in"]) for w in task["where_any"] if "in" in w) \
-                and self._task_places(seat, task) is None:
-            return False
-        held = task.get("holding")
-        if held and not all(self.holds(seat, h) for h in ([held] if isinstance(held, str) else held)):
+        if gate.holding and not all(self.holds(seat, h) for h in gate.holding):
             return False
         if "requires" in task and not self.pred(task["requires"], seat):
             return False
-        if task.get("reuse") == "once-per-place" and self._task_places(seat, task) is None \
-                and f"{task['id']}/{e.room}" in self.used_places:
+        if gate.once_per_place and not gate.places_held and f"{task['id']}/{room}" in self.used_places:
             return False
-        cost = task.get("cost", {}).get("movement", 0)
-        return not (cost and self.movement_left(seat) < cost)
+        return not (gate.cost and self.movement_left(seat) < gate.cost)
+
+    def _task_gate(self, task: Mapping[str, Any]) -> TaskGate:
+        """What :meth:`_task_open` reads from the task itself, worked out once per task of the
+        haunt file (a task from elsewhere, made on the fly, is read afresh)."""
+        assert self.hs is not None
+        known = self.hs.derived("task-gates", _task_gates).get(id(task))
+        return known[1] if known is not None and known[0] is task else task_gate(task)
 
     def _turn_untouched(self) -> bool:
         """Nothing done yet this turn: no space moved or room left, no attack, roll, task, item picked
@@ -343,6 +353,80 @@ class Tasks(SetupSteps):
             yield from self._outcome(eff, seat, None, target)
         if ok and any("take_token" in eff or "earn" in eff for eff in outs):
             self.emit("haunt.knowledge-shared", "what was found is known to every hero")
+
+
+class TaskGate(NamedTuple):
+    """What decides whether a task is open that the task itself fixes (:meth:`Tasks._task_open`)."""
+
+    #: Its roll is the turn's one task roll (``roll.task-once-per-turn``; not ``limit: unlimited``).
+    one_roll: bool
+    #: ``timing: instead-of-attack``.
+    instead_of_attack: bool
+    #: ``timing: full-turn`` or ``start-of-turn``: only while nothing else was done this turn.
+    untouched: bool
+    #: The turn key that marks it taken (``limit: once-per-turn``), its group's, and the one that
+    #: marks the task it comes ``after`` done this turn; None where the task has no such limit.
+    taken_key: str | None
+    group_key: str | None
+    after_key: str | None
+    #: The flags its outcomes set: once all are set, it is done.
+    flags: tuple[str, ...]
+    #: The rooms its ``where`` names, where they are fixed (named rooms); None where the state
+    #: decides (a token's room ...) or there is no ``where``.
+    where_rooms: frozenset[str] | None
+    #: Its ``where_any`` places by ``in``: the fixed rooms among them, and the others, to be found.
+    where_any_rooms: frozenset[str]
+    where_any_found: tuple[Mapping[str, Any], ...]
+    #: Its ``where_any`` offers cards held as places (:meth:`Tasks._task_places` is not None).
+    places_held: bool
+    #: The cards it needs held.
+    holding: tuple[str, ...]
+    once_per_place: bool
+    #: Spaces of movement it costs.
+    cost: int
+
+
+def task_gate(task: Mapping[str, Any]) -> TaskGate:
+    """The task's :class:`TaskGate`."""
+    held = task.get("holding")
+    after = task.get("after")
+    places = [w["in"] for w in task.get("where_any", []) if "in" in w]
+    fixed = [named_rooms(where) for where in places]
+    return TaskGate(
+        one_roll="roll" in task and task.get("limit") != "unlimited",
+        instead_of_attack=task.get("timing") == "instead-of-attack",
+        untouched=task.get("timing") in ("full-turn", "start-of-turn"),
+        taken_key=f"task:{task['id']}" if task.get("limit") == "once-per-turn" else None,
+        group_key=f"group:{task['exclusive_group']}" if "exclusive_group" in task else None,
+        after_key=f"done-this-turn:{after}" if after else None,
+        flags=tuple(str(eff["set_flag"]) for eff in task.get("success", []) + task.get("do", []) if "set_flag" in eff),
+        where_rooms=named_rooms(task["where"]) if "where" in task else None,
+        where_any_rooms=frozenset(room for rooms in fixed if rooms is not None for room in rooms),
+        where_any_found=tuple(where for where, rooms in zip(places, fixed, strict=True) if rooms is None),
+        places_held=any("holding" in w for w in task.get("where_any", [])),
+        holding=(held,) if isinstance(held, str) else tuple(held) if held else (),
+        once_per_place=task.get("reuse") == "once-per-place",
+        cost=int(task.get("cost", {}).get("movement", 0)),
+    )
+
+
+def named_rooms(where: Mapping[str, Any]) -> frozenset[str] | None:
+    """The rooms a task's location names outright (``room`` or ``rooms``, nothing added around
+    them), as :meth:`Tasks._where_ok` reads it; None for a location the state decides."""
+    if where.get("any_room") or where.get("with_neighbours") or where.get("adjoining"):
+        return None
+    if "room" in where:
+        return frozenset((str(where["room"]),))
+    if "rooms" in where:
+        return frozenset(str(r) for r in where["rooms"])
+    return None
+
+
+def _task_gates(hs: HauntSpec) -> dict[int, tuple[Mapping[str, Any], TaskGate]]:
+    """Every task of the haunt file with its gate, by the task's identity (the task is kept with
+    its gate and compared, so the key never finds another task)."""
+    tasks = {id(t): t for hero in (False, True) for traitor in (False, True) for t in hs.tasks_by(hero, traitor)}
+    return {key: (task, task_gate(task)) for key, task in tasks.items()}
 
 
 def _menu_tasks(hs: HauntSpec) -> dict[tuple[bool, bool], tuple[Mapping[str, Any], ...]]:

@@ -9,7 +9,7 @@ movement rules (stairs rolls, walls, escorts, carried tokens) to a module of the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import concealment, registry
@@ -232,37 +232,42 @@ class Turns(Collapse):
         out = super()._turn_actions(seat)
         if self.hs is None or not self.in_play(seat):
             return out
-        if self._blocks(seat, "give-away"):
+        # Every limit below but the side's bound cards comes from a status: an explorer with none
+        # (nearly every explorer at nearly every decision) is blocked from nothing, carried by
+        # nobody and pulled nowhere, so those filters are not even asked.
+        statuses = self.hstatus.get(seat)
+        if statuses and self._blocks(seat, "give-away"):
             out = [a for a in out if not (a.kind in ("trade", "drop") and self._bound(seat, str(a["card"])))]
         side = self.hs.sides().get(self.side.get(seat, HERO))
         if side is not None and side.bound_cards:
             # the side's bound cards stay with their holder (a Spirit Board); death still drops them
             out = [a for a in out if not (a.kind in ("trade", "drop", "give") and str(a.get("card")) in side.bound_cards)]
-        if self._blocks(seat, "discover-rooms"):
+        if statuses and self._blocks(seat, "discover-rooms"):
             out = [a for a in out if a.kind != "explore"]
         # An explorer that may not carry items (a Werewolf; and, judgement, a Frog carried like an
         # item) picks none up and is handed none.
-        if self._carriable(seat) or self._blocks(seat, "carry-items"):
+        if statuses and (self._carriable(seat) or self._blocks(seat, "carry-items")):
             out = [a for a in out if a.kind != "pickup"]
-        out = [a for a in out if not (a.kind == "trade" and (self._carriable(str(a["to"]))
-                                                              or self._blocks(str(a["to"]), "carry-items")))]
+        if any(self.hstatus.values()):  # only a status keeps a trade's receiver from carrying
+            out = [a for a in out if not (a.kind == "trade" and (self._carriable(str(a["to"]))
+                                                                  or self._blocks(str(a["to"]), "carry-items")))]
         out.extend(self._carry_actions(seat))
         if self.no_pickup:
             out = [a for a in out if not (a.kind == "pickup" and f"{seat}/{a['card']}" in self.no_pickup)]
-        if self._blocks(seat, "move") and not any(a.kind == "end" for a in out):
+        if statuses and self._blocks(seat, "move") and not any(a.kind == "end" for a in out):
             out.append(Action.of("end"))  # held where a turn may not end (the Coal Chute): it still ends
-        spared = self.status_value(seat, "unaffected_by_rooms")
+        spared = self.status_value(seat, "unaffected_by_rooms") if statuses else None
         if spared:
             # the room's own text does nothing for it: its use (the Gallery's drop, the Vault) is not offered
             out = [a for a in out if not (a.kind == "use" and str(a.get("ability", "")).split("#")[0] in
                                           {f"room:{r}" for r in spared})]
-        if self._blocks(seat, "use-items"):
+        if statuses and self._blocks(seat, "use-items"):
             out = [a for a in out if a.kind not in ("use", "drop", "pickup", "trade")]
         else:
             out.extend(self._token_pickups(seat))
-        if self._toward(seat) is not None and any(a.kind == "move" for a in out):
+        if statuses and self._toward(seat) is not None and any(a.kind == "move" for a in out):
             out = [a for a in out if a.kind != "end"]  # pulled toward a room: the explorer must go on
-        if self._blocks(seat, "act"):
+        if statuses and self._blocks(seat, "act"):
             # judgement: a status that forbids acting leaves moving (where allowed), ending the turn
             # and escaping one's own hindrance (Webs, Debris), which only serves the pull
             return [a for a in out if a.kind in ("move", "end") or (a.kind == "free" and a.get("who") == seat)]
@@ -282,9 +287,8 @@ class Turns(Collapse):
         """``item.tokens-like-cards``: a token carried like an item lying in the room may be picked up."""
         assert self.hs is not None
         room = self.ex[seat].room
-        return [Action.of("pickup-token", token=tok) for tok, rooms in sorted(self.htokens.items())
-                if room in rooms and tok in self.hs.tokens and self.hs.tokens[tok].carried_as_item
-                and self._may_pick_up(seat, tok)
+        return [Action.of("pickup-token", token=tok) for tok in self.hs.derived("item-tokens", _item_tokens)
+                if room in self.htokens.get(tok, ()) and self._may_pick_up(seat, tok)
                 and self.hs.tokens[tok].carried_by in (None, self.side.get(seat, HERO))]
 
     def _may_pick_up(self, seat: str, token: str) -> bool:
@@ -299,35 +303,52 @@ class Turns(Collapse):
         if self.hs is None:
             yield from super()._play_turn(seat)
             return
+        yield from self.haunt_turn(seat)
+
+    def haunt_turn(self, seat: str, judged: bool = False) -> Gen[bool]:
+        """A seat's turn in the haunt phase, to its end (:meth:`_end_haunt_turn`). ``judged``: the
+        goals were judged just before and held for nobody, and nothing has changed since; where
+        nothing happens before the turn's own judgement (no timer, walker or rule of this haunt
+        acts then: :func:`quiet_turns`), that judgement would repeat it and is not made. True when
+        the turn ends the same way: its last judgement is still good when it returns."""
+        assert self.hs is not None
+        quiet = judged and seat not in self.carried and not self.grips and not self.deaths_pending \
+            and self.quiet_turns().start
         if seat in self.carried and not (self._carriable(seat) and self._may_carry(self.carried[seat], seat)):
             self._sync_carried()  # a carrier who lost what let it carry (a downed pilot) has let go
         if seat in self.carried:
             self.emit("haunt.rules-override", f"{self.name(seat)} is carried by {self.name(self.carried[seat])} and does "
                       "nothing this turn", seat=seat)
-            yield from self._end_haunt_turn(seat)
-            return
+            return (yield from self._end_haunt_turn(seat))
         if any(held == seat for held, _ in self.grips.values()):
             free = yield from escape(self.as_haunt_state(), seat)
             if not free:
-                yield from self._end_haunt_turn(seat)
-                return
+                return (yield from self._end_haunt_turn(seat))
         yield from self._flag_timers(seat, "start")
         yield from self.walk_at_turn_start(seat)
         yield from self._turn_rules(seat, "start-of-turn")
         yield from self._turn_rules(seat, "during-turn")
         yield from self._turn_rules(seat, "after-each-action")
         yield from self._death_rules()
-        if self.in_play(seat) and not self._check_wins():
+        if self.in_play(seat) and (quiet or not self._check_wins()):
             yield from super()._play_turn(seat)
-        yield from self._end_haunt_turn(seat)
+        return (yield from self._end_haunt_turn(seat))
 
-    def _end_haunt_turn(self, seat: str) -> Gen[None]:
+    def quiet_turns(self) -> QuietTurns:
+        """What this haunt does around its turns' own judgements of the goals (:func:`quiet_turns`)."""
+        assert self.hs is not None
+        return self.hs.derived("quiet-turns", quiet_turns)
+
+    def _end_haunt_turn(self, seat: str) -> Gen[bool]:
         """What closes a seat's turn in the haunt phase: end-of-turn rules, timers, the house
-        collapsing, pulls toward a room running out, then the standing rules."""
+        collapsing, pulls toward a room running out, then the standing rules. True when the goals
+        were judged here (holding for nobody) and nothing after that could change them."""
         assert self.hs is not None, "only the haunt phase ends turns this way"
         if seat in self.concealed and self.in_play(seat):
             concealment.spread(self, seat)  # it may have gone as far as its Speed since it was last known
+        judged = False
         if self.in_play(seat) and not self._check_wins():
+            judged = True
             yield from self._turn_rules(seat, "end-of-turn")
             for task in self.tasks_at(seat, "end-of-turn"):
                 if "roll" not in task and self._task_open(seat, task):
@@ -335,6 +356,9 @@ class Turns(Collapse):
                         task=task['id'])
                     for eff in task.get("do", []):
                         yield from self._outcome(eff, seat, None)
+        # what follows does nothing in a haunt whose turn ends are quiet, without deaths to answer
+        # and with no house collapsing (the mods dropped here are read by no goal)
+        judged = judged and not self.deaths_pending and not self.collapsing and self.quiet_turns().end
         yield from self._death_rules()
         self.turn_mods.pop(seat, None)
         yield from self._flag_timers(seat, "end")
@@ -347,11 +371,13 @@ class Turns(Collapse):
             if self.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
                 self.hstatus[seat].remove(status)
         yield from self._standing_rules()
+        return judged
 
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
         haunt_actions = ("task", "haunt-action")
-        took_haunt_action = any(k.startswith(("task:", "action:")) for k in self.turn.keys)
-        if (a.kind == "attack" and took_haunt_action) or (a.kind in haunt_actions and "attack" in self.turn.keys):
+        # the turn's keys are searched for a haunt action only when this is an attack (not at every move)
+        if (a.kind == "attack" and any(k.startswith(("task:", "action:")) for k in self.turn.keys)) \
+                or (a.kind in haunt_actions and "attack" in self.turn.keys):
             self.emit("turn.haunt-action-and-attack", f"{self.name(seat)} takes both a haunt action and an attack this turn", seat=seat)
         if a.kind == "attack":
             yield from self._attack(seat, a)
@@ -397,6 +423,8 @@ class Turns(Collapse):
         """Pick up an explorer carried like an item (``carried_like_item``) in the room, or put one
         down; once each a turn, by an explorer whose statuses do not block carrying."""
         out: list[Action] = []
+        if not self.carried and not any(self.hstatus.values()):
+            return out  # only a status makes an explorer carriable, and nobody is carried yet
         if self._blocks(seat, "carry-items") or self._carriable(seat):
             return out
         room = self.ex[seat].room
@@ -489,8 +517,9 @@ class Turns(Collapse):
         e = self.ex[seat]
         if not self.turn.picked:
             # item.tokens-like-cards: a token carried like an item lying here may be picked up
-            for token in sorted({t for t, rooms in self.htokens.items() if e.room in rooms}):
-                if self._carried(token) and self._room_for_token(seat, token) and self._may_pick_up(seat, token):
+            for token in self.hs.derived("item-tokens", _item_tokens):
+                if e.room in self.htokens.get(token, ()) and self._room_for_token(seat, token) \
+                        and self._may_pick_up(seat, token):
                     out.append(Action.of("pickup-token", token=token))
         if not self.turn.traded:
             # item.tokens-like-cards: tokens carried like items are traded like them
@@ -578,24 +607,28 @@ class Turns(Collapse):
         actions = super()._move_actions(seat)
         if self.hs is None or not actions:
             return actions
-        if self._blocks(seat, "move"):
+        statuses = self.hstatus.get(seat)  # walls, barred rooms and pulls come from statuses only
+        if statuses and self._blocks(seat, "move"):
             return []
-        actions = actions + self._wall_moves(seat, actions)
+        if statuses:
+            actions = actions + self._wall_moves(seat, actions)
         if self.collapsed:
             actions = [a for a in actions if not (a.kind == "move" and a.get("to") in self.collapsed)]
-        barred = self._barred_rooms(seat)
+        barred = self._barred_rooms(seat) if statuses else None
         if barred:
             actions = [a for a in actions if not (a.kind == "move" and a.get("to") in barred)]
-        goal = self._toward(seat)
+        goal = self._toward(seat) if statuses else None
         if goal is not None:
             dist = self._dist_to([goal])
             here = dist.get(self.ex[seat].room, 10_000)
             closer = [a for a in actions if a.kind == "move" and dist.get(str(a["to"]), 10_000) < here]
             if closer or here == 0:
                 actions = closer  # the status drags the explorer by the shortest way
+        if self.turn.moved == 0:
+            return actions  # move.minimum-one: the first space is always possible, whatever it costs
         extra = self._slowing(seat) + self._room_cost_extra(seat) + self.carrying_cost(seat) - 1
-        if not extra or self.turn.moved == 0:
-            return actions  # move.minimum-one: the first space is always possible
+        if not extra:
+            return actions
         left = self.movement_left(seat)
         return [a for a in actions if int(a.get("cost", 1) or 0) + extra <= left]  # type: ignore[arg-type]
 
@@ -716,7 +749,8 @@ class Turns(Collapse):
 
     def _room_cost_extra(self, seat: str) -> int:
         """Extra spaces each room costs this turn beyond the first (the outcome ``room_cost``)."""
-        costs = [int(k.split(":", 1)[1]) for k in self.turn_mods.get(seat, ()) if k.startswith("room-cost:")]
+        mods = self.turn_mods.get(seat)  # most turns have none: no list to build then
+        costs = [int(k.split(":", 1)[1]) for k in mods if k.startswith("room-cost:")] if mods else []
         standing = self.status_value(seat, "room_cost") if self.hs is not None else None
         if standing is not None:
             costs.append(int(standing))  # a status's lasting room cost (doorways counted as spaces)
@@ -841,6 +875,39 @@ class Turns(Collapse):
                     self.emit("haunt.rules-override", r.get("says", r["id"]), clause=r["id"])
                     for eff in r.get("do", []):
                         yield from self._outcome(eff, None, None)
+
+
+class QuietTurns(NamedTuple):
+    """Whether a haunt does anything around a turn's own judgements of the goals."""
+
+    #: Nothing happens as a turn starts, before its judgement: no timer, no monster walking at the
+    #: start of a turn, no start-of-turn, during-turn or after-each-action rule.
+    start: bool
+    #: Nothing happens as a turn ends, after its judgement, nor between turns: no timer, no
+    #: end-of-turn rule or task, no standing rule, no collapse piece, no status pulling toward a room.
+    end: bool
+
+
+def quiet_turns(hs: HauntSpec) -> QuietTurns:
+    """The haunt's :class:`QuietTurns` (from its file: worked out once per haunt spec)."""
+    sides = hs.sides().values()
+    rules = hs.derived("turn-rules", _turn_rules_by_moment)
+    no_timers = not any(side.timers for side in sides)
+    walkers = any(str(m.movement["straight_ahead"].get("moves_at", "")) == "start-of-turn-left-of-traitor"
+                  for m in hs.monsters.values() if m.movement.get("straight_ahead"))
+    start = no_timers and not walkers and not any(rules.get(w) for w in ("start-of-turn", "during-turn", "after-each-action"))
+    ending_tasks = any(task.get("timing") == "end-of-turn" for hero in (False, True) for traitor in (False, True)
+                       for task in hs.tasks_by(hero, traitor))
+    pulls = any("room" in status.get("must_move_toward", {}) for status in hs.statuses.values())
+    end = no_timers and not rules.get("end-of-turn") and not ending_tasks and not pulls \
+        and not any("while" in r for side in sides for r in side.rules) and all(side.collapse is None for side in sides)
+    return QuietTurns(start, end)
+
+
+def _item_tokens(hs: HauntSpec) -> tuple[str, ...]:
+    """The haunt's tokens carried like items (``item.tokens-like-cards``), by name: the only ones
+    a menu offers to pick up (most haunts have none, and their other tokens lie in many rooms)."""
+    return tuple(sorted(name for name, token in hs.tokens.items() if token.carried_as_item))
 
 
 def _turn_rules_by_moment(hs: HauntSpec) -> dict[str, tuple[Mapping[str, Any], ...]]:
