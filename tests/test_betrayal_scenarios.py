@@ -20,6 +20,7 @@ from hauntcheck.engine.betrayal.position import at_turn_prompt, build_position, 
 from hauntcheck.engine.betrayal.position.build import SHARED_FIELDS, WARM_CACHES
 from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Turn, invariants
 from hauntcheck.engine.games import GameDef, game_spec
+from hauntcheck.engine.inputs import FAST_LOADER
 from hauntcheck.engine.play import PolicyController, seeded_table
 from hauntcheck.engine.scenario import PositionError, ScenarioRun, load_scenario, scenario_files
 
@@ -136,7 +137,13 @@ def test_built_positions_clone_and_play_on() -> None:
     assert not invariants(state)
 
 
-POSITIONS = [(p, d) for p in SHIPPED if isinstance(d := yaml.safe_load(p.read_text()), dict) and "position" in d]
+def _read(path: Path) -> Any:
+    """A scenario file's data, read by libyaml when installed (the same data as yaml.safe_load's,
+    several times faster: every pytest-xdist worker reads all of them to collect the tests below)."""
+    return yaml.load(path.read_text(), Loader=FAST_LOADER)  # FAST_LOADER is a safe loader
+
+
+POSITIONS = [(p, d) for p in SHIPPED if isinstance(d := _read(p), dict) and "position" in d]
 
 
 def _containers(value: Any, found: list[Any]) -> None:
@@ -193,7 +200,7 @@ def _rebuilds_are_independent(state: BetrayalState, fresh: BetrayalState) -> Non
 def test_a_rebuilt_position_is_a_fresh_build_and_shares_nothing_mutable(path: Path) -> None:
     """A rebuild copies the state the first build kept: every copy equals a fresh build, and
     changing one (every list, mapping and set in it) changes neither the kept state nor another."""
-    data = yaml.safe_load(path.read_text())
+    data = _read(path)
     players, options = data.get("players", 3), data.get("options") or {}
     state = build_position(SPEC, players, options, data["position"])
     _rebuilds_are_independent(state, build_position(SPEC, players, options, data["position"]))

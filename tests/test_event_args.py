@@ -6,6 +6,7 @@ docs/conformance-protocol.md ("Event arguments")."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,11 +59,18 @@ def sources() -> list[Path]:
     return sorted(p for p in ENGINE.rglob("*.py") if "__pycache__" not in p.parts)
 
 
+@functools.cache
+def emit_sites() -> list[tuple[Path, list[ast.Call]]]:
+    """The event calls of every engine source file, by file: parsed once per process for the two
+    tests below (parsing the whole engine takes seconds)."""
+    return [(path, list(emit_calls(ast.parse(path.read_text(encoding="utf-8"))))) for path in sources()]
+
+
 def test_every_event_whose_prose_states_a_value_passes_arguments() -> None:
     missing = []
     checked = 0
-    for path in sources():
-        for call in emit_calls(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, calls in emit_sites():
+        for call in calls:
             if interpolates(call.args[1]):
                 checked += 1
                 if not call.keywords:
@@ -83,8 +91,8 @@ def test_the_static_check_sees_a_site_without_arguments() -> None:
 def test_argument_names_in_the_source_are_documented() -> None:
     assert {"seat", "room", "card", "trait", "amount", "dice", "total", "target"} <= VOCABULARY
     undocumented = {}
-    for path in sources():
-        for call in emit_calls(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, calls in emit_sites():
+        for call in calls:
             for keyword in call.keywords:
                 if keyword.arg is not None and keyword.arg not in VOCABULARY:
                     undocumented.setdefault(keyword.arg, f"{path.relative_to(ENGINE.parent)}:{call.lineno}")
