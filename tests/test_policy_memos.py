@@ -1,4 +1,4 @@
-"""What the policy's turn works out once per spec object (policy/turn.py, places.py, goals.py:
+"""What the policy's turn works out once per spec object (policy/turn.py, readings.py, places.py, goals.py:
 the tokens a side's tasks must hold, the long-shot rooms, each task's token room and its id, what
 a task's rooms depend on, the bonuses for what is held, the rooms the goals name, the rituals and
 the places earning counted tokens) gives what the plain reading of the spec at every decision
@@ -28,6 +28,7 @@ from hauntcheck.engine.play import PolicyController, run_fast, seeded_table
 
 # ``policy`` names the function in the package, so the module is looked up by its full name.
 turn = importlib.import_module("hauntcheck.engine.betrayal.policy.turn")
+readings = importlib.import_module("hauntcheck.engine.betrayal.policy.readings")
 
 # Tasks that must hold tokens (34), rolled with every trait (34, 46, 48), done where a token lies (1,
 # 34, 35, 46), in any of several places (8), once per place (1, 8, 11), with bonuses for what is held
@@ -79,9 +80,9 @@ def plain_task_rooms(st: HauntState, seat: str, things: set[str] | None, holding
     for task in st.tasks_for(seat):
         if any("take_item" in d for d in task.get("do", [])):
             continue
-        if things is not None and not things & turn._found(task):
+        if things is not None and not things & readings._found(task):
             continue
-        if things is None and turn._found(task):
+        if things is None and readings._found(task):
             continue
         if "requires" in task and not st.pred(task["requires"], seat):
             continue
@@ -236,7 +237,7 @@ def check(st: HauntState) -> dict[str, int]:
             rooms = plain_bonus_rooms(st, seat, str(task["id"]))
             assert turn._bonus_rooms(st, seat, str(task["id"])) == rooms
             seen["bonus rooms"] += bool(rooms)
-        assert sorted({r for i in turn._bonus_task_ids(st.tasks_for(seat)) for r in turn._bonus_rooms(st, seat, i)}) \
+        assert sorted({r for i in readings._bonus_task_ids(st.tasks_for(seat)) for r in turn._bonus_rooms(st, seat, i)}) \
             == sorted({r for t in st.tasks_for(seat) for r in plain_bonus_rooms(st, seat, str(t["id"]))})
         assert _ritual_rooms(st, seat) == plain_ritual_rooms(st, seat)
         seen["rituals"] += bool(plain_ritual_rooms(st, seat))

@@ -16,7 +16,7 @@ from typing import Any
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
 from hauntcheck.engine.betrayal.policy.paths import dist_to, frontier
-from hauntcheck.engine.betrayal.policy.turn import _gives
+from hauntcheck.engine.betrayal.policy.readings import _gives
 from hauntcheck.engine.core import Action, Rng
 
 

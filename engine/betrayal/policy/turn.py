@@ -13,12 +13,10 @@ be reached yet it opens up the house.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState
-from hauntcheck.engine.betrayal.hauntspec import HauntSpec, SideDef
 from hauntcheck.engine.betrayal.policy.attacks import (
     _best_attack,
     _body_tokens,
@@ -35,7 +33,7 @@ from hauntcheck.engine.betrayal.policy.fields import (
     out_of_the_way,
 )
 from hauntcheck.engine.betrayal.policy.goals import goal_rooms, item_places, wanted_cards, win_bearer
-from hauntcheck.engine.betrayal.policy.memo import SpecMemo, values_of
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.betrayal.policy.paths import dist_avoiding, dist_to, frontier
 from hauntcheck.engine.betrayal.policy.places import (
     _escort_places,
@@ -44,6 +42,20 @@ from hauntcheck.engine.betrayal.policy.places import (
     _ritual_rooms,
     _step_toward,
     _win_token_rooms,
+)
+from hauntcheck.engine.betrayal.policy.readings import (
+    _bonus_task_ids,
+    _each_trait_places,
+    _first_by_id,
+    _gives,
+    _held_bonuses,
+    _held_tokens_asked,
+    _outcomes,
+    _place_shape,
+    _room_tokens_by_task,
+    _spent_counted,
+    _tasks_by_side_and_id,
+    _yields,
 )
 from hauntcheck.engine.core import Action, Rng
 
@@ -212,13 +224,7 @@ def token_needs(st: HauntState, side: str) -> dict[str, int]:
     return out
 
 
-_HOLDS_TOKENS: SpecMemo[list[Any]] = SpecMemo()
 _TASKS_HOLD_TOKENS: SpecMemo[list[Any]] = SpecMemo()
-
-
-def _held_tokens_asked(task: Mapping[str, Any]) -> list[Any]:
-    """The task's ``holds_tokens`` requirements (from the spec alone, so found once per task)."""
-    return _HOLDS_TOKENS.one(task, lambda: values_of(task.get("requires", {}), "holds_tokens"))
 
 
 def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Action]]) -> Action | None:
@@ -292,17 +298,6 @@ def _task_room_token(st: HauntState, task_id: str) -> str | None:
     return st.hs.derived("policy-task-room-token", _room_tokens_by_task).get(task_id)
 
 
-def _room_tokens_by_task(hs: HauntSpec) -> dict[str, str | None]:
-    """Each task id's ``room_with_token`` (None without one), from the first task of that id in
-    the book's order (sides, then each side's tasks before its actions)."""
-    out: dict[str, str | None] = {}
-    for side in hs.sides().values():
-        for task in [*side.tasks, *side.actions]:
-            where = task.get("where", {})
-            out.setdefault(task["id"], str(where["room_with_token"]) if "room_with_token" in where else None)
-    return out
-
-
 def _worth_trying(st: HauntState, rooms: list[str]) -> list[str]:
     """The rooms worth walking to for a token, in order: not one whose way to it is a long shot
     (a task rolled with every trait), nor one whose rule cannot give it now (the haunt's hooks say)."""
@@ -312,12 +307,6 @@ def _worth_trying(st: HauntState, rooms: list[str]) -> list[str]:
     long_shots = {r for where in st.hs.derived("policy-each-trait-places", _each_trait_places) for r in st._rooms_for(where)}
     hooks = [TOKEN_ROOM_HOOKS[h] for h in st.hooks_used if h in TOKEN_ROOM_HOOKS]
     return [r for r in rooms if r not in long_shots and all(hook(st, r) for hook in hooks)]
-
-
-def _each_trait_places(hs: HauntSpec) -> tuple[Mapping[str, Any], ...]:
-    """The places (``where``) of the sides' tasks rolled with every trait (``roll.each_trait``)."""
-    return tuple(task.get("where", {}) for side in hs.sides().values() for task in side.tasks
-                 if task.get("roll", {}).get("each_trait"))
 
 
 def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str, lacking: set[str]) -> list[str]:
@@ -482,39 +471,6 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
     return out
 
 
-@dataclass(frozen=True)
-class _PlaceShape:
-    """What :func:`_task_rooms` reads from a task's spec alone (worked out once per task)."""
-
-    takes_item: bool  # a ``take_item`` outcome: the card is taken where it lies, no room to seek
-    yields: frozenset[str]  # :func:`_yields`
-    held: tuple[Any, ...]  # what it must be done ``holding`` (a name or a list of them)
-    takes_tokens: tuple[str, ...]  # the ``take_token`` of its success and ``do`` outcomes, in order
-    places: tuple[Any, ...]  # its ``where``, or the ``in`` of each ``where_any``
-    once_per_place: bool  # ``reuse: once-per-place``
-    used_prefix: str  # how its used places begin in ``used_places``
-
-
-_PLACE_SHAPES: SpecMemo[_PlaceShape] = SpecMemo()
-
-
-def _place_shape(task: Mapping[str, Any]) -> _PlaceShape:
-    """The task's :class:`_PlaceShape`, kept by the task object."""
-    return _PLACE_SHAPES.one(task, lambda: _shape_of(task))
-
-
-def _shape_of(task: Mapping[str, Any]) -> _PlaceShape:
-    held = task.get("holding")
-    return _PlaceShape(
-        takes_item=any("take_item" in d for d in task.get("do", [])),
-        yields=_yields(task),
-        held=tuple([held] if isinstance(held, str) else held or ()),
-        takes_tokens=tuple(str(e["take_token"]) for e in task.get("success", []) + task.get("do", []) if "take_token" in e),
-        places=tuple([task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]),
-        once_per_place=task.get("reuse") == "once-per-place",
-        used_prefix=f"{task['id']}/")
-
-
 def _shared_out(st: HauntState, seat: str, rooms: list[str]) -> list[str]:
     """Of the rooms where the side's work is waiting, those this explorer is the nearest ally to
     (ties to the earlier seat): allies split the work instead of all walking to the same room;
@@ -539,28 +495,10 @@ def _counted_spend(st: HauntState, side: str) -> set[str]:
     if own is None:
         return set()
     out: set[str] = set()
-    for token, count in _SPENT_COUNTED.one(own, lambda: _spent_counted(own)):
+    for token, count in _spent_counted(own):
         held = sum(st.held.get(s, []).count(token) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)
         if st.pool.get(token, 0) > 0 and st.destroyed.count(token) + held < st._amount(count):
             out.add(token)
-    return out
-
-
-_SPENT_COUNTED: SpecMemo[list[tuple[str, Any]]] = SpecMemo()
-
-
-def _spent_counted(own: SideDef) -> list[tuple[str, Any]]:
-    """The tokens the side's rules use up (``destroy_item``) beside a count of them used up
-    (``item_destroyed`` with a ``count``), with the count, rule by rule."""
-    out: list[tuple[str, Any]] = []
-    for rule in [*own.tasks, *own.actions]:
-        effs = [*rule.get("do", []), *rule.get("success", [])]
-        spent = {str(e["destroy_item"]) for e in effs if isinstance(e.get("destroy_item"), str)}
-        counted = {str(e["branch"]["when"]["item_destroyed"]["item"]): e["branch"]["when"]["item_destroyed"]["count"]
-                   for e in effs if isinstance(e.get("branch"), Mapping) and isinstance(e["branch"].get("when"), Mapping)
-                   and isinstance(e["branch"]["when"].get("item_destroyed"), Mapping)
-                   and "count" in e["branch"]["when"]["item_destroyed"]}
-        out += [(token, counted[token]) for token in sorted(spent & set(counted))]
     return out
 
 
@@ -640,13 +578,6 @@ def _useful(st: HauntState, side: str, task_id: str) -> bool:
     return False
 
 
-def _outcomes(task: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """Everything a task can bring about: its success and ``do`` outcomes and, for a roll read
-    by bands (a search), each band's."""
-    bands = task.get("roll", {}).get("bands", []) if isinstance(task.get("roll"), Mapping) else []
-    return [*task.get("success", []), *task.get("do", []), *(eff for b in bands for eff in b.get("then", []))]
-
-
 def _task_yields(st: HauntState, side: str, task_id: str) -> frozenset[str]:
     task = _side_task(st, side, task_id)
     return _yields(task) if task is not None else frozenset()
@@ -657,47 +588,6 @@ def _side_task(st: HauntState, side: str, task_id: str) -> Mapping[str, Any] | N
     if st.hs is None:
         return None
     return st.hs.derived("policy-side-tasks", _tasks_by_side_and_id).get((side, task_id))
-
-
-def _tasks_by_side_and_id(hs: HauntSpec) -> dict[tuple[str, str], Mapping[str, Any]]:
-    """Each side's tasks and actions by (side, id): the first of an id, tasks before actions."""
-    out: dict[tuple[str, str], Mapping[str, Any]] = {}
-    for name, own in hs.sides().items():
-        for task in [*own.tasks, *own.actions]:
-            out.setdefault((name, task["id"]), task)
-    return out
-
-
-def _yields(task: Mapping[str, Any]) -> frozenset[str]:
-    """What a task brings the side: the tokens it takes and the cards it fetches (from the spec
-    alone, so worked out once per task)."""
-    return _YIELDS.one(task, lambda: frozenset(_found(task)))
-
-
-def _found(task: Mapping[str, Any]) -> set[str]:
-    out: set[str] = set()
-    for eff in task.get("success", []) + task.get("do", []):
-        if isinstance(eff.get("take_token"), str):
-            out.add(str(eff["take_token"]))
-        if "fetch_card" in eff:
-            card = eff["fetch_card"]["card"]
-            out.update([card] if isinstance(card, str) else card)
-    return out
-
-
-_YIELDS: SpecMemo[frozenset[str]] = SpecMemo()
-
-
-def _gives(effs: Iterable[Mapping[str, Any]]) -> set[str]:
-    """Statuses an outcome list makes its target gain."""
-    out: set[str] = set()
-    for eff in effs:
-        for sub in eff.get("on_target", []):
-            if "become" in sub:
-                out.add(str(sub["become"]))
-            if "branch" in sub:  # either way of a branch (the Serum inoculates a hero, kills a traitor)
-                out |= _gives([{"on_target": [*sub["branch"].get("then", []), *sub["branch"].get("else", [])]}])
-    return out
 
 
 def _worth_aiming(st: HauntState, seat: str, task_id: str, target: str) -> bool:
@@ -755,54 +645,6 @@ def _bonus_rooms(st: HauntState, seat: str, task_id: str) -> list[str]:
                 rooms &= set(st._rooms_for(task["where"]))
             out |= rooms
     return sorted(out)
-
-
-_FIRST_BY_ID: SpecMemo[dict[Any, Mapping[str, Any]]] = SpecMemo()
-
-
-def _first_by_id(tasks: tuple[Mapping[str, Any], ...]) -> dict[Any, Mapping[str, Any]]:
-    """The first task of each id in a list of tasks (:meth:`tasks_for`), kept by the list."""
-    def build() -> dict[Any, Mapping[str, Any]]:
-        out: dict[Any, Mapping[str, Any]] = {}
-        for task in tasks:
-            out.setdefault(task["id"], task)
-        return out
-
-    return _FIRST_BY_ID.one(tasks, build)
-
-
-_BONUS_TASK_IDS: SpecMemo[tuple[str, ...]] = SpecMemo()
-
-
-def _bonus_task_ids(tasks: tuple[Mapping[str, Any], ...]) -> tuple[str, ...]:
-    """The ids of the tasks whose first task of that id has a bonus :func:`_bonus_rooms` looks
-    for (the others give no rooms), in order; kept by the list."""
-    return _BONUS_TASK_IDS.one(tasks, lambda: tuple(
-        str(t["id"]) for t in tasks if (first := _first_by_id(tasks).get(str(t["id"]))) is not None
-        and _held_bonuses(first)))
-
-
-_HELD_BONUSES: SpecMemo[tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]] = SpecMemo()
-
-
-def _held_bonuses(task: Mapping[str, Any]) -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
-    """The bonuses of the task's roll that count holding something in a place (``add`` with
-    ``when: {all: [{holding: X}, {in: ...}]}``, not a risky ``fatal_below`` one), each as (what is
-    held, the places), in order; from the spec alone, so kept by the task."""
-    def build() -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
-        roll = task.get("roll")
-        if not isinstance(roll, Mapping):
-            return ()
-        out = []
-        for mod in roll.get("modifiers", ()):
-            leaves = mod.get("when", {}).get("all", []) if "add" in mod else []
-            held = tuple(x["holding"] for x in leaves if "holding" in x)
-            where = tuple(x["in"] for x in leaves if "in" in x)
-            if held and where and "fatal_below" not in mod:
-                out.append((held, where))
-        return tuple(out)
-
-    return _HELD_BONUSES.one(task, build)
 
 
 def _escort_plan(st: HauntState, seat: str, by_kind: dict[str, list[Action]]) -> Action | None:
