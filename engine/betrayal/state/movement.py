@@ -145,7 +145,8 @@ class Movement(Discovery):
         self.note_moving_on(seat)
         self.turn.moved += cost
         self.turn.left_room = True
-        self._set_room(seat, to, via_side=self._entry_side(src, to))
+        # the door come through matters only in a barrier room (it is the side stood on): found only there
+        self._set_room(seat, to, via_side=self._entry_side(src, to) if len(self.t.rooms[to].barrier) >= 2 else None)
         if not self.quiet:  # the text is work: skipped when nobody reads the events
             how = next((h for r, _, h in self.exits_at(src, part) if r == to), "door")
             rule = MOVE_RULES.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
