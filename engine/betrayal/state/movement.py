@@ -181,8 +181,9 @@ class Movement(Discovery):
                 if (s + rot) % 4 == via_side:
                     e.part = i
 
-    def walking_distances(self, seat: str) -> dict[str, int]:
-        """Spaces from the explorer to every room reachable by plain movement, with no rolls:
+    def walking_distances(self, seat: str, within: int | None = None) -> dict[str, int]:
+        """Spaces from the explorer to every room reachable by plain movement, with no rolls
+        (only those at most ``within`` spaces away, when given):
         a barrier room is entered on the side of the door used and cannot be crossed (crossing
         takes a roll), so what lies past a barrier counts only by another way round
         (``room.barrier.cross-roll``). The Dog's errand uses it (``dog-fetch``)."""
@@ -190,7 +191,11 @@ class Movement(Discovery):
         start = (e.room, e.part)
         dist = {start: 0}
         frontier = [start]
-        while frontier:
+        level = 0
+        # breadth first, a space a level: a room is first reached at its distance, so the walk
+        # may stop at the last level asked for
+        while frontier and (within is None or level < within):
+            level += 1
             nxt: list[tuple[str, int]] = []
             for room, part in frontier:
                 for other, _, _ in self.exits_at(room, part):
