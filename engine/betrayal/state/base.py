@@ -180,8 +180,7 @@ class StateBase(GameState):
         # cards looked at (It Is Meant to Be, Crystal Ball): the known top of each card stack, in order
         self.deck_tops: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
         self.variants: frozenset[str] = frozenset(parse_variants(setup.options.get("variants")))
-        # the move menu by room, side, house, stack and links: (each way with its cost, the ways, the dearest cost)
-        self._moves_cache: dict[tuple[str, int, int, int, int], tuple[list[tuple[int, Action]], list[Action], int]] = {}
+        self._moves_cache: dict[tuple[str, int, int, int, int], list[tuple[int, Action]]] = {}
         self._exits_cache: dict[tuple[str, int, int, int], list[tuple[str, int, str]]] = {}
         #: Each room's own abilities by trigger (``effects.room_abilities_with``), shared by every game of the spec.
         self.room_abilities_by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = (

@@ -133,11 +133,8 @@ class Movement(Discovery):
             moves += [(1, act("explore", "door", SIDES[side])) for side in empty if self._can_discover(floor, e.room, side)]
             if len(self._moves_cache) > 512:
                 self._moves_cache.clear()
-            self._moves_cache[key] = cached = (moves, [a for _, a in moves], max((cost for cost, _ in moves), default=0))
-        moves, actions, dearest = cached
-        if dearest <= left:
-            return list(actions)  # every way is affordable: the usual case, each costs one space
-        return [a for cost, a in moves if cost <= left]
+            self._moves_cache[key] = cached = moves
+        return [a for cost, a in cached if cost <= left]
 
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
         e = self.ex[seat]
