@@ -2,9 +2,10 @@
 gives: each floor's count of free doorways (kept up to date as tiles are placed and taken off, not
 walked again), the ways out of every room from each side and from every side (kept by the room,
 the house's version and the links) and the explorer's move menu (kept by the room, the house, the
-stack and the links), checked at every step of seeded random games from the setup to the end, in
-haunts that take rooms out of the house (31, 32) and in random haunts (the Mystic Elevator moves
-its tile in exploration)."""
+stack and the links); and the walking distances cut short at a distance (the Dog's reach) must be
+the whole walk's as near. Checked at every step of seeded random games from the setup to the end,
+in haunts that take rooms out of the house (31, 32) and in random haunts (the Mystic Elevator
+moves its tile in exploration)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,10 @@ def test_kept_doorways_exits_and_moves_match_fresh_ones_at_every_step(game: int)
         req = st._req
         if req is not None and req.what == TURN_PROMPT and not st.ex[req.actor].dead:
             assert st._move_actions(req.actor) == fresh_move_actions(st, req.actor), f"game {game}, step {len(st.history)}"
+            # the walk cut short at a distance finds exactly the rooms the whole walk finds that near
+            whole = st.walking_distances(req.actor)
+            for within in (1, 3, 6):
+                assert st.walking_distances(req.actor, within) == {r: d for r, d in whole.items() if d <= within}
             menus += 1
         actor = st.to_move()
         if actor is None:

@@ -117,6 +117,10 @@ def _hook_pass_left(kind: str) -> Callable[..., Gen[None]]:
     return hook
 
 
+#: How many spaces away the Dog fetches or carries an item.
+DOG_REACH = 6
+
+
 def _hook_dog(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
     """The Dog runs up to 6 spaces through explored rooms (no one-way passages, no rolls) and
     back: it fetches one item from a pile there, or carries one of yours to a room there."""
@@ -124,8 +128,8 @@ def _hook_dog(st: BetrayalState, ctx: Ctx, eff: Mapping[str, Any]) -> Gen[None]:
     carriable = [c for c in e.cards if st.t.cards[c].can_drop and c not in st.turn.items_acted]
     near: list[str] = []
     if st.piles or carriable:  # where the Dog reaches matters only with something to fetch or carry
-        dist = st.walking_distances(ctx.seat)  # as movement goes: no barrier crossed without its roll
-        near = sorted(r for r, d in dist.items() if d <= 6)
+        # as movement goes: no barrier crossed without its roll
+        near = sorted(st.walking_distances(ctx.seat, within=DOG_REACH))
     acts = [Action.of("dog", fetch=c, room=r) for r in near for c in st.piles.get(r, ())
             if st.t.cards[c].item and c not in st.turn.items_acted]
     acts += [Action.of("dog", carry=c, room=r) for c in carriable for r in near if r != e.room]

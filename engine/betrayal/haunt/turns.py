@@ -155,6 +155,8 @@ class Turns(Collapse):
     def draw_card(self, seat: str, kind: str, ctx_room: str | None = None) -> Gen[str | None]:
         """A draw, unless the haunt lets the explorer's side take a named card instead (or a
         status forbids drawing)."""
+        if self.hs is None:
+            return (yield from super().draw_card(seat, kind, ctx_room))  # before the haunt: nothing below applies
         if self.hs is not None and self._blocks(seat, "draw-cards"):
             self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards", seat=seat)
             if ctx_room is not None and seat == self.current and self.status_value(seat, "symbol_rooms_end_turn"):
@@ -374,6 +376,8 @@ class Turns(Collapse):
         return judged
 
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
+        if self.hs is None:
+            return (yield from super()._turn_action(seat, a))  # before the haunt: nothing below applies
         haunt_actions = ("task", "haunt-action")
         # the turn's keys are searched for a haunt action only when this is an attack (not at every move)
         if (a.kind == "attack" and any(k.startswith(("task:", "action:")) for k in self.turn.keys)) \
@@ -667,6 +671,8 @@ class Turns(Collapse):
                 if room not in near]
 
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
+        if self.hs is None:
+            return (yield from super()._move(seat, to, cost))  # before the haunt: nothing below applies
         if self.hs is not None and (yield from self._stairs_refused(seat, to)):
             return
         if self.hs is not None and to not in {r for r, _, _ in self.exits(seat)}:
@@ -732,6 +738,8 @@ class Turns(Collapse):
             del self.piles[e.room]
 
     def _explore(self, seat: str, side: int) -> Gen[None]:
+        if self.hs is None:
+            return (yield from super()._explore(seat, side))  # before the haunt: nothing below applies
         extra = self._slowing(seat) if self.hs is not None else 0
         src = self.ex[seat].room
         self._pay_carrying(seat)

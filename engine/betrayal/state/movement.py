@@ -44,10 +44,16 @@ class Movement(Discovery):
         key = (room, -1 if every_side else part, self.house.version, len(self.links))
         cached = self._exits_cache.get(key)
         if cached is None:
-            if len(self._exits_cache) > 512:
-                self._exits_cache.clear()
-            cached = self._exits_cache[key] = self._exits_from(room, part, every_side)
+            cached = self._keep_exits(key, self._exits_from(room, part, every_side))
         return cached
+
+    def _keep_exits(self, key: tuple[str, int, int, int], exits: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
+        """Keep ``exits`` as :meth:`exits_at`'s answer for ``key`` (the kept answers are few: a
+        full cache starts over)."""
+        if len(self._exits_cache) > 512:
+            self._exits_cache.clear()
+        self._exits_cache[key] = exits
+        return exits
 
     def _exits(self, e: Explorer, every_side: bool = False) -> list[tuple[str, int, str]]:
         """:meth:`_exits_from` the explorer's room and side, worked out anew."""
@@ -56,15 +62,24 @@ class Movement(Discovery):
     def _exits_from(self, room: str, part: int, every_side: bool = False) -> list[tuple[str, int, str]]:
         """The ways out of side ``part`` of ``room`` (of every side: ``every_side``): the doors that
         meet a door, the fixed links whose far room is in the house, the links made."""
+        return self._ways_out(room, part, every_side)[0]
+
+    def _ways_out(self, room: str, part: int, every_side: bool = False) -> tuple[list[tuple[str, int, str]], list[int]]:
+        """:meth:`_exits_from`, and the doors of the same sides that face an empty cell (world
+        sides, in side order: the doorways the move menu may explore through), found in one walk
+        of the doors."""
         house = self.house
         out: list[tuple[str, int, str]] = []
+        empty: list[int] = []
         seen: set[str] = set()
         allowed = None if every_side else self._sides_from(room, part)
         for side in house.doors_in_order(room):
             if allowed is not None and side not in allowed:
                 continue
             other, meets = house.door_neighbour(room, side)
-            if other is not None and meets and other not in seen:
+            if other is None:
+                empty.append(side)
+            elif meets and other not in seen:
                 seen.add(other)
                 out.append((other, 1, DOOR_HOW[side]))
         for to, kind, cost, requires in self.t_links.get(room, ()):
@@ -81,7 +96,7 @@ class Movement(Discovery):
             elif b == room and a != room and a not in seen:
                 seen.add(a)
                 out.append((a, cost, token))
-        return out
+        return out, empty
 
     def _cond_simple(self, cond: Mapping[str, Any]) -> bool:
         if "room_in_house" in cond:
@@ -109,15 +124,13 @@ class Movement(Discovery):
         key = (e.room, e.part, self.house.version, self._tile_version, len(self.links))
         cached = self._moves_cache.get(key)
         if cached is None:
-            moves = [(cost, move_action(room, cost)) for room, cost, _ in self.exits(seat)]
-            allowed = self._sides_from(e.room, e.part)
+            # the exits and the doorways to explore come from one walk of the room's doors (the
+            # explorer is in a new room at most asks); the exits are kept for exits_at as well
+            exits, empty = self._ways_out(e.room, e.part)
+            self._keep_exits((e.room, e.part, key[2], key[4]), exits)
+            moves = [(cost, move_action(room, cost)) for room, cost, _ in exits]
             floor = self.house.floor_of(e.room)
-            for side in self.house.doors_in_order(e.room):
-                if allowed is not None and side not in allowed:
-                    continue
-                other, _ = self.house.door_neighbour(e.room, side)
-                if other is None and self._can_discover(floor, e.room, side):
-                    moves.append((1, act("explore", "door", SIDES[side])))
+            moves += [(1, act("explore", "door", SIDES[side])) for side in empty if self._can_discover(floor, e.room, side)]
             if len(self._moves_cache) > 512:
                 self._moves_cache.clear()
             self._moves_cache[key] = cached = moves
@@ -132,7 +145,8 @@ class Movement(Discovery):
         self.note_moving_on(seat)
         self.turn.moved += cost
         self.turn.left_room = True
-        self._set_room(seat, to, via_side=self._entry_side(src, to))
+        # the door come through matters only in a barrier room (it is the side stood on): found only there
+        self._set_room(seat, to, via_side=self._entry_side(src, to) if len(self.t.rooms[to].barrier) >= 2 else None)
         if not self.quiet:  # the text is work: skipped when nobody reads the events
             how = next((h for r, _, h in self.exits_at(src, part) if r == to), "door")
             rule = MOVE_RULES.get(how, "move.through-matching-doors" if how.startswith("door") else "move.one-space-per-room")
@@ -167,8 +181,9 @@ class Movement(Discovery):
                 if (s + rot) % 4 == via_side:
                     e.part = i
 
-    def walking_distances(self, seat: str) -> dict[str, int]:
-        """Spaces from the explorer to every room reachable by plain movement, with no rolls:
+    def walking_distances(self, seat: str, within: int | None = None) -> dict[str, int]:
+        """Spaces from the explorer to every room reachable by plain movement, with no rolls
+        (only those at most ``within`` spaces away, when given):
         a barrier room is entered on the side of the door used and cannot be crossed (crossing
         takes a roll), so what lies past a barrier counts only by another way round
         (``room.barrier.cross-roll``). The Dog's errand uses it (``dog-fetch``)."""
@@ -176,7 +191,11 @@ class Movement(Discovery):
         start = (e.room, e.part)
         dist = {start: 0}
         frontier = [start]
-        while frontier:
+        level = 0
+        # breadth first, a space a level: a room is first reached at its distance, so the walk
+        # may stop at the last level asked for
+        while frontier and (within is None or level < within):
+            level += 1
             nxt: list[tuple[str, int]] = []
             for room, part in frontier:
                 for other, _, _ in self.exits_at(room, part):
