@@ -157,13 +157,13 @@ class Turns(Collapse):
         status forbids drawing)."""
         if self.hs is None:
             return (yield from super().draw_card(seat, kind, ctx_room))  # before the haunt: nothing below applies
-        if self.hs is not None and self._blocks(seat, "draw-cards"):
+        if self._blocks(seat, "draw-cards"):
             self.emit("haunt.rules-override", f"{self.name(seat)} cannot draw cards", seat=seat)
             if ctx_room is not None and seat == self.current and self.status_value(seat, "symbol_rooms_end_turn"):
                 self.turn.end_now = True
                 self.emit("haunt.rules-override", f"discovering a room with a symbol ends {self.name(seat)}'s turn", seat=seat)
             return None
-        appearing = self.appearing(ctx_room) if self.hs is not None and ctx_room is not None else None
+        appearing = self.appearing(ctx_room) if ctx_room is not None else None
         if appearing is not None and ctx_room is not None:
             yield from self.appear(appearing, ctx_room, seat)
             return None
@@ -414,7 +414,7 @@ class Turns(Collapse):
                 seat=seat, token=token, to=to)
         else:
             yield from super()._turn_action(seat, a)
-        if self.hs is not None and self.in_play(seat) and a.kind != "end":
+        if self.in_play(seat) and a.kind != "end":
             yield from self._turn_rules(seat, "after-each-action")  # e.g. on meeting a roommate
         yield from self._death_rules()
 
@@ -673,26 +673,24 @@ class Turns(Collapse):
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
         if self.hs is None:
             return (yield from super()._move(seat, to, cost))  # before the haunt: nothing below applies
-        if self.hs is not None and (yield from self._stairs_refused(seat, to)):
+        if (yield from self._stairs_refused(seat, to)):
             return
-        if self.hs is not None and to not in {r for r, _, _ in self.exits(seat)}:
+        if to not in {r for r, _, _ in self.exits(seat)}:
             self.emit("haunt.rules-override", f"{self.name(seat)} passes through the wall into {self.room_name(to)}",
                       seat=seat, room=to)
-        src_room = self.ex[seat].room
-        extra = self._slowing(seat) if self.hs is not None else 0
         src = self.ex[seat].room
+        extra = self._slowing(seat)
         self._pay_carrying(seat)
-        self.stunned_left = self.hs is not None and self.side.get(seat) == HERO and any(
+        self.stunned_left = self.side.get(seat) == HERO and any(
             m.stunned for m in self.active_monsters(self.ex[seat].room))
         here = self.ex[seat].room
         allies = ([s for s in self.allies_of(seat) if s != seat and self.ex[s].room == here]
-                  if self.hs is not None and not extra and self.has_company(seat, here) else [])
-        src = self.ex[seat].room
+                  if not extra and self.has_company(seat, here) else [])
         yield from super()._move(seat, to, cost)
         if seat in self.concealed:
             concealment.moved(self, seat, src, self.ex[seat].room)
         self._pay_slowing(seat, extra)
-        dear = self._room_cost_extra(seat) if self.hs is not None else 0
+        dear = self._room_cost_extra(seat)
         if dear:
             self.turn.moved += dear
             self.emit("haunt.rules-override", f"{self.name(seat)} pays {dear} more: each room costs {dear + 1} spaces this turn",
@@ -702,13 +700,12 @@ class Turns(Collapse):
                       "behind at no extra cost: allies never slow each other", seat=seat, seats=list(allies))
         if self.carried:
             self._sync_carried()
-        if self.hs is not None and seat in self.turn_mods:
+        if seat in self.turn_mods:
             self._escort_follows(seat, src)
-        if self.hs is not None:
-            self._bring_token(seat, src_room)
-            yield from self._take_custody(seat)
-            yield from self.entry_actions(seat)
-            yield from self.ambushes(seat)
+        self._bring_token(seat, src)
+        yield from self._take_custody(seat)
+        yield from self.entry_actions(seat)
+        yield from self.ambushes(seat)
 
     def _bring_token(self, seat: str, src: str) -> None:
         """A status's ``carries_token``: one token of that kind lying in the room the explorer left
@@ -740,18 +737,17 @@ class Turns(Collapse):
     def _explore(self, seat: str, side: int) -> Gen[None]:
         if self.hs is None:
             return (yield from super()._explore(seat, side))  # before the haunt: nothing below applies
-        extra = self._slowing(seat) if self.hs is not None else 0
+        extra = self._slowing(seat)
         src = self.ex[seat].room
         self._pay_carrying(seat)
-        src = self.ex[seat].room
         yield from super()._explore(seat, side)
         if seat in self.concealed and self.ex[seat].room != src:
             concealment.moved(self, seat, src, self.ex[seat].room)
             concealment.learn(self, seat, "room", f"{self.name(seat)} places a new room")
         self._pay_slowing(seat, extra)
-        if self.hs is not None and seat in self.turn_mods:
+        if seat in self.turn_mods:
             self._escort_follows(seat, src)
-        if self.hs is not None and self.ex[seat].room == "collapsed-room":
+        if self.ex[seat].room == "collapsed-room":
             # the discoverer's roll to avoid falling was made and passed (haunt 34's Key rule reads it)
             self.turn.keys.add("passed:collapsed-room")
 
