@@ -1,11 +1,13 @@
-"""Build script for the optional compiled build; everything else about the package is in pyproject.toml.
+"""Build script for the experimental compiled build; everything else about the package is in pyproject.toml.
 
-``pip install .`` installs pure Python, as always. ``HAUNTCHECK_COMPILE=1 pip install .`` also
-compiles the modules that play a Betrayal game (``COMPILED`` below) with mypyc: about twice the
-Betrayal play speed (benchmarks/README.md, "Compiled modules (mypyc)"), for about 6 CPU minutes of
-build, which needs a C compiler and the Python headers. Both builds play the same games; the
-compiled modules keep their ``.py`` files beside them, and ``hauntcheck.engine.compiled`` tells
-which modules were loaded compiled.
+``pip install .`` installs pure Python, as always (tox and CI too: they pass no
+HAUNTCHECK_COMPILE). ``HAUNTCHECK_COMPILE=1 pip install .`` also compiles the modules that play
+a Betrayal game (``COMPILED`` below) with mypyc, for measuring: the compiled build does NOT yet
+play the same games (benchmarks/README.md, "Compiled modules (mypyc)", says what fails and why),
+so it is not for use. Exploration to the reveal plays about twice as fast compiled; the build takes
+about 7 CPU minutes and 3 GB of memory, and needs a C compiler and the Python headers. The compiled
+modules keep their ``.py`` files beside them; ``hauntcheck.engine.compiled`` tells which modules
+were loaded compiled, and ``benchmarks/run.py`` prints it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""The optional compiled build: which of the engine's modules mypyc compiled, and mypyc's class options.
+"""The experimental compiled build: which of the engine's modules mypyc compiled, and mypyc's class options.
 
 ``HAUNTCHECK_COMPILE=1 pip install .`` compiles the play-hot modules (``setup.py`` lists them) with
-mypyc; a plain ``pip install .`` leaves every module pure Python. Both play the same games.
+mypyc, for measuring; a plain ``pip install .`` leaves every module pure Python. The compiled build
+does not yet play the same games (benchmarks/README.md, "Compiled modules (mypyc)").
 
 mypyc makes the classes of a compiled module *native*: fixed attributes, no interpreted subclasses,
 no ``copy.copy`` unless asked. A class that needs one of those says so with ``@mypyc_attr(...)``,

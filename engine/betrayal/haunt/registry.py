@@ -94,7 +94,7 @@ class HookKind(Mapping[str, F], Generic[F]):
         discover()
         return self._table[ident]
 
-    def __contains__(self, ident: object) -> bool:  # compiled, Mapping's would let a None through to __getitem__
+    def __contains__(self, ident: object) -> bool:  # Mapping's asks __getitem__, which compiled (mypyc) refuses None with TypeError
         discover()
         return ident in self._table
 

@@ -22,29 +22,23 @@ from hauntcheck.engine.betrayal.haunt.turns import Turns
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec, custom_hooks_used, load_haunt
 from hauntcheck.engine.betrayal.model import SIDES
 from hauntcheck.engine.betrayal.state import Gen, Setup
-from hauntcheck.engine.compiled import mypyc_attr
 from hauntcheck.engine.core import Action, Event, GameState, Outcome, RuleBook
 from hauntcheck.engine.games import rulebook
 from hauntcheck.engine.spec import GameSpec
 
 
-@mypyc_attr(serializable=True)  # compiled, copy.copy needs it (seen_by, concealment.view_for)
 class HauntState(Turns):
     """The whole game: exploration, the reveal and the haunt phase to its end."""
-
-    def __init__(self, setup: Setup, haunts: Mapping[int, tuple[HauntSpec, Mapping[str, Any]]],
-                 weapons: Mapping[str, Weapon]) -> None:  # compiled and serializable, it is built only by its own __init__
-        super().__init__(setup, haunts, weapons)
 
     def _apply(self, action: Action) -> list[Event]:
         super()._apply(action)
         if self.carried:
             self._sync_carried()
-        if self._req is not None and self.hs is not None and self.result is None:
-            self._check_wins()
-            if self.result is not None:
-                self._gen.close()
-                self._req = None
+        # _check_wins() says whether the game is won: asking `self.result` again here would read, compiled, as
+        # mypy sees it after the test above, still None (mypy keeps an attribute's narrowing across calls)
+        if self._req is not None and self.hs is not None and self.result is None and self._check_wins():
+            self._gen.close()
+            self._req = None
         return self._events
 
     def outcome(self) -> Outcome | None:
