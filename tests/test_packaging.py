@@ -94,11 +94,12 @@ def test_license_file_matches_the_metadata() -> None:
 
 def run_setup_script(monkeypatch: pytest.MonkeyPatch) -> tuple[list[dict[str, object]], dict[str, object]]:
     """Run the root setup.py as pip's build backend would, with ``setuptools.setup`` recording its
-    arguments instead of building: the calls, and the script's globals."""
-    import setuptools
-
+    arguments instead of building: the calls, and the script's globals. (A stand-in module: the
+    test environment need not have setuptools.)"""
     calls: list[dict[str, object]] = []
-    monkeypatch.setattr(setuptools, "setup", lambda **kwargs: calls.append(kwargs))
+    setuptools = types.ModuleType("setuptools")
+    setuptools.setup = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "setuptools", setuptools)
     return calls, runpy.run_path(str(REPO / "setup.py"))
 
 
