@@ -17,7 +17,8 @@ engines, not the transcripts. Anything not part of the workload (replaying a gol
 reveal before timing its haunt phase) is done outside the timing.
 
 ``--strict`` exits 1 when a workload's ratio is below its target (a target per row, each the
-least of its cases for the haunt rows), ``--json`` prints the measurements as JSON, and names on
+least of its cases for the haunt rows), ``--json`` prints the measurements as JSON (``build`` says whether the engine measured was the
+pure-Python or the compiled build: ``setup.py``), and names on
 the command line pick workloads (``betrayal-reveal haunted ...``; ``verify`` times
 ``hauntcheck verify`` too, and ``balance`` a balance study's speed-up with two jobs; both are slow
 and so only on request).
@@ -220,6 +221,16 @@ def balance_study(seconds: float) -> dict[str, Any]:
     return measured
 
 
+def build_measured() -> dict[str, Any]:
+    """Which build was measured: the hauntcheck modules loaded compiled (mypyc, ``HAUNTCHECK_COMPILE=1
+    pip install .``), none in the pure-Python install. Asked after the play, when every module it
+    needed is imported."""
+    from hauntcheck.engine.compiled import compiled_modules
+
+    modules = compiled_modules()
+    return {"compiled": bool(modules), "compiled_modules": len(modules)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds (default 9)")
@@ -266,9 +277,11 @@ def main(argv: list[str] | None = None) -> int:
         speedup = results["balance"].get("halls", {}).get("speedup_jobs_2")
         if speedup is not None and speedup < BALANCE_SPEEDUP:
             missed.append(f"balance: halls speed-up of --jobs 2 = {speedup:.2f} < {BALANCE_SPEEDUP}")
+    build = build_measured()
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({**results, "build": build}, indent=2))
     else:
+        print("build:", f"compiled with mypyc ({build['compiled_modules']} modules)" if build["compiled"] else "pure Python")
         print(f"{'workload':<28} {'ratio':>6} {'target':>7} {'dec/cpu-s':>10} {'dec/s':>8} {'dec/game':>9}  title")
         for name, r in results.items():
             if name == "verify":

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, ClassVar, TypeAlias
 
+from hauntcheck.engine.compiled import mypyc_attr
+
 CHANCE = "chance"
 
 Scalar: TypeAlias = str | int | bool | None
@@ -151,6 +153,7 @@ class IllegalAction(Exception):
         self.rule = rule
 
 
+@mypyc_attr(native_class=False)  # mypyc compiles no subclass of KeyError
 class UnknownRule(KeyError):
     """The engine referred to a rule id that the game's rules.yaml does not define."""
 
@@ -204,6 +207,7 @@ class Rng:
 # Choices: what the actor to move may do
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # games and tests define their own
 class Choices(abc.ABC):
     """The legal actions at a decision point. Players get an explicit list; chance gets a
     description of the random process (dice, a draw, a shuffle) whose outcomes may be too many
@@ -439,6 +443,7 @@ class Outcome:
         return data
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # games and tests define their own
 class GameState(abc.ABC):
     """The interface every game's state implements. Subclasses implement the underscored
     methods; ``apply`` checks legality first so a rejected action leaves the state unchanged."""

@@ -11,10 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hauntcheck.engine.compiled import mypyc_attr
 from hauntcheck.engine.core import CHANCE, Action, Choices, GameState, Rng
 from hauntcheck.engine.transcript import Step, Transcript, TranscriptHeader, ending
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and studies define their own
 class Controller(abc.ABC):
     """Chooses an action for the actor to move."""
 

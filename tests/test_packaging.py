@@ -7,12 +7,17 @@ from __future__ import annotations
 import ast
 import json
 import re
+import runpy
+import sys
 import tomllib
+import types
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
 
+from hauntcheck.engine.compiled import compiled_modules
 from hauntcheck.engine.spec import SCHEMA_DIR, SPEC_ROOT, spec_files
 
 REPO = Path(__file__).resolve().parents[1]
@@ -85,3 +90,52 @@ def test_license_file_matches_the_metadata() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert project["license"] == {"text": "MIT"}
     assert (REPO / "LICENSE").read_text().startswith("MIT License\n")
+
+
+def run_setup_script(monkeypatch: pytest.MonkeyPatch) -> tuple[list[dict[str, object]], dict[str, object]]:
+    """Run the root setup.py as pip's build backend would, with ``setuptools.setup`` recording its
+    arguments instead of building: the calls, and the script's globals. (A stand-in module: the
+    test environment need not have setuptools.)"""
+    calls: list[dict[str, object]] = []
+    setuptools = types.ModuleType("setuptools")
+    setuptools.setup = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "setuptools", setuptools)
+    return calls, runpy.run_path(str(REPO / "setup.py"))
+
+
+@pytest.mark.parametrize("setting", [None, "", "0"])
+def test_the_default_install_compiles_nothing(monkeypatch: pytest.MonkeyPatch, setting: str | None) -> None:
+    # `pip install .` (and tox, which passes no HAUNTCHECK_COMPILE) stays pure Python with no build needs
+    if setting is None:
+        monkeypatch.delenv("HAUNTCHECK_COMPILE", raising=False)
+    else:
+        monkeypatch.setenv("HAUNTCHECK_COMPILE", setting)
+    calls, _ = run_setup_script(monkeypatch)
+    assert calls == [{}]
+
+
+def test_the_compiled_build_asks_for_its_pinned_mypy_and_never_falls_back_silently(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HAUNTCHECK_COMPILE", "1")
+    monkeypatch.setitem(sys.modules, "mypyc.build", None)  # mypy not installed: the import fails
+    with pytest.raises(SystemExit, match=r"HAUNTCHECK_COMPILE=1 needs mypy in the build environment: mypy==\d"):
+        run_setup_script(monkeypatch)
+
+
+def test_the_compiled_modules_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HAUNTCHECK_COMPILE", raising=False)
+    _, script = run_setup_script(monkeypatch)
+    compiled = script["COMPILED"]
+    assert isinstance(compiled, list) and compiled
+    missing = [name for name in compiled if not (REPO / "engine" / name).exists()]
+    assert not missing, f"setup.py's COMPILED names modules engine/ does not have: {missing}"
+
+
+def test_compiled_modules_are_the_ones_loaded_from_extensions(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled, pure = types.ModuleType("hauntcheck.engine.fake_compiled"), types.ModuleType("hauntcheck.engine.fake_pure")
+    compiled.__file__ = f"/site/hauntcheck/engine/fake_compiled{EXTENSION_SUFFIXES[0]}"
+    pure.__file__ = "/site/hauntcheck/engine/fake_pure.py"
+    for module in (compiled, pure):
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+    found = compiled_modules()
+    assert compiled.__name__ in found
+    assert pure.__name__ not in found

@@ -94,6 +94,10 @@ class HookKind(Mapping[str, F], Generic[F]):
         discover()
         return self._table[ident]
 
+    def __contains__(self, ident: object) -> bool:  # Mapping's asks __getitem__, which compiled (mypyc) refuses None with TypeError
+        discover()
+        return ident in self._table
+
     def __iter__(self) -> Iterator[str]:
         discover()
         return iter(self._table)

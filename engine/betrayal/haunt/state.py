@@ -34,11 +34,11 @@ class HauntState(Turns):
         super()._apply(action)
         if self.carried:
             self._sync_carried()
-        if self._req is not None and self.hs is not None and self.result is None:
-            self._check_wins()
-            if self.result is not None:
-                self._gen.close()
-                self._req = None
+        # _check_wins() says whether the game is won: asking `self.result` again here would read, compiled, as
+        # mypy sees it after the test above, still None (mypy keeps an attribute's narrowing across calls)
+        if self._req is not None and self.hs is not None and self.result is None and self._check_wins():
+            self._gen.close()
+            self._req = None
         return self._events
 
     def outcome(self) -> Outcome | None:
