@@ -145,7 +145,7 @@ def enter_room(st: BetrayalState, seat: str, discovering: bool) -> Gen[None]:
     if e.dead:
         return
     for card in [c for c in st.piles.get(room, ()) if st.t.cards[c].companion]:
-        if e.dead:
+        if st.ex[seat].dead:  # read afresh: an earlier companion may have killed the explorer
             return
         st.piles[room].remove(card)
         if not st.piles[room]:

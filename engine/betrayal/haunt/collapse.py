@@ -184,7 +184,7 @@ class Collapse(Tasks):
         # the traitor's player chooses even when its explorer is dead (the seat still plays)
         who = (self.traitor() or seat) if c.get("chosen_by", "traitor") == "traitor" else seat
         for _ in range(count):
-            if self.result is not None:
+            if self.decided():
                 return
             options = self.collapse_candidates()
             if not options:

@@ -70,7 +70,7 @@ class Monsters(Combat):
                     if self._check_wins():
                         return
                     continue
-                if m.gone:
+                if m.out_of_play():
                     continue
                 if mdef.movement.get("straight_ahead"):
                     if self._walks_at(mdef) == "monster-turn":
@@ -81,7 +81,7 @@ class Monsters(Combat):
                     continue
                 if mdef.grabs:
                     yield from devour(self.as_haunt_state(), m)
-                    if m.gone:
+                    if m.out_of_play():
                         continue
                     if (yield from drag(self.as_haunt_state(), m)):
                         continue  # dragging its catch replaced the monster's move and attack
@@ -111,7 +111,7 @@ class Monsters(Combat):
                     roll = shared or 0
                 yield from self._monster_pickup(m)
                 yield from self._monster_moves(m, roll)
-                if m.gone:
+                if m.out_of_play():
                     continue
                 yield from self._monster_stops(m)
                 yield from self._monster_pickup(m)

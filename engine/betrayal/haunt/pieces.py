@@ -29,6 +29,12 @@ class Monster:
     part: int = 0  # side of a barrier room it stopped on (chosen by its controller)
     facing: int | None = None  # world side it faces (0 = north), for ``movement.straight_ahead`` only
 
+    def out_of_play(self) -> bool:
+        """Whether the monster has left play (``gone`` is set). Asked again after a step that may
+        have removed it: a method, because a test of the attribute itself would be taken by mypy
+        (and compiled code) as still holding what an earlier test of it found."""
+        return bool(self.gone)
+
 
 @dataclass(frozen=True, slots=True)
 class Weapon:

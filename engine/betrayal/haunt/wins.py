@@ -43,6 +43,12 @@ class Wins(Predicates):
     goals_for: HauntSpec | None = None
     goals: tuple[Goal, ...] = ()
 
+    def decided(self) -> bool:
+        """Whether a side has won. Asked again after a step that may have ended the game: a
+        method, because a test of ``result`` itself would be taken by mypy (and compiled code) as
+        still holding what an earlier test of it found."""
+        return self.result is not None
+
     def _check_wins(self) -> bool:
         """``win.first-side``: after every step, the first side whose goals hold wins."""
         if self.result is not None:
