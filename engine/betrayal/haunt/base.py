@@ -15,7 +15,7 @@ finds it declared at the end of this class.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
@@ -125,6 +125,23 @@ class HauntBase(BetrayalState):
         self.force = bool(setup.options.get("force_haunt")) and want is not None
         self.rounds = whole_option(setup.options, "rounds") or DEFAULT_ROUNDS
         super().__init__(setup)
+
+    def __copy__(self) -> Self:
+        """``copy.copy``: a new state of the same spec whose every field is this state's own object
+        (the seats' views of hidden information, ``seen_by`` and ``concealed_view``, are such copies).
+
+        Written out because the compiled build's state is a native mypyc class, which
+        ``copy.copy``'s default (a bare ``__new__``, then the instance dict) cannot make: the copy
+        is built by the constructor (cheap: the game it starts is replaced field by field), then
+        each field set, in pure Python and compiled alike, so both give the same copy."""
+        other = type(self)(self.setup, self.haunts, self.weapons)
+        # compiled, the fields the classes declare are native slots, which __mypyc_attrs__ names
+        # (and the instance dict holds the rest); in pure Python the dict holds every field
+        for name in getattr(type(self), "__mypyc_attrs__", ()):
+            if name != "__dict__" and hasattr(self, name):
+                setattr(other, name, getattr(self, name))
+        vars(other).update(vars(self))
+        return other
 
     def forced_haunt(self) -> int | None:
         """With option ``force_haunt``, the haunt of option ``haunt`` is played at the first reveal
