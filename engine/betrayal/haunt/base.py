@@ -135,12 +135,14 @@ class HauntBase(BetrayalState):
         is built by the constructor (cheap: the game it starts is replaced field by field), then
         each field set, in pure Python and compiled alike, so both give the same copy."""
         other = type(self)(self.setup, self.haunts, self.weapons)
-        # compiled, the fields the classes declare are native slots, which __mypyc_attrs__ names
-        # (and the instance dict holds the rest); in pure Python the dict holds every field
+        # compiled, the fields the classes declare are native slots, which __mypyc_attrs__ names, and
+        # a native state may have no instance dict; in pure Python the dict holds every field
         for name in getattr(type(self), "__mypyc_attrs__", ()):
             if name != "__dict__" and hasattr(self, name):
                 setattr(other, name, getattr(self, name))
-        vars(other).update(vars(self))
+        fields = getattr(self, "__dict__", None)
+        if fields is not None:
+            vars(other).update(fields)
         return other
 
     def forced_haunt(self) -> int | None:
