@@ -141,6 +141,9 @@ def test_a_seat_sees_only_its_own_tokens_and_its_own_side() -> None:
     own = st.seen_by(traitor)
     assert own.hidden == traitor and own.side[traitor] == TRAITOR
     assert st.hidden == traitor and st.side[traitor] == TRAITOR  # the game itself is untouched
+    # every other field is the game's own object (HauntBase.__copy__, made field by field)
+    assert view.ex is st.ex and view.house is st.house and view.history is st.history and view.hs is st.hs
+    assert view.hround == st.hround and view.to_move() == st.to_move()
 
 
 def _move_infection(st: HauntState, to: str) -> None:
