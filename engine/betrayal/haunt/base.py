@@ -130,19 +130,20 @@ class HauntBase(BetrayalState):
         """``copy.copy``: a new state of the same spec whose every field is this state's own object
         (the seats' views of hidden information, ``seen_by`` and ``concealed_view``, are such copies).
 
-        Written out because the compiled build's state is a native mypyc class, which
-        ``copy.copy``'s default (a bare ``__new__``, then the instance dict) cannot make: the copy
-        is built by the constructor (cheap: the game it starts is replaced field by field), then
-        each field set, in pure Python and compiled alike, so both give the same copy."""
+        Written out for the compiled build, whose state is a native mypyc class: ``copy.copy``'s
+        default (a bare ``__new__``, then the instance dict) cannot make one, since a native class's
+        ``__new__`` runs ``__init__`` and it keeps its fields in slots, named by ``__mypyc_attrs__``.
+        There the copy is made by the constructor (the game it starts is then replaced field by
+        field); pure Python keeps the default's way, which is several times cheaper."""
+        native = getattr(type(self), "__mypyc_attrs__", None)
+        if native is None:
+            other = type(self).__new__(type(self))
+            vars(other).update(vars(self))
+            return other
         other = type(self)(self.setup, self.haunts, self.weapons)
-        # compiled, the fields the classes declare are native slots, which __mypyc_attrs__ names, and
-        # a native state may have no instance dict; in pure Python the dict holds every field
-        for name in getattr(type(self), "__mypyc_attrs__", ()):
-            if name != "__dict__" and hasattr(self, name):
+        for name in native:
+            if name != "__dict__" and hasattr(self, name):  # "__dict__" is listed, but a native state has none
                 setattr(other, name, getattr(self, name))
-        fields = getattr(self, "__dict__", None)
-        if fields is not None:
-            vars(other).update(fields)
         return other
 
     def forced_haunt(self) -> int | None:
