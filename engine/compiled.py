@@ -1,8 +1,8 @@
 """The experimental compiled build: which of the engine's modules mypyc compiled, and mypyc's class options.
 
 ``HAUNTCHECK_COMPILE=1 pip install .`` compiles the play-hot modules (``setup.py`` lists them) with
-mypyc, for measuring; a plain ``pip install .`` leaves every module pure Python. The compiled build
-does not yet play the same games (benchmarks/README.md, "Compiled modules (mypyc)").
+mypyc (experimental, opt-in); a plain ``pip install .`` leaves every module pure Python. Compiled,
+every golden transcript is re-recorded identically (benchmarks/README.md, "Compiled modules (mypyc)").
 
 mypyc makes the classes of a compiled module *native*: fixed attributes, no interpreted subclasses,
 no ``copy.copy`` unless asked. A class that needs one of those says so with ``@mypyc_attr(...)``,
