@@ -7,11 +7,13 @@ game does is driven by them and by the rule clauses of ``rules.yaml``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, is_draft
+
+_T = TypeVar("_T")
 
 SIDES: tuple[str, ...] = ("north", "east", "south", "west")
 SIDE_INDEX: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
@@ -122,28 +124,28 @@ class Tables:
     notes: tuple[str, ...] = field(default_factory=tuple)
     #: Structures the engine derives from these tables (links, abilities by room), built once and
     #: kept here, on the tables they come from (a `dataclasses.replace` copy starts without them).
-    derived: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def derived(self, name: str, build: Callable[[Tables], _T]) -> _T:
+        """``build(self)``, computed once per tables object and kept on it under ``name``, as
+        :meth:`GameSpec.derived` keeps a spec's; ``build`` must depend on the tables alone."""
+        try:
+            return cast(_T, self._derived[name])
+        except KeyError:
+            value = self._derived[name] = build(self)
+            return value
 
     def stack_rooms(self) -> list[str]:
         """The room tiles of the stack, by id (a fresh list: a game shuffles it into its own stack)."""
-        found: tuple[str, ...] | None = self.derived.get("stack_rooms")
-        if found is None:
-            found = self.derived["stack_rooms"] = tuple(sorted(r.id for r in self.rooms.values() if r.placement == "stack"))
-        return list(found)
+        return list(self.derived("stack_rooms", lambda t: tuple(sorted(r.id for r in t.rooms.values() if r.placement == "stack"))))
 
     def deck(self, card_type: str) -> list[str]:
         """The cards of one type, by id (a fresh list: a game deals from its own)."""
-        found: tuple[str, ...] | None = self.derived.get(f"deck.{card_type}")
-        if found is None:
-            found = self.derived[f"deck.{card_type}"] = tuple(sorted(c.id for c in self.cards.values() if c.type == card_type))
-        return list(found)
+        return list(self.derived(f"deck.{card_type}", lambda t: tuple(sorted(c.id for c in t.cards.values() if c.type == card_type))))
 
     def explorers_by_id(self) -> tuple[ExplorerDef, ...]:
         """Every explorer, by id: the order setup offers them in (and a position fills free seats in)."""
-        found: tuple[ExplorerDef, ...] | None = self.derived.get("explorers_by_id")
-        if found is None:
-            found = self.derived["explorers_by_id"] = tuple(sorted(self.explorers.values(), key=lambda x: x.id))
-        return found
+        return self.derived("explorers_by_id", lambda t: tuple(sorted(t.explorers.values(), key=lambda x: x.id)))
 
 
 def side_set(sides: Sequence[str]) -> frozenset[int]:

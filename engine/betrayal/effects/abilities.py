@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def room_abilities(st: BetrayalState, room: str) -> list[tuple[str, int, Ability]]:
     """(source, index, ability) for the room's own text and the tokens lying in it."""
-    by_room: dict[str, list[tuple[str, int, Ability]]] = st.t.derived.setdefault("room_abilities", {})
+    by_room: dict[str, list[tuple[str, int, Ability]]] = st.t.derived("room_abilities", lambda _: {})
     own = by_room.get(room)
     if own is None:
         own = by_room[room] = [(f"room:{room}", i, a) for i, a in enumerate(st.t.rooms[room].abilities)]

@@ -161,7 +161,7 @@ def token_source(t: Tables, token: str) -> tuple[str | None, tuple[Any, ...]]:
     """(event card that leaves the token, or None; the token's abilities), found once per tables
     and token (kept on the tables: every build of a position with tokens asks, and the answer is
     a walk over every card and room)."""
-    known: dict[str, tuple[str | None, tuple[Any, ...]]] = t.derived.setdefault("position.token_sources", {})
+    known: dict[str, tuple[str | None, tuple[Any, ...]]] = t.derived("position.token_sources", lambda _: {})
     source = known.get(token)
     if source is None:
         source = known[token] = _token_source(t, token)

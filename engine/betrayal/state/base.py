@@ -100,9 +100,10 @@ class Setup:
 def variant_names(t: Tables) -> tuple[str, ...]:
     """The switchable rule variants: every name the spec's abilities and effects switch on or
     off with ``variant`` / ``unless_variant`` (each also has a rules.yaml clause with ``variant:``)."""
-    cached: tuple[str, ...] | None = t.derived.get("variant_names")
-    if cached is not None:
-        return cached
+    return t.derived("variant_names", _scan_variant_names)
+
+
+def _scan_variant_names(t: Tables) -> tuple[str, ...]:
     names: set[str] = set()
 
     def scan(node: Any) -> None:
@@ -120,8 +121,7 @@ def variant_names(t: Tables) -> tuple[str, ...]:
         scan(room.abilities)
     for card in t.cards.values():
         scan(card.abilities)
-    found = t.derived["variant_names"] = tuple(sorted(names))
-    return found
+    return tuple(sorted(names))
 
 
 def parse_variants(value: Any, known: Iterable[str] | None = None) -> list[str]:
@@ -153,10 +153,7 @@ class StateBase(GameState):
         self.seat_ids = [f"P{i + 1}" for i in range(self.n)]
         self.t_links = _static_links(self.t)
         self.no_end_rooms = _chute_rooms(self.t)
-        rotations = self.t.derived.get("door_rotations")
-        if rotations is None:
-            rotations = self.t.derived["door_rotations"] = door_rotations(self.t.rooms)
-        self.house = House(self.t.rooms, rotations)
+        self.house = House(self.t.rooms, self.t.derived("door_rotations", lambda t: door_rotations(t.rooms)))
         self.stack: list[str] = []
         self.aside: list[str] = []
         # floors a haunt took out of play (``haunt.floor-removed``) and their tiles, out of the game
@@ -184,7 +181,7 @@ class StateBase(GameState):
         self._exits_cache: dict[tuple[str, int, int, int], list[tuple[str, int, str]]] = {}
         #: Each room's own abilities by trigger (``effects.room_abilities_with``), shared by every game of the spec.
         self.room_abilities_by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = (
-            self.t.derived.setdefault("room_abilities_by_trigger", {}))
+            self.t.derived("room_abilities_by_trigger", lambda _: {}))
         #: The abilities of each hand (seat, cards, kept), and of each hand by trigger (seat, cards, kept,
         #: trigger): ``effects.held_abilities`` and ``held_abilities_with``; cleared when a position is edited.
         self.held_cache: dict[tuple[Any, ...], list[tuple[str, int, Ability]]] = {}
@@ -360,19 +357,17 @@ class StateBase(GameState):
 
 def _chute_rooms(t: Tables) -> frozenset[str]:
     """The rooms with a chute out of them (found once per tables)."""
-    found: frozenset[str] | None = t.derived.get("chute_rooms")
-    if found is None:
-        found = t.derived["chute_rooms"] = frozenset(
-            r.id for r in t.rooms.values() if any(c.kind == "chute" for c in r.connections))
-    return found
+    return t.derived("chute_rooms", lambda t: frozenset(
+        r.id for r in t.rooms.values() if any(c.kind == "chute" for c in r.connections)))
 
 
 def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]:
     """Fixed links per room (strip, stairs, secret stairs) in both directions where two-way;
-    chutes, falls and jumps are not walked (room text moves you along them)."""
-    cached: dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]] | None = t.derived.get("static_links")
-    if cached is not None:
-        return cached
+    chutes, falls and jumps are not walked (room text moves you along them); found once per tables."""
+    return t.derived("static_links", _find_static_links)
+
+
+def _find_static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]]:
     out: dict[str, list[tuple[str, str, int, Mapping[str, Any] | None]]] = {}
     for room in sorted(t.rooms.values(), key=lambda r: r.id):
         for c in room.connections:
@@ -389,5 +384,4 @@ def _static_links(t: Tables) -> dict[str, list[tuple[str, str, int, Mapping[str,
         for x in links:
             dedup.setdefault(x[0], x)
         links[:] = list(dedup.values())
-    t.derived["static_links"] = out
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.house import Placement, opposite, step
-from hauntcheck.engine.betrayal.model import SIDES
+from hauntcheck.engine.betrayal.model import SIDES, Tables
 from hauntcheck.engine.betrayal.state.base import Gen
 from hauntcheck.engine.betrayal.state.cards import Cards
 from hauntcheck.engine.core import Action
@@ -46,7 +46,7 @@ class Discovery(Cards):
 
     def _fitting(self, floor: str) -> frozenset[str]:
         """The room tiles that may go on ``floor`` (from the tables, worked out once)."""
-        by_floor: dict[str, frozenset[str]] = self.t.derived.setdefault("tiles_by_floor", {})
+        by_floor: dict[str, frozenset[str]] = self.t.derived("tiles_by_floor", lambda _: {})
         fits = by_floor.get(floor)
         if fits is None:
             fits = by_floor[floor] = frozenset(r.id for r in self.t.rooms.values() if floor in r.floors)
@@ -248,14 +248,7 @@ class Discovery(Cards):
         """Links that wait for this room (the Foyer's secret door) open now."""
         if self.quiet:
             return  # the links open by themselves (``_exits`` asks whether the room is in): this only tells
-        waiting: dict[str, list[Any]] | None = self.t.derived.get("links_waiting_for")
-        if waiting is None:
-            waiting = self.t.derived["links_waiting_for"] = {}
-            for other in self.t.rooms.values():
-                for c in other.connections:
-                    if c.requires and isinstance(c.requires.get("room_in_house"), str):
-                        waiting.setdefault(c.requires["room_in_house"], []).append(other)
-        for other in waiting.get(room, ()):
+        for other in self.t.derived("links_waiting_for", _links_waiting_for).get(room, ()):
             if other.id in self.house:
                 rule = f"room.{room}.needs-discovery"
                 if rule in self.rules:
@@ -297,3 +290,13 @@ class Discovery(Cards):
 
 def _sides_text(sides: Iterable[int]) -> str:
     return "/".join(SIDES[s] for s in sorted(sides)) or "none"
+
+
+def _links_waiting_for(t: Tables) -> dict[str, list[Any]]:
+    """The rooms whose link opens once a room is in the house (``requires: room_in_house``), by that room."""
+    waiting: dict[str, list[Any]] = {}
+    for other in t.rooms.values():
+        for c in other.connections:
+            if c.requires and isinstance(c.requires.get("room_in_house"), str):
+                waiting.setdefault(c.requires["room_in_house"], []).append(other)
+    return waiting

@@ -191,19 +191,17 @@ def _side(name: str) -> int:
 def _explorer_choices(t: Tables) -> tuple[tuple[str, Action], ...]:
     """Each explorer's character card and the action choosing it, by explorer id (built once per
     tables: setup offers them to every seat, leaving out the cards already taken)."""
-    found: tuple[tuple[str, Action], ...] | None = t.derived.get("explorer_choices")
-    if found is None:
-        found = t.derived["explorer_choices"] = tuple((x.card, act("choose", "explorer", x.id)) for x in t.explorers_by_id())
-    return found
+    return t.derived("explorer_choices", lambda t: tuple((x.card, act("choose", "explorer", x.id)) for x in t.explorers_by_id()))
 
 
 def _starting_tiles(t: Tables) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
     """The starting tiles as setup lays them out (found once per tables): the rooms that seed a
     floor alone, in the tables' order, and each tile holding several rooms (``tile``, by name)
     with its rooms in strip order."""
-    found: tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] | None = t.derived.get("starting_tiles")
-    if found is not None:
-        return found
+    return t.derived("starting_tiles", _lay_out_starting_tiles)
+
+
+def _lay_out_starting_tiles(t: Tables) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
     seeds: list[str] = []
     strips: dict[str, list[tuple[int, str]]] = {}
     for room in t.rooms.values():
@@ -213,6 +211,4 @@ def _starting_tiles(t: Tables) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[
             strips.setdefault(room.tile, []).append((room.strip_position or 0, room.id))
         else:
             seeds.append(room.id)
-    found = t.derived["starting_tiles"] = (
-        tuple(seeds), tuple((tile, tuple(rid for _, rid in sorted(members))) for tile, members in sorted(strips.items())))
-    return found
+    return tuple(seeds), tuple((tile, tuple(rid for _, rid in sorted(members))) for tile, members in sorted(strips.items()))
