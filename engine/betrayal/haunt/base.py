@@ -96,7 +96,6 @@ class HauntBase(BetrayalState):
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
-        self._every_side_exits: dict[tuple[str, int, int], list[tuple[str, int, str]]] = {}
         self._monster_exits: dict[tuple[Any, ...], list[tuple[str, int, str]]] = {}
         self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
         self._marks: list[tuple[str, str]] | None = None  # (room, token) of falls landing on a token
@@ -490,7 +489,7 @@ class HauntBase(BetrayalState):
 
     def _work_out_room_exits(self, room: str) -> list[tuple[str, int, str]]:
         """:meth:`_room_exits` worked out anew."""
-        out = list(self._exits_every_side(room))
+        out = list(self.exits_at(room, 0, every_side=True))
         seen = {r for r, _, _ in out}
         out += [x for x in self.vertical_passages(room) if x[0] not in seen]
         seen |= {r for r, _, _ in out}
@@ -502,18 +501,6 @@ class HauntBase(BetrayalState):
                 seen.add(other)
                 out.append((other, 1, f"passage:{token}"))
         return out
-
-    def _exits_every_side(self, room: str) -> list[tuple[str, int, str]]:
-        """The room's doorways, stairs and links from every side of a barrier, kept as the
-        explorers' own ``exits`` are: by the room, the house version and the number of links (what
-        they read: the tiles placed, their doors, the links). The kept list is never changed."""
-        key = (room, self.house.version, len(self.links))
-        got = self._every_side_exits.get(key)
-        if got is None:
-            if len(self._every_side_exits) > 512:
-                self._every_side_exits.clear()  # old versions of the house: never asked again
-            got = self._every_side_exits[key] = self._exits(Explorer("probe", "", room=room), every_side=True)
-        return got
 
     def _drop_rooms(self) -> list[tuple[str, list[Connection]]]:
         """The rooms of the tables with chutes, falls and jumps, in the tables' order, each with
