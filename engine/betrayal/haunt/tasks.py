@@ -29,7 +29,7 @@ class Tasks(SetupSteps):
         """The explorer's tasks (:meth:`tasks_for`, in their order) with this ``timing``: those
         that happen by themselves are looked for at every move and at every turn's end."""
         assert self.hs is not None
-        return self.hs.derived("tasks-by-timing", _tasks_by_timing)[self._task_pages(seat)].get(timing, ())
+        return tasks_by_timing(self.hs)[self._task_pages(seat)].get(timing, ())
 
     def _task_pages(self, seat: str) -> tuple[bool, bool]:
         """Whose tasks the explorer may take: (the heroes', the traitor's side's)."""
@@ -422,10 +422,14 @@ def named_rooms(where: Mapping[str, Any]) -> frozenset[str] | None:
     return None
 
 
+#: Every page of tasks :meth:`Tasks._task_pages` may give: (the heroes', the traitor's side's).
+TASK_PAGES: tuple[tuple[bool, bool], ...] = ((False, False), (False, True), (True, False), (True, True))
+
+
 def _task_gates(hs: HauntSpec) -> dict[int, tuple[Mapping[str, Any], TaskGate]]:
     """Every task of the haunt file with its gate, by the task's identity (the task is kept with
     its gate and compared, so the key never finds another task)."""
-    tasks = {id(t): t for hero in (False, True) for traitor in (False, True) for t in hs.tasks_by(hero, traitor)}
+    tasks = {id(t): t for page in TASK_PAGES for t in hs.tasks_by(*page)}
     return {key: (task, task_gate(task)) for key, task in tasks.items()}
 
 
@@ -438,18 +442,21 @@ def _menu_tasks(hs: HauntSpec) -> dict[tuple[bool, bool], tuple[Mapping[str, Any
         return not (any("take_item" in d for d in task.get("do", []))
                     or (timing == "end-of-turn" and "roll" not in task) or timing == "on-entry")
 
-    return {(hero, traitor): tuple(t for t in hs.tasks_by(hero, traitor) if offered(t))
-            for hero in (False, True) for traitor in (False, True)}
+    return {page: tuple(t for t in hs.tasks_by(*page) if offered(t)) for page in TASK_PAGES}
+
+
+def tasks_by_timing(hs: HauntSpec) -> dict[tuple[bool, bool], dict[str, tuple[Mapping[str, Any], ...]]]:
+    """Per :meth:`Tasks._task_pages`, the tasks with a ``timing`` by that timing, in the book's
+    order (worked out once per haunt spec)."""
+    return hs.derived("tasks-by-timing", _tasks_by_timing)
 
 
 def _tasks_by_timing(hs: HauntSpec) -> dict[tuple[bool, bool], dict[str, tuple[Mapping[str, Any], ...]]]:
-    """Per :meth:`Tasks._task_pages`, the tasks with a ``timing`` by that timing, in the book's order."""
     out: dict[tuple[bool, bool], dict[str, tuple[Mapping[str, Any], ...]]] = {}
-    for hero in (False, True):
-        for traitor in (False, True):
-            grouped: dict[str, list[Mapping[str, Any]]] = {}
-            for task in hs.tasks_by(hero, traitor):
-                if task.get("timing") is not None:
-                    grouped.setdefault(task["timing"], []).append(task)
-            out[hero, traitor] = {when: tuple(tasks) for when, tasks in grouped.items()}
+    for page in TASK_PAGES:
+        grouped: dict[str, list[Mapping[str, Any]]] = {}
+        for task in hs.tasks_by(*page):
+            if task.get("timing") is not None:
+                grouped.setdefault(task["timing"], []).append(task)
+        out[page] = {when: tuple(tasks) for when, tasks in grouped.items()}
     return out

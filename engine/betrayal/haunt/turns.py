@@ -16,6 +16,7 @@ from hauntcheck.engine.betrayal.haunt import concealment, registry
 from hauntcheck.engine.betrayal.haunt.collapse import Collapse
 from hauntcheck.engine.betrayal.haunt.grabs import escape
 from hauntcheck.engine.betrayal.haunt.pieces import HERO, TRAITOR
+from hauntcheck.engine.betrayal.haunt.tasks import tasks_by_timing
 from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.state import Gen
@@ -900,8 +901,7 @@ def quiet_turns(hs: HauntSpec) -> QuietTurns:
     walkers = any(str(m.movement["straight_ahead"].get("moves_at", "")) == "start-of-turn-left-of-traitor"
                   for m in hs.monsters.values() if m.movement.get("straight_ahead"))
     start = no_timers and not walkers and not any(rules.get(w) for w in ("start-of-turn", "during-turn", "after-each-action"))
-    ending_tasks = any(task.get("timing") == "end-of-turn" for hero in (False, True) for traitor in (False, True)
-                       for task in hs.tasks_by(hero, traitor))
+    ending_tasks = any(by_timing.get("end-of-turn") for by_timing in tasks_by_timing(hs).values())
     pulls = any("room" in status.get("must_move_toward", {}) for status in hs.statuses.values())
     end = no_timers and not rules.get("end-of-turn") and not ending_tasks and not pulls \
         and not any("while" in r for side in sides for r in side.rules) and all(side.collapse is None for side in sides)
