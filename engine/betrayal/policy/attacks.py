@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.policy.fields import (
     _kills,
 )
-from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.core import Action
 
 
@@ -106,19 +106,15 @@ def _body_tokens(st: HauntState, side: str) -> set[str]:
     return {k for k in held if k in st.hs.tokens and st.hs.tokens[k].left_on_death}
 
 
-_WEAPON_BODIES: SpecMemo[bool] = SpecMemo()
-
-
-def _weapon_bodies(st: HauntState) -> bool:
+def _weapon_bodies(hs: HauntSpec) -> bool:
     """Whether any of the haunt's tokens is left only by a kill with a weapon (else no fight
     needs a weapon for a body)."""
-    return st.hs is not None and any(isinstance(t.left_on_death, Mapping) and bool(t.left_on_death.get("with_weapon"))
-                                     for t in st.hs.tokens.values())
+    return any(isinstance(t.left_on_death, Mapping) and bool(t.left_on_death.get("with_weapon")) for t in hs.tokens.values())
 
 
 def _kill_with_weapon(st: HauntState, seat: str) -> bool:
     """Whether the explorer's side still needs a body that only a kill with a weapon leaves."""
-    if st.hs is None or not _WEAPON_BODIES.one(st.hs, lambda: _weapon_bodies(st)):
+    if st.hs is None or not st.hs.derived("policy-weapon-bodies", _weapon_bodies):
         return False
     side = st.side.get(seat, HERO)
     allies = st.allies_of(seat)

@@ -20,7 +20,7 @@ def out_of_the_way(st: HauntState, actions: list[Action], choice: Action) -> Act
     """A hero's ending or move, kept out of the rooms a spreading field reaches at the monster
     turn (:func:`_doomed_rooms`) once nothing is left to do there this turn."""
     seat = st.current
-    if st.hs is None or not _FIELD_RULES.one(st.hs, lambda: _field_rules(st))[0]:
+    if st.hs is None or not _field_rules(st)[0]:
         return choice  # no field harms anyone in this haunt (no room is doomed)
     if choice.kind not in ("end", "move", "explore") or st.side.get(seat, HERO) != HERO \
             or any(a.kind == "task" for a in actions):
@@ -84,7 +84,7 @@ def _doomed_rooms(st: HauntState) -> set[str]:
     on its rooms): the field's rooms, the rooms one way from them, and the rooms it is placed in."""
     if st.hs is None:
         return set()
-    harmful, spreads, placed = _FIELD_RULES.one(st.hs, lambda: _field_rules(st))
+    harmful, spreads, placed = _field_rules(st)
     if not harmful:
         return set()
     out: set[str] = set()
@@ -116,13 +116,15 @@ def _harmful_rooms(st: HauntState, seat: str) -> set[str]:
     return {r for r in st.house.spots if r != st.ex[seat].room and _deadly_entry(st, seat, r, dangers)}
 
 
-_FIELD_RULES: SpecMemo[tuple[frozenset[str], dict[str, int], list[Mapping[str, Any]]]] = SpecMemo()
-
-
 def _field_rules(st: HauntState) -> tuple[frozenset[str], dict[str, int], list[Mapping[str, Any]]]:
     """From the haunt's spec: the harmful tokens (:func:`_harmful_tokens`), how many times a
     monster turn may spread each token, and where it places harmful ones (the ``in`` of each
-    ``place``)."""
+    ``place``); worked out once per haunt spec."""
+    assert st.hs is not None
+    return st.hs.derived("policy-field-rules", lambda _: _read_field_rules(st))
+
+
+def _read_field_rules(st: HauntState) -> tuple[frozenset[str], dict[str, int], list[Mapping[str, Any]]]:
     harmful = frozenset(_harmful_tokens(st))
     spreads: dict[str, int] = {}  # token -> how many times a monster turn may spread it
     placed: list[Mapping[str, Any]] = []

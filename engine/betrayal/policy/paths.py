@@ -31,7 +31,7 @@ from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HauntState
 from hauntcheck.engine.betrayal.house import House, Spot, step
-from hauntcheck.engine.betrayal.policy.memo import SpecMemo
+from hauntcheck.engine.betrayal.model import Tables
 
 
 @dataclass
@@ -121,19 +121,16 @@ def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
     if table is None:
         if lay.back is None:
             lay.back = {room: set(ways) for room, ways in lay.graph.items()}
-            for top, bottom in _CHUTES.one(st.t, lambda: _chutes(st)):
+            for top, bottom in st.t.derived("policy.chutes", _chutes):
                 if top in lay.back and bottom in lay.back:
                     lay.back[bottom].add(top)  # walked backwards: from where it lands to its top
         table = lay.dist[key] = _search(lay.back, sorted(key), frozenset())
     return table
 
 
-_CHUTES: SpecMemo[tuple[tuple[str, str], ...]] = SpecMemo()
-
-
-def _chutes(st: HauntState) -> tuple[tuple[str, str], ...]:
-    """Every chute of the game's room tiles (``st.t``), as (the room it starts in, where it lands)."""
-    return tuple((room.id, c.to) for room in st.t.rooms.values() for c in room.connections if c.kind == "chute")
+def _chutes(t: Tables) -> tuple[tuple[str, str], ...]:
+    """Every chute of the game's room tiles, as (the room it starts in, where it lands)."""
+    return tuple((room.id, c.to) for room in t.rooms.values() for c in room.connections if c.kind == "chute")
 
 
 def dist_avoiding(st: HauntState, goals: Iterable[str], avoid: set[str]) -> Mapping[str, int]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HauntState, Monster
-from hauntcheck.engine.betrayal.hauntspec import SideDef
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, SideDef
 from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.betrayal.policy.paths import dist_to
 from hauntcheck.engine.core import Action
@@ -61,17 +61,13 @@ def _company_rooms(st: HauntState) -> list[str]:
     on ``not: {in: {room_of: heroes}}``: Death's chessboard, left empty, loses the game)."""
     if st.hs is None:
         return []
-    kinds = _COMPANY_KINDS.one(st.hs, lambda: _company_kinds(st))
+    kinds = st.hs.derived("policy-company-kinds", _company_kinds)
     return sorted({m.room for m in st.active_monsters() if m.kind in kinds}) if kinds else []
 
 
-_COMPANY_KINDS: SpecMemo[frozenset[str]] = SpecMemo()
-
-
-def _company_kinds(st: HauntState) -> frozenset[str]:
+def _company_kinds(hs: HauntSpec) -> frozenset[str]:
     """The haunt's monster kinds whose turn starts by asking whether a hero is with them."""
-    assert st.hs is not None
-    return frozenset(mdef.id for mdef in st.hs.monsters.values() for rule in mdef.must if rule.get("when") == "start-of-turn"
+    return frozenset(mdef.id for mdef in hs.monsters.values() for rule in mdef.must if rule.get("when") == "start-of-turn"
                      and any(d.get("branch", {}).get("when") == {"not": {"in": {"room_of": "heroes"}}}
                              for d in rule.get("do", [])))
 
