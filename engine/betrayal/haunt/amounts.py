@@ -130,6 +130,27 @@ class Amounts(HauntBase):
             return evaluate_formula(value, max(self.value(seat, str(t)) for t in value.get("traits", ())))
         return self._amount(value)
 
+    def in_place(self, room: str, where: Mapping[str, Any]) -> bool:
+        """Whether ``room`` is one of the rooms the location names (:meth:`_rooms_for`). A location
+        decided by a room named outright, a haunt token's room or a monster's room is answered
+        without listing its rooms (a task's place, a monster's lure and a goal's room are asked at
+        every menu, step and judgement); any other as :meth:`_rooms_for` lists them."""
+        if where.get("with_neighbours") or where.get("adjoining"):
+            return room in self._rooms_for(where)
+        # the keys in the order _rooms_for tries them: the first present decides
+        if "room" in where:
+            return room == str(where["room"])
+        if "rooms" in where:
+            return any(room == str(r) for r in where["rooms"])
+        if "room_with_token" in where:
+            kinds = where["room_with_token"]
+            htokens = self.htokens
+            return any(room in htokens.get(str(k), ()) for k in ([kinds] if isinstance(kinds, str) else kinds))
+        if "room_with_monster" in where:
+            kind = where["room_with_monster"]
+            return any(m.room == room and not m.gone and m.kind == kind for m in self.mon)
+        return room in self._rooms_for(where)
+
     def _rooms_for(self, where: Mapping[str, Any]) -> list[str]:
         """The rooms a location names (without choices): rooms, tokens, monsters, statuses;
         ``with_neighbours``: also every room next to one of them on its floor, doors or not; with

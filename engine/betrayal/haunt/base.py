@@ -205,7 +205,10 @@ class HauntBase(BetrayalState):
         explorer meets in its room is among these, so the menus ask this first: most of the time an
         explorer is alone in its room and there is nobody there to sort into sides."""
         ex = self.ex
-        return any(s != seat and ex[s].room == room for s in self.seat_ids)
+        for s in self.seat_ids:  # noqa: SIM110 - a plain loop: asked at every decision, no generator frame
+            if s != seat and ex[s].room == room:
+                return True
+        return False
 
     def opponents_of(self, seat: str) -> list[str]:
         """Explorer seats on the other side as the table knows them, in play

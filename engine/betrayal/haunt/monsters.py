@@ -102,7 +102,7 @@ class Monsters(Combat):
                     if grouped:
                         shared = roll
                         self.emit("monster.group-roll", f"the {mdef.name} group rolls {roll} for movement", total=roll)
-                    else:
+                    elif not self.quiet:  # no text to build where none is kept
                         self.emit("monster.speed-roll", f"{self.mname(m)} rolls {roll} for movement", monster=m.uid, total=roll)
                     yield from self._after_movement_roll(m, roll)
                     if self._check_wins():
@@ -279,7 +279,7 @@ class Monsters(Combat):
         haunt tokens its ``carries.tokens`` names, lying there)."""
         yield from self._monster_token_pickup(m)
         pile = self.piles.get(m.room, [])
-        if pile and not self.mdef(m).carries.get("items") and not m.stunned:
+        if pile and not self.mdef(m).carries.get("items") and not m.stunned and not self.quiet:
             self.emit("monster.no-items", f"{self.mname(m)} leaves the item pile in {self.room_name(m.room)}: this haunt lets "
                       "its monsters carry no items", monster=m.uid, room=m.room)
         if not pile or not self.mdef(m).carries.get("items") or m.stunned:
@@ -462,9 +462,10 @@ class Monsters(Combat):
             m.room = to
             self._leave_trail(m, src)
             moved += cost + slow + self.carrying_cost(m.uid) - 1 + self._doorway_spaces(m)
-            self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
-                      f"({min(moved, budget)} of {budget})", monster=m.uid, origin=src, to=to, moved=min(moved, budget),
-                      speed=budget)
+            if not self.quiet:  # the busiest event of a monster turn: no text to build where none is kept
+                self.emit("monster.speed-roll", f"{self.mname(m)} moves {self.room_name(src)} -> {self.room_name(to)} "
+                          f"({min(moved, budget)} of {budget})", monster=m.uid, origin=src, to=to, moved=min(moved, budget),
+                          speed=budget)
             if passage is not None:
                 self._monster_passage(m, src, passage)
             if any({a, b} == {src, to} for a, b, _ in self.passages):
@@ -682,8 +683,7 @@ class Monsters(Combat):
         for rule in self.mdef(m).must:
             if rule.get("when") != "on-enter-or-start":
                 continue
-            rooms = self._rooms_for(rule["where"]) if "where" in rule else []
-            if m.room not in rooms:
+            if "where" not in rule or not self.in_place(m.room, rule["where"]):
                 continue
             key = f"{rule['id']}/{m.room}"
             if rule.get("reuse") == "once-per-place" and key in self.used_places:
@@ -769,7 +769,7 @@ class Monsters(Combat):
             return
         acts: list[Action] = []
         for ab in abilities:
-            if "where" in ab and m.room not in self._rooms_for(ab["where"]):
+            if "where" in ab and not self.in_place(m.room, ab["where"]):
                 continue  # an ability used only in certain rooms (haunt 49's ritual by a body)
             if "requires" in ab and not self.pred(ab["requires"], None, m):
                 continue

@@ -150,8 +150,8 @@ class Predicates(Amounts):
     def _pred_monster_in_room(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                               opponent: str | None) -> bool:
         spec = p["monster_in_room"]
-        rooms = set(self._rooms_for(spec["room"]))
-        return any(x.room in rooms for x in self.active_monsters() if x.kind == spec["monster"])
+        kind, where = spec["monster"], spec["room"]
+        return any(x.kind == kind and self.in_place(x.room, where) for x in self.active_monsters())
 
     def _pred_monsters_in_house(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                                 opponent: str | None) -> bool:
@@ -298,7 +298,7 @@ class Predicates(Amounts):
         room = m.room if m is not None and seat is None else self.ex[seat].room if seat else None
         if where.get("room_of") == "heroes" and m is not None:
             return any(self.ex[s].room == m.room for s in self.living_heroes())
-        return room is not None and room in self._rooms_for(where)
+        return room is not None and self.in_place(room, where)
 
     def _pred_on_side(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer in question is on that side (``heroes`` or ``traitor``) in truth, a hidden

@@ -43,8 +43,8 @@ class Tasks(SetupSteps):
         if self._blocks(seat, "act"):
             return out
         assert self.hs is not None
-        for task in self.hs.derived("menu-tasks", _menu_tasks)[self._task_pages(seat)]:
-            if not self._task_open(seat, task):
+        for task, gate in self.hs.derived("menu-tasks", _menu_tasks)[self._task_pages(seat)]:
+            if not self._task_open(seat, task, gate):
                 continue
             roll = task.get("roll", {})
             places = self._task_places(seat, task)
@@ -82,10 +82,12 @@ class Tasks(SetupSteps):
                     out = [s for s in out if s in self.dealt[str(token)]]
         return out
 
-    def _task_open(self, seat: str, task: Mapping[str, Any]) -> bool:
+    def _task_open(self, seat: str, task: Mapping[str, Any], gate: TaskGate | None = None) -> bool:
         """Whether the task may be taken now: the once-a-turn limits, its place, what it needs
-        held or true, a flag it sets not yet set, and the movement it costs."""
-        gate = self._task_gate(task)
+        held or true, a flag it sets not yet set, and the movement it costs. ``gate``: the task's
+        gate (:meth:`_task_gate`) where the caller has it at hand."""
+        if gate is None:
+            gate = self._task_gate(task)
         keys = self.turn.keys
         if gate.one_roll and "task-roll" in keys:
             return False  # roll.task-once-per-turn, unless the action may be repeated (limit: unlimited)
@@ -177,7 +179,7 @@ class Tasks(SetupSteps):
         room = self.ex[seat].room
         out: list[str] = []
         for w in alternatives:
-            if "in" in w and room in self._rooms_for(w["in"]):
+            if "in" in w and self.in_place(room, w["in"]):
                 out.append(room)
             held = w.get("holding", [])
             out += [c for c in ([held] if isinstance(held, str) else held) if self.holds(seat, c)]
@@ -188,7 +190,7 @@ class Tasks(SetupSteps):
     def _where_ok(self, seat: str, where: Mapping[str, Any]) -> bool:
         if where.get("any_room") and not {"same_floor_as", "floor"} & set(where):
             return True
-        return self.ex[seat].room in self._rooms_for(where)
+        return self.in_place(self.ex[seat].room, where)
 
     def roll_modifiers(self, seat: str, roll: Mapping[str, Any], tell: bool = True) -> int:
         """What a roll's ``modifiers`` add to its result now (each while its ``when`` holds of the
@@ -433,16 +435,16 @@ def _task_gates(hs: HauntSpec) -> dict[int, tuple[Mapping[str, Any], TaskGate]]:
     return {key: (task, task_gate(task)) for key, task in tasks.items()}
 
 
-def _menu_tasks(hs: HauntSpec) -> dict[tuple[bool, bool], tuple[Mapping[str, Any], ...]]:
-    """Per :meth:`Tasks._task_pages`, the tasks a turn menu may offer: not those that take an item
-    (offered by ``_side_actions``) nor those that happen by themselves (at the end of a turn
-    without a roll, or to whoever enters)."""
+def _menu_tasks(hs: HauntSpec) -> dict[tuple[bool, bool], tuple[tuple[Mapping[str, Any], TaskGate], ...]]:
+    """Per :meth:`Tasks._task_pages`, the tasks a turn menu may offer, each with its gate: not those
+    that take an item (offered by ``_side_actions``) nor those that happen by themselves (at the
+    end of a turn without a roll, or to whoever enters)."""
     def offered(task: Mapping[str, Any]) -> bool:
         timing = task.get("timing")
         return not (any("take_item" in d for d in task.get("do", []))
                     or (timing == "end-of-turn" and "roll" not in task) or timing == "on-entry")
 
-    return {page: tuple(t for t in hs.tasks_by(*page) if offered(t)) for page in TASK_PAGES}
+    return {page: tuple((t, task_gate(t)) for t in hs.tasks_by(*page) if offered(t)) for page in TASK_PAGES}
 
 
 def tasks_by_timing(hs: HauntSpec) -> dict[tuple[bool, bool], dict[str, tuple[Mapping[str, Any], ...]]]:
