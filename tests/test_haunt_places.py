@@ -1,9 +1,18 @@
-"""Whether a room is one a location names is asked without listing the location's rooms where it is
-named outright or decided by a haunt token's or a monster's room (``haunt/amounts.py``
-``in_place``: a task's place, a monster's lure, a goal's room). It must answer as
-``room in _rooms_for(where)`` does for every location of every haunt file (and the rooms of each
-of its token and monster kinds) and every room of the house (and one not placed), at every step of
-a seeded random game of each of the 50 haunts."""
+"""Rooms and ways asked about at every step, answered without working them out anew; each must
+give what the full computation gives, at every step of a seeded random game of each of the 50
+haunts:
+
+- whether a room is one a location names is asked without listing the location's rooms where it
+  is named outright or decided by a haunt token's or a monster's room (``haunt/amounts.py``
+  ``in_place``: a task's place, a monster's lure, a goal's room): it must answer as
+  ``room in _rooms_for(where)`` does for every location of every haunt file (and the rooms of each
+  of its token and monster kinds) and every room of the house (and one not placed);
+- a room's vertical passages are kept with the monsters' ways out of it (``haunt/base.py``
+  ``kept_vertical_passages``, ``_room_ways``): both must be what ``vertical_passages`` and
+  ``_work_out_room_exits`` find for every room of the house;
+- what a monster kind's steps depend on is read from its haunt file once (``monster_ways``,
+  ``_monster_raw``): it must be what the file says, for every monster.
+"""
 
 from __future__ import annotations
 
@@ -70,23 +79,52 @@ def places_alike(st: HauntState, raw: Mapping[str, Any]) -> int:
     return compared
 
 
+def ways_alike(st: HauntState, raw: Mapping[str, Any]) -> int:
+    """Compares the kept passages and ways out of every room, and every monster's ways, with
+    fresh ones; the comparisons made."""
+    compared = 0
+    for room in sorted(st.house.spots):
+        assert st.kept_vertical_passages(room) == st.vertical_passages(room), \
+            f"haunt {st.hs.number if st.hs else '?'}, step {len(st.history)}: passages of {room}"
+        assert st._room_exits(room) == st._work_out_room_exits(room), \
+            f"haunt {st.hs.number if st.hs else '?'}, step {len(st.history)}: ways out of {room}"
+        compared += 1
+    for m in st.mon:
+        entry = next((x for x in raw.get("monsters", ()) if x.get("id") == m.kind), {})
+        movement = st.mdef(m).movement
+        assert st._monster_raw(st.mdef(m)) is entry or (entry == {} and st._monster_raw(st.mdef(m)) == {})
+        assert st.monster_ways(m) == (frozenset(entry.get("may_not_use", ())), frozenset(entry.get("may_not_use_tokens", ())),
+                                      bool(movement.get("through_walls")), bool(movement.get("through_collapsed")),
+                                      int(movement.get("room_cost", 1)) - 1), f"haunt {st.hs.number if st.hs else '?'}: {m.kind}"
+        compared += 1
+    return compared
+
+
 @pytest.mark.parametrize("number", HAUNTS)
-def test_in_place_answers_as_the_listed_rooms(number: int) -> None:
+def test_kept_rooms_and_ways_answer_as_worked_out_anew(number: int) -> None:
     raw = hauntmod.haunt_tables(SPEC)[0][number][1]
     st = hauntmod.new_game(SPEC, PLAYERS[number % len(PLAYERS)], {"haunt": number, "force_haunt": True})
     table = seeded_table(0)
     st.quiet = True
-    compared = 0
+    compared = passages = 0
     for _ in range(5000):
         actor = st.to_move()
         if actor is None:
             break
         if st.hs is not None and st.result is None:
             compared += places_alike(st, raw)
+            passages += any(st.kept_vertical_passages(r) for r in st.house.spots)
+            compared += ways_alike(st, raw)
         st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
     assert st.hs is not None, f"haunt {number}: the game never reached its haunt phase"
-    if any(PLACE_KEYS & set(w) for w in mappings(raw)):
-        assert compared, f"haunt {number}: no location was compared"
+    assert compared, f"haunt {number}: nothing was compared"
+    if number in PASSAGE_GAMES:
+        assert passages, f"haunt {number}: no room with a vertical passage was compared"
+
+
+#: Haunts whose game here places a room with a chute, fall or jump (so kept passages are compared
+#: where there are some; most of the other games do too).
+PASSAGE_GAMES = (1, 5, 7, 11)
 
 
 def test_token_and_monster_rooms_are_compared() -> None:

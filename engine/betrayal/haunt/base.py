@@ -15,7 +15,7 @@ finds it declared at the end of this class.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Self, cast
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
@@ -96,7 +96,8 @@ class HauntBase(BetrayalState):
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
-        self._monster_exits: dict[tuple[Any, ...], list[tuple[str, int, str]]] = {}
+        # a monster's ways out of a room and its vertical passages (_room_ways), by what they read
+        self._monster_exits: dict[tuple[Any, ...], tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]] = {}
         self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
         self._marks: list[tuple[str, str]] | None = None  # (room, token) of falls landing on a token
         self.hround = 0
@@ -171,8 +172,11 @@ class HauntBase(BetrayalState):
         return [s for s in self.seat_ids if side.get(s) == HERO]
 
     def living_heroes(self) -> list[str]:
-        in_play = self.in_play
-        return [s for s in self.heroes() if in_play(s)]
+        """The seats on the heroes' side in play (:meth:`in_play`), in seating order."""
+        # heroes() and in_play() inlined in one pass: monster moves, attacks and goals ask at every step
+        side, ex, removed, exited = self.side, self.ex, self.removed, self.exited
+        return [s for s in self.seat_ids
+                if side.get(s) == HERO and not ex[s].dead and s not in removed and s not in exited]
 
     def traitor(self) -> str | None:
         """The traitor's seat: the haunt's traitor, or the hidden traitor once dealt (the engine
@@ -455,11 +459,27 @@ class HauntBase(BetrayalState):
         return self.ex[who].part if who in self.ex else self.monster(who).part
 
     def _monster_raw(self, mdef: MonsterDef) -> Mapping[str, Any]:
+        """The monster kind's entry as the haunt file writes it (empty if it has none)."""
         assert self.hs is not None
-        for mon in self.haunts[self.hs.number][1].get("monsters", ()):
-            if mon.get("id") == mdef.id:
-                return mon  # type: ignore[no-any-return]
-        return {}
+        raw = self.haunts[self.hs.number][1]
+        # the haunt file is the one the haunt spec was read from (haunts holds them as a pair), so
+        # its entries by id are kept on the spec: a monster's every step asks
+        return self.hs.derived("raw-monsters", lambda hs: _raw_monsters(raw)).get(mdef.id, {})
+
+    def monster_ways(self, m: Monster) -> MonsterWays:
+        """What the monster's steps depend on that its haunt file fixes (:class:`MonsterWays`),
+        worked out once per kind."""
+        assert self.hs is not None
+        kept: dict[str, MonsterWays] = self.hs.derived("monster-ways", lambda hs: {})
+        ways = kept.get(m.kind)
+        if ways is None:
+            mdef = self.mdef(m)
+            raw = self._monster_raw(mdef)
+            ways = kept[m.kind] = MonsterWays(
+                frozenset(raw.get("may_not_use", ())), frozenset(raw.get("may_not_use_tokens", ())),
+                bool(mdef.movement.get("through_walls")), bool(mdef.movement.get("through_collapsed")),
+                int(mdef.movement.get("room_cost", 1)) - 1)
+        return ways
 
     def villain_round(self) -> int:
         return self.hround
@@ -482,19 +502,31 @@ class HauntBase(BetrayalState):
         by what they read: the room, the house version (the tiles placed and so the rooms a
         passage needs), the links, the roll-gated passages and where the fall landings are
         marked; a monster asks at every step of its move. The kept list is never changed."""
+        return self._room_ways(room)[0]
+
+    def kept_vertical_passages(self, room: str) -> list[tuple[str, int, str]]:
+        """:meth:`vertical_passages`, kept with :meth:`_room_exits` by the same key (the passages
+        read the house and the fall landings, both in it): a monster looks for the passage it
+        took after every step. The kept list is never changed."""
+        return self._room_ways(room)[1]
+
+    def _room_ways(self, room: str) -> tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]:
+        """:meth:`_room_exits` and :meth:`vertical_passages` of the room, kept together."""
         key = (room, self.house.version, len(self.links), tuple(self.passages), self._landings())
         got = self._monster_exits.get(key)
         if got is None:
             if len(self._monster_exits) > 512:
                 self._monster_exits.clear()  # old versions of the house: never asked again
-            got = self._monster_exits[key] = self._work_out_room_exits(room)
+            passages = self.vertical_passages(room)
+            got = self._monster_exits[key] = (self._work_out_room_exits(room, passages), passages)
         return got
 
-    def _work_out_room_exits(self, room: str) -> list[tuple[str, int, str]]:
-        """:meth:`_room_exits` worked out anew."""
+    def _work_out_room_exits(self, room: str, passages: list[tuple[str, int, str]] | None = None) -> list[tuple[str, int, str]]:
+        """:meth:`_room_exits` worked out anew (``passages``: the room's :meth:`vertical_passages`, if
+        already found)."""
         out = list(self.exits_at(room, 0, every_side=True))
         seen = {r for r, _, _ in out}
-        out += [x for x in self.vertical_passages(room) if x[0] not in seen]
+        out += [x for x in (self.vertical_passages(room) if passages is None else passages) if x[0] not in seen]
         seen |= {r for r, _, _ in out}
         # ``monster.revolving-wall``: through a Revolving Wall without its roll, one space (judgement,
         # as for the vertical passages: the card frees explorers' steps, a monster's move stays finite)
@@ -715,3 +747,23 @@ def _mentions(node: Any, verbs: set[str]) -> bool:
     if isinstance(node, list):
         return any(_mentions(x, verbs) for x in node)
     return False
+
+
+class MonsterWays(NamedTuple):
+    """What a monster kind's steps (``Monsters._monster_steps``) depend on that its haunt file fixes."""
+
+    #: Rooms it may not use (``may_not_use``), and the tokens whose passages are closed to it.
+    forbidden: frozenset[str]
+    no_tokens: frozenset[str]
+    through_walls: bool
+    through_collapsed: bool
+    #: Spaces each room costs it beyond the first (``movement.room_cost``).
+    extra_per_room: int
+
+
+def _raw_monsters(raw: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """A haunt file's monster entries by id (the first of an id, as a walk of the list finds it)."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for mon in raw.get("monsters", ()):
+        out.setdefault(mon.get("id"), mon)
+    return out

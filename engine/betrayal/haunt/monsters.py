@@ -458,7 +458,7 @@ class Monsters(Combat):
             cost = next(c for r, c in options if r == to)
             slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
             src = m.room
-            passage = next((how for r, _, how in self.vertical_passages(src) if r == to), None)
+            passage = next((how for r, _, how in self.kept_vertical_passages(src) if r == to), None)
             m.room = to
             self._leave_trail(m, src)
             moved += cost + slow + self.carrying_cost(m.uid) - 1 + self._doorway_spaces(m)
@@ -490,7 +490,7 @@ class Monsters(Combat):
     def _doorway_spaces(self, m: Monster) -> int:
         """Extra spaces each room costs the monster (``movement.room_cost`` beyond the first):
         haunt 35's Cats count each doorway as a space, as the shrunken explorers do."""
-        return int(self.mdef(m).movement.get("room_cost", 1)) - 1
+        return self.monster_ways(m).extra_per_room
 
     def _leave_trail(self, m: Monster, room: str) -> None:
         """A monster's ``trail``: the room it just left gets one of the set-aside trail monsters,
@@ -615,18 +615,18 @@ class Monsters(Combat):
         """Rooms a monster may step into now (no exploring: ``monster.no-exploring``)."""
         if left <= 0:
             return []
-        mdef = self.mdef(m)
-        raw = self._monster_raw(mdef)
-        raw_forbidden = set(raw.get("may_not_use", ()))
-        no_tokens = set(raw.get("may_not_use_tokens", ()))  # passages those tokens make are closed to it
-        slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room) + self.carrying_cost(m.uid) - 1 \
-            + self._doorway_spaces(m)
+        ways = self.monster_ways(m)
+        here, ex = m.room, self.ex
+        slow = sum(1 for s in self.living_heroes() if ex[s].room == here) + self.carrying_cost(m.uid) - 1 \
+            + ways.extra_per_room
         out = []
-        steps = [(room, cost) for room, cost, how in self._room_exits(m.room) if how not in no_tokens]
-        if mdef.movement.get("through_walls"):
-            steps += [(r, 1) for r in self._wall_neighbours(m.room) if r not in {x for x, _ in steps}]
+        # passages the tokens it may not use make are closed to it
+        steps = [(room, cost) for room, cost, how in self._room_exits(here) if how not in ways.no_tokens]
+        if ways.through_walls:
+            steps += [(r, 1) for r in self._wall_neighbours(here) if r not in {x for x, _ in steps}]
+        collapsed = self.collapsed
         for room, cost in steps:
-            if room in raw_forbidden or (room in self.collapsed and not mdef.movement.get("through_collapsed")):
+            if room in ways.forbidden or (room in collapsed and not ways.through_collapsed):
                 continue
             if first or cost + slow <= left:
                 out.append((room, cost))
