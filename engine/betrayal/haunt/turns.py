@@ -275,7 +275,8 @@ class Turns(Collapse):
             # and escaping one's own hindrance (Webs, Debris), which only serves the pull
             return [a for a in out if a.kind in ("move", "end") or (a.kind == "free" and a.get("who") == seat)]
         out.extend(self._attack_actions(seat))
-        out.extend(self._escort_actions(seat))
+        if self.menu_parts().escorts:
+            out.extend(self._escort_actions(seat))
         out.extend(self._side_actions(seat))
         out.extend(self._task_actions(seat))
         if self.masked(seat) and not (self._hidden_deal_step() or {}).get("no_reveal"):
@@ -286,9 +287,17 @@ class Turns(Collapse):
             out = [a for a in out if not any(str(v) in unseen for _, v in a.args)]
         return out
 
+    def menu_parts(self) -> MenuParts:
+        """Which parts of the turn menu this haunt's file lets offer anything (:class:`MenuParts`)."""
+        assert self.hs is not None
+        raw = self.haunts[self.hs.number][1]  # the file the haunt spec was read from (haunts holds the pair)
+        return self.hs.derived("menu-parts", lambda hs: menu_parts(hs, raw))
+
     def _token_pickups(self, seat: str) -> list[Action]:
         """``item.tokens-like-cards``: a token carried like an item lying in the room may be picked up."""
         assert self.hs is not None
+        if not self.menu_parts().item_tokens:
+            return []
         room = self.ex[seat].room
         return [Action.of("pickup-token", token=tok) for tok in self.hs.derived("item-tokens", _item_tokens)
                 if room in self.htokens.get(tok, ()) and self._may_pick_up(seat, tok)
@@ -520,7 +529,8 @@ class Turns(Collapse):
         if side is None:
             return out
         e = self.ex[seat]
-        if not self.turn.picked:
+        parts = self.menu_parts()
+        if not self.turn.picked and parts.item_tokens:
             # item.tokens-like-cards: a token carried like an item lying here may be picked up
             for token in self.hs.derived("item-tokens", _item_tokens):
                 if e.room in self.htokens.get(token, ()) and self._room_for_token(seat, token) \
@@ -533,6 +543,8 @@ class Turns(Collapse):
                     if s != seat and self.in_play(s) and self.seen_side(s) == self.seen_side(seat) and self.ex[s].room == e.room \
                             and self._room_for_token(s, token):
                         out.append(Action.of("give-token", token=token, to=s))
+        if self.side.get(seat, HERO) not in parts.take_item_sides:
+            return out  # the side's special actions are all offered as tasks
         for act in side.actions:
             if f"action:{act['id']}" in self.turn.keys:
                 continue
@@ -906,6 +918,27 @@ def quiet_turns(hs: HauntSpec) -> QuietTurns:
     end = no_timers and not rules.get("end-of-turn") and not ending_tasks and not pulls \
         and not any("while" in r for side in sides for r in side.rules) and all(side.collapse is None for side in sides)
     return QuietTurns(start, end)
+
+
+class MenuParts(NamedTuple):
+    """Which parts of a haunt-phase turn menu a haunt file lets offer anything at all (worked out
+    once per haunt spec): a part that can never offer an action is not asked at every decision."""
+
+    #: Some monster kind may be taken along by a hero (``escort``: ``_escort_actions``).
+    escorts: bool
+    #: Some token is carried like an item (picked up: ``_token_pickups``, ``_side_actions``).
+    item_tokens: bool
+    #: The sides with a special action that takes an item (``take_item``: ``_side_actions``).
+    take_item_sides: frozenset[str]
+
+
+def menu_parts(hs: HauntSpec, raw: Mapping[str, Any]) -> MenuParts:
+    """:class:`MenuParts` of the haunt spec ``hs``, read from it and its file ``raw``."""
+    return MenuParts(
+        escorts=any(bool(mon.get("escort")) for mon in raw.get("monsters", ())),
+        item_tokens=bool(_item_tokens(hs)),
+        take_item_sides=frozenset(name for name, side in hs.sides().items()
+                                  if any("take_item" in eff for act in side.actions for eff in act.get("do", []))))
 
 
 def _item_tokens(hs: HauntSpec) -> tuple[str, ...]:
