@@ -233,6 +233,7 @@ class HauntState(Turns):
         # that begins or ends with nothing happening need not judge them again (``haunt_turn``);
         # a new round changes only the round count, which no goal reads
         judged = False
+        timers = self.turn_parts().timers  # a haunt without timers has no clock to advance (_advance_timers)
         while True:
             if not first:
                 self.hround += 1
@@ -244,7 +245,8 @@ class HauntState(Turns):
             for seat in order[order.index(start):] if first and start is not None else order:
                 if seat == anchor and not (first and seat == start and resume is not None):
                     # a clock the traitor advances as its turn (or its turn slot) begins
-                    yield from self._advance_timers("start-of-traitor-turn")
+                    if timers:
+                        yield from self._advance_timers("start-of-traitor-turn")
                     if self._check_wins():
                         return
                     judged = True
@@ -259,9 +261,9 @@ class HauntState(Turns):
                               "explorer is not in play", seat=seat)
                     yield from self._slot_rules(seat)
                     yield from self._standing_rules()  # the slot ends like a turn: standing rules are judged
-                if seat == anchor:
+                if seat == anchor and timers:
                     yield from self._advance_timers("end-of-traitor-turn")
-                if seat == revealer:
+                if seat == revealer and timers:
                     # judgement: like the traitor's slot, the revealer's turn slot keeps its clock
                     # ticking after the revealer's explorer is gone
                     yield from self._advance_timers("end-of-revealer-turn")

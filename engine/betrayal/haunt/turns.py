@@ -336,15 +336,24 @@ class Turns(Collapse):
             free = yield from escape(self.as_haunt_state(), seat)
             if not free:
                 return (yield from self._end_haunt_turn(seat))
-        yield from self._flag_timers(seat, "start")
-        yield from self.walk_at_turn_start(seat)
-        yield from self._turn_rules(seat, "start-of-turn")
-        yield from self._turn_rules(seat, "during-turn")
-        yield from self._turn_rules(seat, "after-each-action")
-        yield from self._death_rules()
+        # each moment is entered only where the haunt has something for it (turn_parts)
+        parts = self.turn_parts()
+        if parts.timers:
+            yield from self._flag_timers(seat, "start")
+        if parts.walkers:
+            yield from self.walk_at_turn_start(seat)
+        for when in parts.start_rules:
+            yield from self._turn_rules(seat, when)
+        if self.deaths_pending:
+            yield from self._death_rules()
         if self.in_play(seat) and (quiet or not self._check_wins()):
             yield from super()._play_turn(seat)
         return (yield from self._end_haunt_turn(seat))
+
+    def turn_parts(self) -> TurnParts:
+        """What this haunt does at the moments of a turn (:func:`turn_parts`)."""
+        assert self.hs is not None
+        return self.hs.derived("turn-parts", turn_parts)
 
     def quiet_turns(self) -> QuietTurns:
         """What this haunt does around its turns' own judgements of the goals (:func:`quiet_turns`)."""
@@ -359,9 +368,11 @@ class Turns(Collapse):
         if seat in self.concealed and self.in_play(seat):
             concealment.spread(self, seat)  # it may have gone as far as its Speed since it was last known
         judged = False
+        parts = self.turn_parts()
         if self.in_play(seat) and not self._check_wins():
             judged = True
-            yield from self._turn_rules(seat, "end-of-turn")
+            if "end-of-turn" in parts.rule_moments:
+                yield from self._turn_rules(seat, "end-of-turn")
             for task in self.tasks_at(seat, "end-of-turn"):
                 if "roll" not in task and self._task_open(seat, task):
                     self.emit("haunt.specific-action", f"{self.name(seat)} ends the turn here: {task.get('says', task['id'])}", seat=seat,
@@ -371,18 +382,21 @@ class Turns(Collapse):
         # what follows does nothing in a haunt whose turn ends are quiet, without deaths to answer
         # and with no house collapsing (the mods dropped here are read by no goal)
         judged = judged and not self.deaths_pending and not self.collapsing and self.quiet_turns().end
-        yield from self._death_rules()
+        if self.deaths_pending:
+            yield from self._death_rules()
         self.turn_mods.pop(seat, None)
-        yield from self._flag_timers(seat, "end")
+        if parts.timers:
+            yield from self._flag_timers(seat, "end")
         if self.collapsing and self.in_play(seat):
             yield from self._collapse_step(seat)
-        if self.in_play(seat):
+        if parts.collapse and self.in_play(seat):
             yield from self.collapse_turn(seat)
         for status in list(self.hstatus.get(seat, [])):
             # judgement: a pull toward a room lasts the turn; a during-turn rule renews it
             if self.hs.statuses.get(status, {}).get("must_move_toward", {}).get("room"):
                 self.hstatus[seat].remove(status)
-        yield from self._standing_rules()
+        if parts.standing:
+            yield from self._standing_rules()
         return judged
 
     def _turn_action(self, seat: str, a: Action) -> Gen[None]:
@@ -424,9 +438,10 @@ class Turns(Collapse):
                 seat=seat, token=token, to=to)
         else:
             yield from super()._turn_action(seat, a)
-        if self.in_play(seat) and a.kind != "end":
+        if self.in_play(seat) and a.kind != "end" and "after-each-action" in self.turn_parts().rule_moments:
             yield from self._turn_rules(seat, "after-each-action")  # e.g. on meeting a roommate
-        yield from self._death_rules()
+        if self.deaths_pending:
+            yield from self._death_rules()
 
     def _carriable(self, seat: str) -> bool:
         """The explorer has a status that lets others carry it like an item (a Frog)."""
@@ -918,6 +933,38 @@ def quiet_turns(hs: HauntSpec) -> QuietTurns:
     end = no_timers and not rules.get("end-of-turn") and not ending_tasks and not pulls \
         and not any("while" in r for side in sides for r in side.rules) and all(side.collapse is None for side in sides)
     return QuietTurns(start, end)
+
+
+class TurnParts(NamedTuple):
+    """What a haunt file gives a turn's moments to do (worked out once per haunt spec): a moment
+    it gives nothing is not entered at every turn and action (each is a generator of its own)."""
+
+    #: Timers on the Turn/Damage track (``_flag_timers``, ``_advance_timers``).
+    timers: bool
+    #: Monsters that walk at the start of the turn of the hero left of the traitor (``walk_at_turn_start``).
+    walkers: bool
+    #: The moments (``when``) of its turn rules, and those of a turn's start in the order they run.
+    rule_moments: frozenset[str]
+    start_rules: tuple[str, ...]
+    #: Standing rules (``rules`` with ``while``: ``_standing_rules``).
+    standing: bool
+    #: A ``collapse`` piece (``collapse_turn``).
+    collapse: bool
+
+
+def turn_parts(hs: HauntSpec) -> TurnParts:
+    """The haunt's :class:`TurnParts` (from its file)."""
+    sides = hs.sides().values()
+    rules = hs.derived("turn-rules", _turn_rules_by_moment)
+    moments = frozenset(when for when, listed in rules.items() if listed)
+    return TurnParts(
+        timers=any(side.timers for side in sides),
+        walkers=any(str(m.movement["straight_ahead"].get("moves_at", "monster-turn")) == "start-of-turn-left-of-traitor"
+                    for m in hs.monsters.values() if m.movement.get("straight_ahead")),
+        rule_moments=moments,
+        start_rules=tuple(w for w in ("start-of-turn", "during-turn", "after-each-action") if w in moments),
+        standing=any("while" in r for side in sides for r in side.rules),
+        collapse=any(side.collapse is not None for side in sides))
 
 
 class MenuParts(NamedTuple):
