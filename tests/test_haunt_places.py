@@ -95,7 +95,10 @@ def ways_alike(st: HauntState, raw: Mapping[str, Any]) -> int:
         assert st._monster_raw(st.mdef(m)) is entry or (entry == {} and st._monster_raw(st.mdef(m)) == {})
         assert st.monster_ways(m) == (frozenset(entry.get("may_not_use", ())), frozenset(entry.get("may_not_use_tokens", ())),
                                       bool(movement.get("through_walls")), bool(movement.get("through_collapsed")),
-                                      int(movement.get("room_cost", 1)) - 1), f"haunt {st.hs.number if st.hs else '?'}: {m.kind}"
+                                      int(movement.get("room_cost", 1)) - 1,
+                                      any(r.get("when") == "on-enter-or-start" for r in st.mdef(m).must),
+                                      bool(st.mdef(m).carries.get("tokens") or st.mdef(m).carries.get("items"))), \
+            f"haunt {st.hs.number if st.hs else '?'}: {m.kind}"
         compared += 1
     return compared
 

@@ -478,7 +478,9 @@ class HauntBase(BetrayalState):
             ways = kept[m.kind] = MonsterWays(
                 frozenset(raw.get("may_not_use", ())), frozenset(raw.get("may_not_use_tokens", ())),
                 bool(mdef.movement.get("through_walls")), bool(mdef.movement.get("through_collapsed")),
-                int(mdef.movement.get("room_cost", 1)) - 1)
+                int(mdef.movement.get("room_cost", 1)) - 1,
+                any(rule.get("when") == "on-enter-or-start" for rule in mdef.must),
+                bool(mdef.carries.get("tokens")) or bool(mdef.carries.get("items")))
         return ways
 
     def villain_round(self) -> int:
@@ -750,7 +752,8 @@ def _mentions(node: Any, verbs: set[str]) -> bool:
 
 
 class MonsterWays(NamedTuple):
-    """What a monster kind's steps (``Monsters._monster_steps``) depend on that its haunt file fixes."""
+    """What a monster kind's steps and stops (``Monsters._monster_steps``, its checks and pick-ups)
+    depend on that its haunt file fixes."""
 
     #: Rooms it may not use (``may_not_use``), and the tokens whose passages are closed to it.
     forbidden: frozenset[str]
@@ -759,6 +762,10 @@ class MonsterWays(NamedTuple):
     through_collapsed: bool
     #: Spaces each room costs it beyond the first (``movement.room_cost``).
     extra_per_room: int
+    #: It has ``must`` rules that fire on entering or starting in a room (``_monster_checks``).
+    lures: bool
+    #: It may carry haunt tokens or items (``_monster_pickup``).
+    carries: bool
 
 
 def _raw_monsters(raw: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

@@ -60,7 +60,8 @@ class Monsters(Combat):
                     m.stunned = False
                     self.emit("monster.stun-token", f"{self.mname(m)} misses this turn and recovers", monster=m.uid)
                     continue
-                yield from self._monster_checks(m, "start")
+                if self.monster_ways(m).lures:
+                    yield from self._monster_checks(m, "start")
                 for rule in mdef.must:
                     if rule.get("when") == "start-of-turn" and "turn-over" not in self.turn_mods.get(m.uid, ()):
                         for eff in rule.get("do", []):
@@ -109,12 +110,14 @@ class Monsters(Combat):
                         return
                 else:
                     roll = shared or 0
-                yield from self._monster_pickup(m)
+                if self.monster_ways(m).carries or self.piles.get(m.room):
+                    yield from self._monster_pickup(m)
                 yield from self._monster_moves(m, roll)
                 if m.out_of_play():
                     continue
                 yield from self._monster_stops(m)
-                yield from self._monster_pickup(m)
+                if self.monster_ways(m).carries or self.piles.get(m.room):
+                    yield from self._monster_pickup(m)
                 if swarm:
                     moved.append(m)
                     continue
@@ -187,7 +190,8 @@ class Monsters(Combat):
             self.emit("monster.rules-overridable", f"{self.mname(m)} walks {how} from {self.room_name(src)} to "
                       f"{self.room_name(m.room)} (facing {SIDES[side]})", monster=m.uid, origin=src, to=m.room, side=side)
             self._monster_room_text(m, ("enter", "cross"))
-            yield from self._monster_checks(m, "enter")
+            if self.monster_ways(m).lures:
+                yield from self._monster_checks(m, "enter")
             if m.gone or (with_heroes and any(self.ex[s].room == m.room for s in self.living_heroes())):
                 break
 
@@ -276,7 +280,8 @@ class Monsters(Combat):
 
     def _monster_pickup(self, m: Monster) -> Gen[None]:
         """A monster allowed to carry items may pick them up from a pile in its room (and the
-        haunt tokens its ``carries.tokens`` names, lying there)."""
+        haunt tokens its ``carries.tokens`` names, lying there); asked only for a kind that carries
+        something (``MonsterWays.carries``) or where a pile lies."""
         yield from self._monster_token_pickup(m)
         pile = self.piles.get(m.room, [])
         if pile and not self.mdef(m).carries.get("items") and not m.stunned and not self.quiet:
@@ -424,7 +429,8 @@ class Monsters(Combat):
                 src, m.room = m.room, str(a["to"])
                 self.emit("monster.rules-overridable", f"{self.mname(m)} rolled {roll} and moves {self.room_name(src)} -> "
                           f"{self.room_name(m.room)} by a secret way", monster=m.uid, total=roll, origin=src, room=m.room)
-                yield from self._monster_checks(m, "enter")
+                if self.monster_ways(m).lures:
+                    yield from self._monster_checks(m, "enter")
                 return
         while True:
             options = self._monster_steps(m, budget - moved, moved == 0)
@@ -447,7 +453,8 @@ class Monsters(Combat):
                 moved += 1
                 self._leave_trail(m, src)
                 self._monster_room_text(m, ("enter", "cross"))
-                yield from self._monster_checks(m, "enter")
+                if self.monster_ways(m).lures:
+                    yield from self._monster_checks(m, "enter")
                 if m.gone:
                     return
                 continue
@@ -483,7 +490,8 @@ class Monsters(Combat):
                 self._monster_room_text(m, ("enter", "cross"))
             if self._steered(m.room):
                 yield from effects.villain_elevator(self, seat, m.room, self.mname(m))
-            yield from self._monster_checks(m, "enter")
+            if self.monster_ways(m).lures:
+                yield from self._monster_checks(m, "enter")
             if m.gone:
                 return
 
@@ -679,7 +687,8 @@ class Monsters(Combat):
         return dist
 
     def _monster_checks(self, m: Monster, moment: str) -> Gen[None]:
-        """The monster's ``must`` rules that fire on entering or starting in a room (a lure)."""
+        """The monster's ``must`` rules that fire on entering or starting in a room (a lure);
+        asked only for a kind that has any (``MonsterWays.lures``)."""
         for rule in self.mdef(m).must:
             if rule.get("when") != "on-enter-or-start":
                 continue
