@@ -470,7 +470,7 @@ class HauntBase(BetrayalState):
         """What the monster's steps depend on that its haunt file fixes (:class:`MonsterWays`),
         worked out once per kind."""
         assert self.hs is not None
-        kept: dict[str, MonsterWays] = self.hs.derived("monster-ways", lambda hs: {})
+        kept: dict[str, MonsterWays] = self.hs.derived("monster-ways", _no_ways)
         ways = kept.get(m.kind)
         if ways is None:
             mdef = self.mdef(m)
@@ -774,3 +774,8 @@ def _raw_monsters(raw: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     for mon in raw.get("monsters", ()):
         out.setdefault(mon.get("id"), mon)
     return out
+
+
+def _no_ways(hs: HauntSpec) -> dict[str, MonsterWays]:
+    """The start of a haunt spec's :class:`MonsterWays` by kind, filled as the kinds are asked about."""
+    return {}

@@ -287,11 +287,18 @@ class Turns(Collapse):
             out = [a for a in out if not any(str(v) in unseen for _, v in a.args)]
         return out
 
+    #: The haunt spec :attr:`_menu_parts` is for, with them (kept on the state: asked at every menu).
+    _menu_parts: tuple[HauntSpec, MenuParts] | None = None
+
     def menu_parts(self) -> MenuParts:
         """Which parts of the turn menu this haunt's file lets offer anything (:class:`MenuParts`)."""
-        assert self.hs is not None
-        raw = self.haunts[self.hs.number][1]  # the file the haunt spec was read from (haunts holds the pair)
-        return self.hs.derived("menu-parts", lambda hs: menu_parts(hs, raw))
+        hs = self.hs
+        assert hs is not None
+        kept = self._menu_parts
+        if kept is None or kept[0] is not hs:
+            raw = self.haunts[hs.number][1]  # the file the haunt spec was read from (haunts holds the pair)
+            kept = self._menu_parts = (hs, hs.derived("menu-parts", lambda spec: menu_parts(spec, raw)))
+        return kept[1]
 
     def _token_pickups(self, seat: str) -> list[Action]:
         """``item.tokens-like-cards``: a token carried like an item lying in the room may be picked up."""
