@@ -43,7 +43,7 @@ def played(number: int) -> tuple[list[Any], Any, int]:
 
 
 def everything(st: Turns) -> TurnParts:
-    return TurnParts(True, True, frozenset(MOMENTS), MOMENTS[:3], True, True)
+    return TurnParts(True, True, frozenset(MOMENTS), MOMENTS[:3], True, True, True)
 
 
 def checked_ways(st: HauntBase, m: Monster) -> MonsterWays:

@@ -458,13 +458,20 @@ class HauntBase(BetrayalState):
     def _part_of(self, who: str) -> int:
         return self.ex[who].part if who in self.ex else self.monster(who).part
 
+    #: The haunt spec :attr:`_raw_monsters_kept` is for, with its file's monster entries by id.
+    _raw_monsters_kept: tuple[HauntSpec, dict[str, Mapping[str, Any]]] | None = None
+
     def _monster_raw(self, mdef: MonsterDef) -> Mapping[str, Any]:
         """The monster kind's entry as the haunt file writes it (empty if it has none)."""
-        assert self.hs is not None
-        raw = self.haunts[self.hs.number][1]
-        # the haunt file is the one the haunt spec was read from (haunts holds them as a pair), so
-        # its entries by id are kept on the spec: a monster's every step asks
-        return self.hs.derived("raw-monsters", lambda hs: _raw_monsters(raw)).get(mdef.id, {})
+        hs = self.hs
+        assert hs is not None
+        kept = self._raw_monsters_kept
+        if kept is None or kept[0] is not hs:
+            raw = self.haunts[hs.number][1]
+            # the haunt file is the one the haunt spec was read from (haunts holds them as a pair), so
+            # its entries by id are kept on the spec, and on the state by the spec: a monster's every step asks
+            kept = self._raw_monsters_kept = (hs, hs.derived("raw-monsters", lambda spec: _raw_monsters(raw)))
+        return kept[1].get(mdef.id, {})
 
     def monster_ways(self, m: Monster) -> MonsterWays:
         """What the monster's steps depend on that its haunt file fixes (:class:`MonsterWays`),

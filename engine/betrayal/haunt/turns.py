@@ -708,7 +708,8 @@ class Turns(Collapse):
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
         if self.hs is None:
             return (yield from super()._move(seat, to, cost))  # before the haunt: nothing below applies
-        if (yield from self._stairs_refused(seat, to)):
+        # only a status sets a stairs roll (status_value): an explorer without one is not asked
+        if self.hstatus.get(seat) and (yield from self._stairs_refused(seat, to)):
             return
         if to not in {r for r, _, _ in self.exits(seat)}:
             self.emit("haunt.rules-override", f"{self.name(seat)} passes through the wall into {self.room_name(to)}",
@@ -738,9 +739,14 @@ class Turns(Collapse):
         if seat in self.turn_mods:
             self._escort_follows(seat, src)
         self._bring_token(seat, src)
-        yield from self._take_custody(seat)
-        yield from self.entry_actions(seat)
-        yield from self.ambushes(seat)
+        # what happens on entering, looked for only where the room has a pile, the explorer has
+        # tasks done on entry, or the haunt has tokens that spring on whoever enters
+        if self.ex[seat].room in self.piles:
+            yield from self._take_custody(seat)
+        if self.tasks_at(seat, "on-entry"):
+            yield from self.entry_actions(seat)
+        if self.turn_parts().ambushes:
+            yield from self.ambushes(seat)
 
     def _bring_token(self, seat: str, src: str) -> None:
         """A status's ``carries_token``: one token of that kind lying in the room the explorer left
@@ -957,6 +963,8 @@ class TurnParts(NamedTuple):
     standing: bool
     #: A ``collapse`` piece (``collapse_turn``).
     collapse: bool
+    #: Tokens that spring on whoever enters their room (``on_enter``: ``ambushes``).
+    ambushes: bool
 
 
 def turn_parts(hs: HauntSpec) -> TurnParts:
@@ -971,7 +979,8 @@ def turn_parts(hs: HauntSpec) -> TurnParts:
         rule_moments=moments,
         start_rules=tuple(w for w in ("start-of-turn", "during-turn", "after-each-action") if w in moments),
         standing=any("while" in r for side in sides for r in side.rules),
-        collapse=any(side.collapse is not None for side in sides))
+        collapse=any(side.collapse is not None for side in sides),
+        ambushes=any(token.on_enter is not None for token in hs.tokens.values()))
 
 
 class MenuParts(NamedTuple):
