@@ -48,6 +48,9 @@ class Layout:
     dist: dict[frozenset[str], dict[str, int]] = field(default_factory=dict)
     avoiding: dict[tuple[frozenset[str], frozenset[str]], dict[str, int]] = field(default_factory=dict)
     open_rooms: tuple[int, list[tuple[str, str]]] | None = None  # by the house's own version (tiles placed or taken)
+    #: :func:`frontier`'s answer by the house's version and the game's tile version (tiles drawn,
+    #: set aside or shuffled back, floors closed: what the tiles left on a floor are counted by)
+    frontier: tuple[tuple[int, int], list[str]] | None = None
 
 
 # The layout of the game the policy played last: one game is played at a time, and a layout of
@@ -163,12 +166,19 @@ def _search(graph: Mapping[str, set[str]], starts: list[str], avoid: frozenset[s
 
 def frontier(st: HauntState) -> list[str]:
     """Rooms with a doorway that leads to no room yet, on floors whose room tiles are not all
-    used up (where exploring can go on), in room order."""
+    used up (where exploring can go on), in room order. The list is shared: not to be changed."""
     lay = layout(st)
+    # every decision of a turn asks again, with the same tiles placed and left: kept by the same
+    # numbers the room stack's own count of tiles left on a floor (``remaining_for``) is kept by
+    key = (st.house.version, st._tile_version)
+    if lay.frontier is not None and lay.frontier[0] == key:
+        return lay.frontier[1]
     if lay.open_rooms is None or lay.open_rooms[0] != st.house.version:
         # a doorway facing an empty cell is what the house's free doorways list (cached per version)
         rooms = sorted({(room, floor) for floor in st.house.grid for room, _side in st.house.free_doorways(floor)})
         lay.open_rooms = (st.house.version, rooms)
     # the tiles left for a floor change with every tile drawn: asked afresh, once per floor
     left = {floor: st.remaining_for(floor) for floor in {floor for _room, floor in lay.open_rooms[1]}}
-    return [room for room, floor in lay.open_rooms[1] if left[floor]]
+    found = [room for room, floor in lay.open_rooms[1] if left[floor]]
+    lay.frontier = (key, found)
+    return found

@@ -24,6 +24,12 @@ def _held_tokens_asked(task: Mapping[str, Any]) -> list[Any]:
     return _HOLDS_TOKENS.one(task, lambda: values_of(task.get("requires", {}), "holds_tokens"))
 
 
+def _asks_held_tokens(hs: HauntSpec) -> bool:
+    """Whether any task or action of the haunt (on any side's page) asks for held tokens: the
+    tasks any explorer may take are drawn from these (:meth:`HauntSpec.tasks_by`)."""
+    return any(_held_tokens_asked(task) for side in hs.sides().values() for task in [*side.tasks, *side.actions])
+
+
 def _room_tokens_by_task(hs: HauntSpec) -> dict[str, str | None]:
     """Each task id's ``room_with_token`` (None without one), from the first task of that id in
     the book's order (sides, then each side's tasks before its actions)."""

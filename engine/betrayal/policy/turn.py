@@ -44,6 +44,7 @@ from hauntcheck.engine.betrayal.policy.places import (
     _win_token_rooms,
 )
 from hauntcheck.engine.betrayal.policy.readings import (
+    _asks_held_tokens,
     _bonus_task_ids,
     _each_trait_places,
     _first_by_id,
@@ -52,6 +53,7 @@ from hauntcheck.engine.betrayal.policy.readings import (
     _held_tokens_asked,
     _outcomes,
     _place_shape,
+    _PlaceShape,
     _room_tokens_by_task,
     _spent_counted,
     _tasks_by_side_and_id,
@@ -214,10 +216,10 @@ def _foe(st: HauntState, seat: str, target: str) -> bool:
 def token_needs(st: HauntState, side: str) -> dict[str, int]:
     """Tokens the side's actions must hold to be taken (``holds_tokens``), with the count."""
     out: dict[str, int] = {}
-    if st.hs is None:
-        return out
+    if st.hs is None or not st.hs.derived("policy-asks-held-tokens", _asks_held_tokens):
+        return out  # nearly every haunt asks for no held tokens at all, on no side's page
     tasks = st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))
-    # nearly every haunt asks for no held tokens at all: the tasks' requirements are gathered once
+    # the tasks' requirements are gathered once per list of tasks
     for value in _TASKS_HOLD_TOKENS.one(tasks, lambda: [v for task in tasks for v in _held_tokens_asked(task)]):
         with contextlib.suppress(TypeError, ValueError):
             out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
@@ -438,23 +440,14 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
     if st.hs is None:
         return []
     out: list[str] = []
-    for task in st.tasks_for(seat):
-        shape = _place_shape(task)
-        if shape.takes_item:
-            continue
+    for task, shape in _sought_tasks(st, st.tasks_for(seat), things is None, holding_only):
         if things is not None and not things & shape.yields:
             continue
-        if things is None and shape.yields:
-            continue  # tasks that yield things are sought only while the side lacks them
         if "requires" in task and not st.pred(task["requires"], seat):
             continue
         if _hopeless(st, seat, task):
             continue
-        if harmful_on_entry(st, task):
-            continue  # a room whose entry would take the explorer out of its side's work is no goal
         if not all(st.holds(seat, h) for h in shape.held):
-            continue
-        if holding_only and not any(st._carried(h) for h in shape.held):
             continue
         if not all(_left_to_take(st, token) for token in shape.takes_tokens):
             continue  # nothing is left to find
@@ -469,6 +462,24 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
         harmful = _harmful_rooms(st, seat)
         out = [r for r in out if r not in harmful]  # a task beside a deadly field is done from outside it
     return out
+
+
+def _sought_tasks(st: HauntState, tasks: tuple[Mapping[str, Any], ...], plain: bool,
+                  holding_only: bool) -> tuple[tuple[Mapping[str, Any], _PlaceShape], ...]:
+    """Of ``tasks`` (in order, with their place shapes), those whose rooms :func:`_task_rooms` may
+    seek by what the spec alone says, kept by the task list and the haunt: not taken where a card
+    lies (``take_item``); yielding nothing when ``plain`` (tasks that yield things are sought only
+    while the side lacks them), else yielding something; not an on-entry rule that takes the
+    explorer out of its side's work (a room whose entry would is no goal); with ``holding_only``,
+    done holding a haunt token carried like an item."""
+    assert st.hs is not None
+    return _SOUGHT.get((tasks, st.hs), (plain, holding_only), lambda: tuple(
+        (task, shape) for task in tasks if not (shape := _place_shape(task)).takes_item
+        and bool(shape.yields) != plain and not harmful_on_entry(st, task)
+        and (not holding_only or any(st._carried(h) for h in shape.held))))
+
+
+_SOUGHT: SpecMemo[tuple[tuple[Mapping[str, Any], _PlaceShape], ...]] = SpecMemo()
 
 
 def _shared_out(st: HauntState, seat: str, rooms: list[str]) -> list[str]:
