@@ -25,7 +25,7 @@ from hauntcheck.engine.betrayal.policy.monsters import (
     monster_goal,
 )
 from hauntcheck.engine.betrayal.policy.paths import dist_to, layout
-from hauntcheck.engine.betrayal.policy.turn import _carrier, _targets, _turn
+from hauntcheck.engine.betrayal.policy.turn import _carrier, _holding, _targets, _turn
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 
 
@@ -197,7 +197,7 @@ def _ride(st: HauntState, actions: list[Action]) -> Action | None:
     side = st.side.get(seat, HERO)
     want = wanted_cards(st, side)
     allies = st.allies_of(seat)
-    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
+    lacking = want.difference(*(_holding(st, s) for s in allies))
     carrier = _carrier(st, seat, allies, want)
     goals = [g for g in _targets(st, seat, side, want, carrier, lacking) if g in st.house.spots]
     if not goals or "mystic-elevator" in dist_to(st, goals):

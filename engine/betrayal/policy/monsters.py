@@ -14,7 +14,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
+from hauntcheck.engine.betrayal.hauntspec import SideDef
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.betrayal.policy.paths import dist_to, frontier
 from hauntcheck.engine.betrayal.policy.readings import _gives
 from hauntcheck.engine.core import Action, Rng
@@ -87,15 +89,11 @@ def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[s
     need_any: set[str] = set()
     rooms: list[str] = []
     side = st.hs.traitor_side if st.hs is not None else None
-    # flags the side's standing rules set by themselves; another flag a win needs is a step still ahead
-    ruled = {str(eff["set_flag"]) for r in (side.rules if side is not None else ()) for eff in r.get("do", [])
-             if "set_flag" in eff}
-    for w in side.wins if side is not None else ():
-        leaves = w.when.get("all", [w.when])
-        if any("flag" in x and x["flag"] not in st.hflags and x["flag"] not in ruled for x in leaves):
+    if side is None:
+        return need_all, need_any, rooms
+    for flags, holds, where in _MONSTER_WINS.get((side,), m.kind, lambda: _monster_wins(side, m.kind)):
+        if any(f not in st.hflags for f in flags):
             continue  # not yet this win's time (Ghost Bride: the groom must die before the Chapel)
-        holds = [x["holds"] for x in leaves if "holds" in x and x["holds"].get("who", {}).get("monster") == m.kind]
-        where = [x["monster_in_room"] for x in leaves if "monster_in_room" in x and x["monster_in_room"]["monster"] == m.kind]
         for h in holds:
             need_all |= set(h.get("all", []))
             need_any |= set(h.get("any", []))
@@ -103,6 +101,28 @@ def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[s
             with contextlib.suppress(NotImplementedError):
                 rooms += st._rooms_for(spot["room"])
     return need_all, need_any, rooms
+
+
+#: A traitor's win as it asks something of a monster kind: the flags it still waits for, what the
+#: monster must hold (``holds``) and where it must be (``monster_in_room``).
+_MonsterWin = tuple[tuple[str, ...], tuple[Mapping[str, Any], ...], tuple[Mapping[str, Any], ...]]
+_MONSTER_WINS: SpecMemo[tuple[_MonsterWin, ...]] = SpecMemo()
+
+
+def _monster_wins(side: SideDef, kind: str) -> tuple[_MonsterWin, ...]:
+    """The side's wins that ask something of monsters of ``kind``, in order (from the spec alone,
+    so kept by the side and kind): of each, the flags of its ``all`` leaves that the side's
+    standing rules do not set by themselves (another flag a win needs is a step still ahead),
+    its ``holds`` by the monster and its ``monster_in_room`` for it."""
+    ruled = {str(eff["set_flag"]) for r in side.rules for eff in r.get("do", []) if "set_flag" in eff}
+    out: list[_MonsterWin] = []
+    for w in side.wins:
+        leaves = w.when.get("all", [w.when])
+        holds = tuple(x["holds"] for x in leaves if "holds" in x and x["holds"].get("who", {}).get("monster") == kind)
+        where = tuple(x["monster_in_room"] for x in leaves if "monster_in_room" in x and x["monster_in_room"]["monster"] == kind)
+        if holds or where:
+            out.append((tuple(x["flag"] for x in leaves if "flag" in x and x["flag"] not in ruled), holds, where))
+    return tuple(out)
 
 
 def _monster_targets(st: HauntState, m: Monster) -> list[str]:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.policy.attacks import (
     _best_attack,
     _body_tokens,
@@ -28,6 +29,7 @@ from hauntcheck.engine.betrayal.policy.attacks import (
 )
 from hauntcheck.engine.betrayal.policy.fields import (
     _deadly_entry,
+    _entry_dangers,
     _harmful_rooms,
     harmful_on_entry,
     out_of_the_way,
@@ -121,7 +123,7 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             return a
     allies = st.allies_of(seat)
     personal = _personal(st, want)
-    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)} | {w for w in personal if not st.holds(seat, w)}
+    lacking = want.difference(*(_holding(st, s) for s in allies)) | (personal - _holding(st, seat))
     lacking |= _counted_spend(st, side) & want
     for a in by_kind.get("pickup-token", []):
         if str(a["token"]) in lacking:
@@ -158,7 +160,8 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
     avoid: set[str] = set()
     if st.tasks_at(seat, "on-entry") and "move" in by_kind:
-        avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]))}
+        dangers = _entry_dangers(st, seat)  # the same for every room tried: found once
+        avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]), dangers)}
         by_kind["move"] = [a for a in by_kind["move"] if str(a["to"]) not in avoid]
     if goals:
         dist = dist_to(st, goals) if not avoid else dist_avoiding(st, goals, _harmful_rooms(st, seat))
@@ -186,9 +189,16 @@ def _carrier(st: HauntState, seat: str, allies: list[str], want: set[str]) -> st
     ties (``allies`` are in seat order); the seat itself without allies."""
     if not allies:
         return seat
-    if not want:
-        return allies[0]  # nobody holds anything wanted: a tie of all
-    return max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s)))
+    if not want or len(allies) == 1:
+        return allies[0]  # nobody holds anything wanted (a tie of all), or nobody to choose from
+    return max(allies, key=lambda s: (len(want & _holding(st, s)), -st.seat_ids.index(s)))
+
+
+def _holding(st: HauntState, seat: str) -> set[str]:
+    """Everything the explorer holds as :meth:`HauntState.holds` counts it (its cards and the haunt
+    tokens it carries like items), as one set: what a side lacks or an ally carries is then a
+    set difference or intersection instead of a :meth:`holds` call per thing and explorer."""
+    return {*st.ex[seat].cards, *st.held.get(seat, ())}
 
 
 def _foe_across(st: HauntState, seat: str) -> bool:
@@ -201,7 +211,14 @@ def _foe_across(st: HauntState, seat: str) -> bool:
 def _personal(st: HauntState, want: set[str]) -> set[str]:
     """Wanted tokens with a ``carry_limit``: each explorer gets its own (a Torch in every hand)
     rather than one carrier gathering them."""
-    return {w for w in want if st.hs is not None and w in st.hs.tokens and st.hs.tokens[w].carry_limit is not None}
+    if st.hs is None:
+        return set()
+    return want & st.hs.derived("policy-limited-tokens", _limited_tokens)
+
+
+def _limited_tokens(hs: HauntSpec) -> frozenset[str]:
+    """The haunt's token kinds with a ``carry_limit`` (from the spec alone)."""
+    return frozenset(t for t, tdef in hs.tokens.items() if tdef.carry_limit is not None)
 
 
 def _foe(st: HauntState, seat: str, target: str) -> bool:
@@ -313,7 +330,7 @@ def _worth_trying(st: HauntState, rooms: list[str]) -> list[str]:
 
 def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str, lacking: set[str]) -> list[str]:
     """Rooms to head for: what the goals need, nearest first by the caller's distances."""
-    mine = {w for w in want if st.holds(seat, w)}
+    mine = want & _holding(st, seat)
     if want and seat != carrier and mine - _personal(st, want):
         return [st.ex[carrier].room]  # bring it to the carrier
     bearer = win_bearer(st, side)
@@ -326,7 +343,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     if lacking:
         rooms = [r for r, cards in st.piles.items() if lacking & set(cards)]
         rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
-        rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
+        rooms += [st.ex[s].room for s in st.opponents_of(seat) if lacking & _holding(st, s)]
         if lacking & _body_tokens(st, side):
             rooms += [st.ex[s].room for s in st.opponents_of(seat)]  # a body is made by a kill: hunt
         finds = _task_rooms(st, seat, side, lacking)
@@ -347,7 +364,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
             return _task_rooms(st, seat, side, None) or frontier(st)
     if seat == carrier and want - mine - lacking:
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
-                and any(st.holds(s, w) for w in want - mine)]
+                and (want - mine) & _holding(st, s)]
     if side == HERO:
         ride = _ride_rooms(st, seat)
         if ride is not None:
@@ -366,7 +383,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
             return shown  # a monster that hides between its appearances is fought while it is here
         hiding = [str(mdef.appears["on_discovery"]["floor"]) for mdef in st.hs.monsters.values()
                   if mdef.appears and st._out_of_house(mdef)] if st.hs is not None else []
-        where = [r for r in frontier(st) if st.house.floor_of(r) in hiding]
+        where = [r for r in frontier(st) if st.house.floor_of(r) in hiding] if hiding else []
         if where:
             return where  # it shows up in the next room found on its floor: explore there
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
