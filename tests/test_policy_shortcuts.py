@@ -1,9 +1,10 @@
 """The policy's shortcuts give what the long way gives, at every decision of golden policy games:
 a seat's view left unentered (policy/decide.py ``_view_hides``) is one that :func:`seat_view`
 would not have changed; the traitor's wins read once per side and monster kind
-(policy/monsters.py ``_monster_wins``) give what the plain reading of the wins gives; and what an
+(policy/monsters.py ``_monster_wins``) give what the plain reading of the wins gives; what an
 explorer holds as one set (policy/turn.py ``_holding``) is what :meth:`HauntState.holds` says,
-thing by thing."""
+thing by thing; and the loops that walk only the tasks their spec lets matter
+(policy/readings.py ``tasks_that``) answer as the loops over every task did."""
 
 from __future__ import annotations
 
@@ -23,7 +24,10 @@ from hauntcheck.engine.games import game_spec, get_game
 from hauntcheck.engine.play import PolicyController, run_fast, seeded_table
 
 # ``policy`` names the function in the package, so the modules are looked up by their full names.
+attacks = importlib.import_module("hauntcheck.engine.betrayal.policy.attacks")
 decide = importlib.import_module("hauntcheck.engine.betrayal.policy.decide")
+monsters = importlib.import_module("hauntcheck.engine.betrayal.policy.monsters")
+readings = importlib.import_module("hauntcheck.engine.betrayal.policy.readings")
 turn = importlib.import_module("hauntcheck.engine.betrayal.policy.turn")
 
 
@@ -160,3 +164,126 @@ def test_a_masked_traitor_is_hidden_from_every_other_seat_until_seen_by_masks_it
     assert all(decide._view_hides(game, s) for s in others)
     assert not decide._view_hides(game, game.hidden)
     assert not any(decide._view_hides(game.seen_by(s), s) for s in others)  # seen_by masks it in a view
+
+
+def plain_waits_on_work(st: HauntState, seat: str, things: set[str]) -> bool:
+    return any(things & readings._yields(task) and "requires" in task and not st.pred(task["requires"], seat)
+               for task in st.tasks_for(seat))
+
+
+def plain_task_rooms_unfound(st: HauntState, seat: str) -> bool:
+    for task in st.tasks_for(seat):
+        if "requires" in task and not st.pred(task["requires"], seat):
+            continue
+        room = task.get("where", {}).get("room")
+        if isinstance(room, str) and room not in st.house.spots and room in st.t.rooms:
+            return True
+        rooms = task.get("where", {}).get("rooms")
+        if isinstance(rooms, list) and rooms and not any(r in st.house.spots for r in rooms):
+            return True
+    return False
+
+
+def plain_carried_task_unfound(st: HauntState, seat: str) -> set[str]:
+    out: set[str] = set()
+    for task in st.tasks_for(seat):
+        held = task.get("holding")
+        rooms = task.get("where", {}).get("rooms")
+        if isinstance(held, str) and st._carried(held) and st.holds(seat, held) and rooms \
+                and not any(r in st.house.spots for r in rooms):
+            out |= {f for r in rooms if r in st.t.rooms for f in st.t.rooms[r].floors}
+    return out
+
+
+def plain_body_tokens(st: HauntState, side: str) -> set[str]:
+    assert st.hs is not None
+    held = {str(t.get("holding")) for t in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))}
+    return {k for k in held if k in st.hs.tokens and st.hs.tokens[k].left_on_death}
+
+
+# Tasks gated by a flag another task sets (27, 43), tasks tied to rooms still in the stack (2, 42),
+# bodies left only by a death (42), monsters that hide between appearances (16), and haunts with
+# none of these (1, 10).
+TASK_FILTERS = (1, 2, 10, 16, 27, 42, 43)
+
+
+@pytest.mark.parametrize("haunt", TASK_FILTERS)
+def test_tasks_walked_by_their_spec_give_what_walking_every_task_gives(haunt: int) -> None:
+    met = dict.fromkeys(("waits", "unfound", "carried", "bodies", "appearing"), 0)
+
+    def look(state: HauntState) -> None:
+        assert state.hs is not None
+        for side in state.hs.sides():
+            bodies = plain_body_tokens(state, side)
+            assert attacks._body_tokens(state, side) == bodies
+            met["bodies"] += bool(bodies)
+        appearing = [mdef for mdef in state.hs.monsters.values() if mdef.appears]
+        assert list(turn._appearing(state.hs)) == appearing
+        met["appearing"] += bool(appearing)
+        for seat in state.seat_ids:
+            if not state.in_play(seat):
+                continue
+            things = set(state.pool) | wanted_cards(state, state.side.get(seat, "heroes"))
+            waits = plain_waits_on_work(state, seat, things)
+            assert turn._waits_on_work(state, seat, things) == waits
+            unfound = plain_task_rooms_unfound(state, seat)
+            assert turn._task_rooms_unfound(state, seat, state.side.get(seat, "heroes")) == unfound
+            carried = plain_carried_task_unfound(state, seat)
+            assert turn._carried_task_unfound(state, seat) == carried
+            met["waits"] += waits
+            met["unfound"] += unfound
+            met["carried"] += bool(carried)
+
+    play_golden(haunt, look)
+    expected = {27: "waits", 43: "waits", 2: "unfound", 42: "bodies", 16: "appearing"}
+    if haunt in expected:  # the part of the spec the haunt is here for was met
+        assert met[expected[haunt]] > 0, met
+
+
+def plain_unload_rooms(st: HauntState, m: Monster) -> list[str]:
+    return [r for rule in st.mdef(m).must if rule.get("when") == "on-enter-or-start" and "where" in rule
+            and "roll" not in rule and (m.cards or st.held.get(m.uid) or st.mdef(m).carries)
+            for r in st._rooms_for(rule["where"]) if r in st.house.spots]
+
+
+def plain_ability_rooms(st: HauntState, m: Monster) -> list[str]:
+    out: set[str] = set()
+    home = m.room
+    try:
+        for ab in st.mdef(m).abilities:
+            if ab.get("timing") != "monster-turn" or "where" not in ab:
+                continue
+            for room in st._rooms_for(ab["where"]):
+                m.room = room
+                if "requires" not in ab or st.pred(ab["requires"], None, m):
+                    out.add(room)
+    finally:
+        m.room = home
+    return sorted(out)
+
+
+# Monsters that unload what they carry (14's Cultists), use an ability in a place (49's Spirit), give
+# statuses (3's Witch), are trapped on entering a room (10), and plain monsters (1, 5).
+MONSTER_READINGS = (1, 3, 5, 10, 14, 49)
+
+
+@pytest.mark.parametrize("haunt", MONSTER_READINGS)
+def test_a_monster_kinds_kept_readings_equal_plain_ones_at_every_decision(haunt: int) -> None:
+    met = dict.fromkeys(("unload", "ability", "gives"), 0)
+
+    def look(state: HauntState) -> None:
+        for m in state.active_monsters():
+            unload = plain_unload_rooms(state, m)
+            assert monsters._unload_rooms(state, m) == unload
+            ability = plain_ability_rooms(state, m)
+            assert monsters._ability_rooms(state, m) == ability
+            gives = readings._gives([d for ab in state.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
+            assert monsters._abilities_give(state.mdef(m)) == gives
+            met["unload"] += bool(unload)
+            met["ability"] += bool(ability)
+            met["gives"] += bool(gives)
+
+    play_golden(haunt, look)
+    expected = {14: "unload", 49: "ability", 3: "gives"}
+    if haunt in expected:  # the part of the monster's spec the haunt is here for was met
+        assert met[expected[haunt]] > 0, met

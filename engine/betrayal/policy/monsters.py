@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
-from hauntcheck.engine.betrayal.hauntspec import SideDef
+from hauntcheck.engine.betrayal.hauntspec import MonsterDef, SideDef
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
 from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.betrayal.policy.paths import dist_to, frontier
@@ -158,7 +158,7 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
     spots = _ability_rooms(st, m)
     if spots:
         return spots  # a monster with an ability it could use in certain rooms now heads there (the ritual)
-    gives = _gives([d for ab in st.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
+    gives = _abilities_give(st.mdef(m))
     # a monster whose abilities give a status seeks the heroes who lack it (the Witch and Frogs)
     free = [s for s in st.living_heroes() if not gives & set(st.hstatus.get(s, []))]
     prey = [st.ex[s].room for s in (free or st.living_heroes())]
@@ -167,15 +167,27 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
     return prey
 
 
+def _abilities_give(mdef: MonsterDef) -> frozenset[str]:
+    """The statuses the monster kind's abilities give (from its spec alone, so kept by it)."""
+    return _ABILITIES_GIVE.one(mdef, lambda: frozenset(_gives([d for ab in mdef.abilities
+                                                                for d in ab.get("success", []) + ab.get("do", [])])))
+
+
+_ABILITIES_GIVE: SpecMemo[frozenset[str]] = SpecMemo()
+
+
 def _ability_rooms(st: HauntState, m: Monster) -> list[str]:
     """The rooms where the monster could use one of its monster-turn abilities limited to a
     location (``where``), its requirement tried as if the monster stood there."""
     out: set[str] = set()
+    mdef = st.mdef(m)
+    placed = _PLACED_ABILITIES.one(mdef, lambda: tuple(ab for ab in mdef.abilities
+                                                       if ab.get("timing") == "monster-turn" and "where" in ab))
+    if not placed:
+        return []  # nothing to try: the monster is left where it stands
     home = m.room
     try:
-        for ab in st.mdef(m).abilities:
-            if ab.get("timing") != "monster-turn" or "where" not in ab:
-                continue
+        for ab in placed:
             for room in st._rooms_for(ab["where"]):
                 m.room = room
                 if "requires" not in ab or st.pred(ab["requires"], None, m):
@@ -267,6 +279,14 @@ def _trail_move(st: HauntState, actions: list[Action]) -> Action | None:
 def _unload_rooms(st: HauntState, m: Monster) -> list[str]:
     """Rooms in the house where the monster's own rule (``on-enter-or-start`` with a ``where``
     and no roll) does something with what it carries: a monster there is worth loading."""
-    return [r for rule in st.mdef(m).must if rule.get("when") == "on-enter-or-start" and "where" in rule
-            and "roll" not in rule and (m.cards or st.held.get(m.uid) or st.mdef(m).carries)
+    mdef = st.mdef(m)
+    rules = _UNLOADING.one(mdef, lambda: tuple(rule for rule in mdef.must if rule.get("when") == "on-enter-or-start"
+                                               and "where" in rule and "roll" not in rule))
+    return [r for rule in rules if (m.cards or st.held.get(m.uid) or mdef.carries)
             for r in st._rooms_for(rule["where"]) if r in st.house.spots]
+
+
+#: A monster kind's monster-turn abilities limited to a place, and its rules that unload what it
+#: carries: read from its spec alone, so kept by the monster's definition.
+_PLACED_ABILITIES: SpecMemo[tuple[Mapping[str, Any], ...]] = SpecMemo()
+_UNLOADING: SpecMemo[tuple[Mapping[str, Any], ...]] = SpecMemo()

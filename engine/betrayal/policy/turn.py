@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState
-from hauntcheck.engine.betrayal.hauntspec import HauntSpec
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, MonsterDef
 from hauntcheck.engine.betrayal.policy.attacks import (
     _best_attack,
     _body_tokens,
@@ -60,6 +60,7 @@ from hauntcheck.engine.betrayal.policy.readings import (
     _spent_counted,
     _tasks_by_side_and_id,
     _yields,
+    tasks_that,
 )
 from hauntcheck.engine.core import Action, Rng
 
@@ -381,7 +382,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         shown = [m.room for m in st.active_monsters() if st.mdef(m).appears]
         if shown:
             return shown  # a monster that hides between its appearances is fought while it is here
-        hiding = [str(mdef.appears["on_discovery"]["floor"]) for mdef in st.hs.monsters.values()
+        hiding = [str(mdef.appears["on_discovery"]["floor"]) for mdef in st.hs.derived("policy-appearing", _appearing)
                   if mdef.appears and st._out_of_house(mdef)] if st.hs is not None else []
         where = [r for r in frontier(st) if st.house.floor_of(r) in hiding] if hiding else []
         if where:
@@ -412,6 +413,11 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         return ritual  # a task roll to repeat until it is done is the side's work: hunting waits
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)] \
         + [m.room for m in st.active_monsters() if st.allied(m)]  # the heroes' monsters are prey too (Victims)
+
+
+def _appearing(hs: HauntSpec) -> tuple[MonsterDef, ...]:
+    """The haunt's monsters that hide between their appearances (``appears``), in its order."""
+    return tuple(mdef for mdef in hs.monsters.values() if mdef.appears)
 
 
 def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
@@ -533,14 +539,18 @@ def _counted_spend(st: HauntState, side: str) -> set[str]:
 def _waits_on_work(st: HauntState, seat: str, things: set[str]) -> bool:
     """Whether a task that yields one of ``things`` is closed now only by its requirements (a
     flag another task of the side sets: the Blob's weakness found before its ingredients are)."""
-    return any(things & _yields(task) and "requires" in task and not st.pred(task["requires"], seat)
-               for task in st.tasks_for(seat))
+    if st.hs is None:
+        return False
+    gated = tasks_that(st.tasks_for(seat), st.hs, "gated-yields", lambda t: "requires" in t and bool(_yields(t)))
+    return any(things & _yields(task) and not st.pred(task["requires"], seat) for task in gated)
 
 
 def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
     """Whether a task the explorer could take on now is tied to a room not yet in the house (or
     to rooms none of which is)."""
-    for task in st.tasks_for(seat):
+    if st.hs is None:
+        return False
+    for task in tasks_that(st.tasks_for(seat), st.hs, "tied-to-rooms", _tied_to_rooms):
         if "requires" in task and not st.pred(task["requires"], seat):
             continue
         room = task.get("where", {}).get("room")
@@ -552,16 +562,24 @@ def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
     return False
 
 
+def _tied_to_rooms(task: Mapping[str, Any]) -> bool:
+    """Whether the task is done in a room it names (``where.room``) or in one of a list of them
+    (``where.rooms``): only such a task can wait for a room still in the stack."""
+    where = task.get("where", {})
+    return isinstance(where.get("room"), str) or (isinstance(where.get("rooms"), list) and bool(where["rooms"]))
+
+
 def _carried_task_unfound(st: HauntState, seat: str) -> set[str]:
     """The floors to explore when the explorer carries a haunt token a task needs held
     (``holding``) whose rooms (``where.rooms``) are all still in the room stack: the floors those
     rooms may be placed on (none otherwise)."""
     out: set[str] = set()
-    for task in st.tasks_for(seat):
-        held = task.get("holding")
-        rooms = task.get("where", {}).get("rooms")
-        if isinstance(held, str) and st._carried(held) and st.holds(seat, held) and rooms \
-                and not any(r in st.house.spots for r in rooms):
+    if st.hs is None:
+        return out
+    for task in tasks_that(st.tasks_for(seat), st.hs, "carried-to-rooms", lambda t: isinstance(t.get("holding"), str)
+                           and st._carried(t["holding"]) and bool(t.get("where", {}).get("rooms"))):
+        rooms = task["where"]["rooms"]
+        if st.holds(seat, task["holding"]) and not any(r in st.house.spots for r in rooms):
             out |= {f for r in rooms if r in st.t.rooms for f in st.t.rooms[r].floors}
     return out
 
