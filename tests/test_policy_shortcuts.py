@@ -19,12 +19,14 @@ from hauntcheck.engine.betrayal.haunt import HauntState, Monster
 from hauntcheck.engine.betrayal.haunt.concealment import concealed_view
 from hauntcheck.engine.betrayal.haunt.views import seat_view
 from hauntcheck.engine.betrayal.policy import monster_goal, policy, wanted_cards
+from hauntcheck.engine.betrayal.policy.fields import harmful_on_entry
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 from hauntcheck.engine.games import game_spec, get_game
 from hauntcheck.engine.play import PolicyController, run_fast, seeded_table
 
 # ``policy`` names the function in the package, so the modules are looked up by their full names.
 attacks = importlib.import_module("hauntcheck.engine.betrayal.policy.attacks")
+fields = importlib.import_module("hauntcheck.engine.betrayal.policy.fields")
 decide = importlib.import_module("hauntcheck.engine.betrayal.policy.decide")
 monsters = importlib.import_module("hauntcheck.engine.betrayal.policy.monsters")
 readings = importlib.import_module("hauntcheck.engine.betrayal.policy.readings")
@@ -202,14 +204,14 @@ def plain_body_tokens(st: HauntState, side: str) -> set[str]:
 
 
 # Tasks gated by a flag another task sets (27, 43), tasks tied to rooms still in the stack (2, 42),
-# bodies left only by a death (42), monsters that hide between appearances (16), and haunts with
-# none of these (1, 10).
-TASK_FILTERS = (1, 2, 10, 16, 27, 42, 43)
+# bodies left only by a death (42), monsters that hide between appearances (16), on-entry rules that
+# harm whoever enters (27, 45), and haunts with none of these (1, 10).
+TASK_FILTERS = (1, 2, 10, 16, 27, 42, 43, 45)
 
 
 @pytest.mark.parametrize("haunt", TASK_FILTERS)
 def test_tasks_walked_by_their_spec_give_what_walking_every_task_gives(haunt: int) -> None:
-    met = dict.fromkeys(("waits", "unfound", "carried", "bodies", "appearing"), 0)
+    met = dict.fromkeys(("waits", "unfound", "carried", "bodies", "appearing", "dangers"), 0)
 
     def look(state: HauntState) -> None:
         assert state.hs is not None
@@ -230,12 +232,15 @@ def test_tasks_walked_by_their_spec_give_what_walking_every_task_gives(haunt: in
             assert turn._task_rooms_unfound(state, seat, state.side.get(seat, "heroes")) == unfound
             carried = plain_carried_task_unfound(state, seat)
             assert turn._carried_task_unfound(state, seat) == carried
+            dangers = [t for t in state.tasks_for(seat) if harmful_on_entry(state, t)]
+            assert list(fields._entry_dangers(state, seat)) == dangers
+            met["dangers"] += bool(dangers)
             met["waits"] += waits
             met["unfound"] += unfound
             met["carried"] += bool(carried)
 
     play_golden(haunt, look)
-    expected = {27: "waits", 43: "waits", 2: "unfound", 42: "bodies", 16: "appearing"}
+    expected = {27: "waits", 43: "waits", 2: "unfound", 42: "bodies", 16: "appearing", 45: "dangers"}
     if haunt in expected:  # the part of the spec the haunt is here for was met
         assert met[expected[haunt]] > 0, met
 

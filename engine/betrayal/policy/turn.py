@@ -238,13 +238,25 @@ def token_needs(st: HauntState, side: str) -> dict[str, int]:
         return out  # nearly every haunt asks for no held tokens at all, on no side's page
     tasks = st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))
     # the tasks' requirements are gathered once per list of tasks
-    for value in _TASKS_HOLD_TOKENS.one(tasks, lambda: [v for task in tasks for v in _held_tokens_asked(task)]):
+    values = _TASKS_HOLD_TOKENS.one(tasks, lambda: [v for task in tasks for v in _held_tokens_asked(task)])
+    # with every count a plain number (two Keys) the answer is the spec's own: kept by the list
+    fixed = _FIXED_NEEDS.one(values, lambda: _needs_of(st, values) if all(
+        isinstance(v, Mapping) and "token" in v and type(v.get("count")) is int for v in values) else None)
+    return dict(fixed) if fixed is not None else _needs_of(st, values)
+
+
+def _needs_of(st: HauntState, values: list[Any]) -> dict[str, int]:
+    """The most of each token the ``holds_tokens`` requirements ``values`` ask for (those whose
+    count is not an amount are passed over)."""
+    out: dict[str, int] = {}
+    for value in values:
         with contextlib.suppress(TypeError, ValueError):
             out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
     return out
 
 
 _TASKS_HOLD_TOKENS: SpecMemo[list[Any]] = SpecMemo()
+_FIXED_NEEDS: SpecMemo[dict[str, int] | None] = SpecMemo()
 
 
 def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Action]]) -> Action | None:
