@@ -20,6 +20,7 @@ from hauntcheck.engine.betrayal.haunt.concealment import concealed_view
 from hauntcheck.engine.betrayal.haunt.views import seat_view
 from hauntcheck.engine.betrayal.policy import monster_goal, policy, wanted_cards
 from hauntcheck.engine.betrayal.policy.fields import harmful_on_entry
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 from hauntcheck.engine.games import game_spec, get_game
 from hauntcheck.engine.play import PolicyController, run_fast, seeded_table
@@ -292,3 +293,20 @@ def test_a_monster_kinds_kept_readings_equal_plain_ones_at_every_decision(haunt:
     expected = {14: "unload", 49: "ability", 3: "gives"}
     if haunt in expected:  # the part of the monster's spec the haunt is here for was met
         assert met[expected[haunt]] > 0, met
+
+
+def test_spec_memo_pairs_tell_equal_looking_spec_objects_apart() -> None:
+    memo: SpecMemo[int] = SpecMemo()
+    tasks, haunt, twin = ({"id": "t"},), {"number": 1}, {"number": 1}
+    calls: list[str] = []
+
+    def work(name: str, value: int) -> int:
+        calls.append(name)
+        return value
+
+    assert memo.pair(tasks, haunt, "plain", lambda: work("first", 1)) == 1
+    assert memo.pair(tasks, haunt, "plain", lambda: work("again", 9)) == 1  # kept
+    assert memo.pair(tasks, twin, "plain", lambda: work("twin", 2)) == 2  # an equal haunt, but another object
+    assert memo.pair(haunt, tasks, "plain", lambda: work("swapped", 3)) == 3  # the order counts
+    assert memo.pair(tasks, haunt, "lacking", lambda: work("detail", 4)) == 4  # another detail
+    assert calls == ["first", "twin", "swapped", "detail"]

@@ -106,7 +106,7 @@ def _body_tokens(st: HauntState, side: str) -> frozenset[str]:
     hs = st.hs
     tasks = st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))
     # from the tasks' spec and the haunt's tokens alone: kept by the task list and the haunt
-    return _BODIES.get((tasks, hs), None, lambda: frozenset(
+    return _BODIES.pair(tasks, hs, None, lambda: frozenset(
         k for k in {str(t.get("holding")) for t in tasks} if k in hs.tokens and hs.tokens[k].left_on_death))
 
 

@@ -169,8 +169,8 @@ def harmful_on_entry(st: HauntState, task: Mapping[str, Any]) -> bool:
     """Whether the task is an on-entry rule whose outcomes kill whoever enters or take it out of
     its side's work (:func:`_harms_self`): read from the task and the haunt's statuses only, so
     worked out once per task."""
-    return task.get("timing") == "on-entry" and _ENTRY_HARM.get(
-        (task, st.hs), None, lambda: _harms_self(st, [*task.get("do", []), *task.get("success", [])]))
+    return task.get("timing") == "on-entry" and _ENTRY_HARM.pair(
+        task, st.hs, None, lambda: _harms_self(st, [*task.get("do", []), *task.get("success", [])]))
 
 
 def _entry_dangers(st: HauntState, seat: str) -> tuple[Mapping[str, Any], ...]:

@@ -71,7 +71,7 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
     out: set[str] = set()
     if st.hs is None or (own := st.hs.sides().get(side)) is None:
         return out
-    needs = _WANTS.get((own, st.hs), side, lambda: _wants(st, own, side))
+    needs = _WANTS.pair(own, st.hs, side, lambda: _wants(st, own, side))
     out.update(needs.required)
     # the side's explorers in play, asked once for every group below
     seats = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side] if needs.either or needs.alternatives else []

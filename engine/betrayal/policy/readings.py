@@ -86,7 +86,7 @@ def tasks_that(tasks: tuple[Mapping[str, Any], ...], hs: HauntSpec, name: str,
     accepts, in order. ``keep`` reads the task and the haunt spec ``hs`` only, never a game, so
     the answer is kept by the list, the haunt and ``name`` (which names ``keep``): the policy's
     loops over an explorer's tasks at every decision walk only those that may matter."""
-    return _TASKS_THAT.get((tasks, hs), name, lambda: tuple(task for task in tasks if keep(task)))
+    return _TASKS_THAT.pair(tasks, hs, name, lambda: tuple(task for task in tasks if keep(task)))
 
 
 _TASKS_THAT: SpecMemo[tuple[Mapping[str, Any], ...]] = SpecMemo()

@@ -153,11 +153,15 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             if a.get("to") == carrier and str(a.get("card") or a.get("token")) in want - personal:
                 return a
     goals = _targets(st, seat, side, want, carrier, lacking)
-    if goals and st.ex[seat].room not in dist_to(st, goals):
+    # the spaces to the goals, asked again below for the same goals unless some room is avoided
+    reach = dist_to(st, goals) if goals else None
+    if reach is not None and st.ex[seat].room not in reach:
         goals = frontier(st)  # the goals cannot be reached yet: open up the house
-        if st.ex[seat].room not in dist_to(st, goals) and "mystic-elevator" in st.house.spots:
+        reach = dist_to(st, goals)
+        if st.ex[seat].room not in reach and "mystic-elevator" in st.house.spots:
             goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
-        if st.ex[seat].room not in dist_to(st, goals) and not by_kind.get("move") and by_kind.get("use"):
+            reach = dist_to(st, goals)
+        if st.ex[seat].room not in reach and not by_kind.get("move") and by_kind.get("use"):
             return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
     avoid: set[str] = set()
     if st.tasks_at(seat, "on-entry") and "move" in by_kind:
@@ -165,7 +169,7 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
         avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]), dangers)}
         by_kind["move"] = [a for a in by_kind["move"] if str(a["to"]) not in avoid]
     if goals:
-        dist = dist_to(st, goals) if not avoid else dist_avoiding(st, goals, _harmful_rooms(st, seat))
+        dist = reach if reach is not None and not avoid else dist_avoiding(st, goals, _harmful_rooms(st, seat))
         here = dist.get(st.ex[seat].room, 10_000)
         steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < here]
         if steps:
@@ -508,7 +512,7 @@ def _sought_tasks(st: HauntState, tasks: tuple[Mapping[str, Any], ...], plain: b
     explorer out of its side's work (a room whose entry would is no goal); with ``holding_only``,
     done holding a haunt token carried like an item."""
     assert st.hs is not None
-    return _SOUGHT.get((tasks, st.hs), (plain, holding_only), lambda: tuple(
+    return _SOUGHT.pair(tasks, st.hs, (plain, holding_only), lambda: tuple(
         (task, shape) for task in tasks if not (shape := _place_shape(task)).takes_item
         and bool(shape.yields) != plain and not harmful_on_entry(st, task)
         and (not holding_only or any(st._carried(h) for h in shape.held))))
