@@ -46,6 +46,8 @@ class Layout:
     spots: dict[str, Spot]  # where each room of the house lay when the graph was made
     back: dict[str, set[str]] | None = None  # the graph with the chutes' one-way slides, walked backwards
     dist: dict[frozenset[str], dict[str, int]] = field(default_factory=dict)
+    #: the same tables by the goals as asked (a list in its order): found without building the set
+    by_goals: dict[tuple[str, ...], dict[str, int]] = field(default_factory=dict)
     avoiding: dict[tuple[frozenset[str], frozenset[str]], dict[str, int]] = field(default_factory=dict)
     open_rooms: tuple[int, list[tuple[str, str]]] | None = None  # by the house's own version (tiles placed or taken)
     #: :func:`frontier`'s answer by the house's version and the game's tile version (tiles drawn,
@@ -119,7 +121,11 @@ def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
     them (a breadth-first search backwards, with the one-way chutes that room text slides you
     down; goals not in the house count for nothing), worked out once per layout and set of goals."""
     lay = layout(st)
-    key = frozenset(goals).intersection(lay.graph)
+    asked = tuple(goals)
+    kept = lay.by_goals.get(asked)
+    if kept is not None:
+        return kept  # the goals were asked in this order before (the turn's next step)
+    key = frozenset(asked).intersection(lay.graph)
     table = lay.dist.get(key)
     if table is None:
         if lay.back is None:
@@ -128,6 +134,7 @@ def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
                 if top in lay.back and bottom in lay.back:
                     lay.back[bottom].add(top)  # walked backwards: from where it lands to its top
         table = lay.dist[key] = _search(lay.back, sorted(key), frozenset())
+    lay.by_goals[asked] = table
     return table
 
 

@@ -358,7 +358,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     if bring:
         return bring
     if lacking:
-        rooms = [r for r, cards in st.piles.items() if lacking & set(cards)]
+        rooms = [r for r, cards in st.piles.items() if not lacking.isdisjoint(cards)]
         rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
         rooms += [st.ex[s].room for s in st.opponents_of(seat) if lacking & _holding(st, s)]
         if lacking & _body_tokens(st, side):
