@@ -101,8 +101,8 @@ def _fixed(st: HauntState, seat: str) -> bool:
 
 def _body_tokens(st: HauntState, side: str) -> frozenset[str]:
     """Tokens the side's tasks need held that only a death leaves (``left_on_death``): a body."""
-    if st.hs is None:
-        return frozenset()
+    if st.hs is None or not st.hs.derived("policy-death-tokens", _death_tokens):
+        return frozenset()  # no token of the haunt is left by a death: nothing to look for
     hs = st.hs
     tasks = st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))
     # from the tasks' spec and the haunt's tokens alone: kept by the task list and the haunt
@@ -111,6 +111,11 @@ def _body_tokens(st: HauntState, side: str) -> frozenset[str]:
 
 
 _BODIES: SpecMemo[frozenset[str]] = SpecMemo()
+
+
+def _death_tokens(hs: HauntSpec) -> bool:
+    """Whether any token kind of the haunt is left by a death (``left_on_death``)."""
+    return any(t.left_on_death for t in hs.tokens.values())
 
 
 def _weapon_bodies(hs: HauntSpec) -> bool:
