@@ -12,6 +12,7 @@ from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.policy.fields import (
     _kills,
 )
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.core import Action
 
 
@@ -98,12 +99,23 @@ def _fixed(st: HauntState, seat: str) -> bool:
     return st.hs is not None and any(st.hs.statuses.get(x, {}).get("traits_fixed") for x in st.hstatus.get(seat, []))
 
 
-def _body_tokens(st: HauntState, side: str) -> set[str]:
+def _body_tokens(st: HauntState, side: str) -> frozenset[str]:
     """Tokens the side's tasks need held that only a death leaves (``left_on_death``): a body."""
-    if st.hs is None:
-        return set()
-    held = {str(t.get("holding")) for t in st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))}
-    return {k for k in held if k in st.hs.tokens and st.hs.tokens[k].left_on_death}
+    if st.hs is None or not st.hs.derived("policy-death-tokens", _death_tokens):
+        return frozenset()  # no token of the haunt is left by a death: nothing to look for
+    hs = st.hs
+    tasks = st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))
+    # from the tasks' spec and the haunt's tokens alone: kept by the task list and the haunt
+    return _BODIES.pair(tasks, hs, None, lambda: frozenset(
+        k for k in {str(t.get("holding")) for t in tasks} if k in hs.tokens and hs.tokens[k].left_on_death))
+
+
+_BODIES: SpecMemo[frozenset[str]] = SpecMemo()
+
+
+def _death_tokens(hs: HauntSpec) -> bool:
+    """Whether any token kind of the haunt is left by a death (``left_on_death``)."""
+    return any(t.left_on_death for t in hs.tokens.values())
 
 
 def _weapon_bodies(hs: HauntSpec) -> bool:

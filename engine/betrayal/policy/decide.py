@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState
 from hauntcheck.engine.betrayal.haunt.concealment import concealed_view
-from hauntcheck.engine.betrayal.haunt.views import seat_view
+from hauntcheck.engine.betrayal.haunt.views import kept_from, seat_view
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
 from hauntcheck.engine.betrayal.policy.monsters import (
     _monster_ability,
@@ -24,7 +25,7 @@ from hauntcheck.engine.betrayal.policy.monsters import (
     monster_goal,
 )
 from hauntcheck.engine.betrayal.policy.paths import dist_to, layout
-from hauntcheck.engine.betrayal.policy.turn import _carrier, _targets, _turn
+from hauntcheck.engine.betrayal.policy.turn import _carrier, _holding, _targets, _turn
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 
 
@@ -51,8 +52,26 @@ def policy(state: GameState, legal: Choices, rng: Rng) -> Action:
     # concealed from it truly is (concealed_view), and the haunt's hidden tokens and statuses
     # (seat_view) are out of what the policy reads.
     view = concealed_view(state.seen_by(seat), seat)
+    if not _view_hides(view, seat):
+        return _decide(view, actions, rng)  # seat_view would take nothing out: no block to enter and leave
     with seat_view(view, seat):
         return _decide(view, actions, rng)
+
+
+def _view_hides(view: HauntState, seat: str) -> bool:
+    """Whether :func:`seat_view` would take anything out of ``view`` for ``seat``: an unrevealed
+    hidden traitor other than the seat itself (a view made by :meth:`HauntState.seen_by` has masked
+    it already), or tokens and statuses kept from the seat's side (:func:`kept_from`) - which only
+    a haunt whose file hides something (``hidden_from``) has."""
+    if view.hidden is not None and view.hidden != seat and not view.unmasked:
+        return True
+    return view.hs is not None and view.hs.derived("policy-hides", _hides) and bool(kept_from(view, seat))
+
+
+def _hides(hs: HauntSpec) -> bool:
+    """Whether the haunt file keeps any token kind or status from a side (``hidden_from``)."""
+    return any(t.hidden_from is not None for t in hs.tokens.values()) \
+        or any(s.get("hidden_from") is not None for s in hs.statuses.values())
 
 
 def _decide(st: HauntState, actions: list[Action], rng: Rng) -> Action:
@@ -178,7 +197,7 @@ def _ride(st: HauntState, actions: list[Action]) -> Action | None:
     side = st.side.get(seat, HERO)
     want = wanted_cards(st, side)
     allies = st.allies_of(seat)
-    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)}
+    lacking = want.difference(*(_holding(st, s) for s in allies))
     carrier = _carrier(st, seat, allies, want)
     goals = [g for g in _targets(st, seat, side, want, carrier, lacking) if g in st.house.spots]
     if not goals or "mystic-elevator" in dist_to(st, goals):

@@ -13,6 +13,7 @@ from hauntcheck.engine.betrayal.haunt import HERO, HauntState
 from hauntcheck.engine.betrayal.haunt.fields import side_monster_rules
 from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.betrayal.policy.paths import dist_avoiding, dist_to
+from hauntcheck.engine.betrayal.policy.readings import tasks_that
 from hauntcheck.engine.core import Action
 
 
@@ -168,16 +169,19 @@ def harmful_on_entry(st: HauntState, task: Mapping[str, Any]) -> bool:
     """Whether the task is an on-entry rule whose outcomes kill whoever enters or take it out of
     its side's work (:func:`_harms_self`): read from the task and the haunt's statuses only, so
     worked out once per task."""
-    return task.get("timing") == "on-entry" and _ENTRY_HARM.get(
-        (task, st.hs), None, lambda: _harms_self(st, [*task.get("do", []), *task.get("success", [])]))
+    return task.get("timing") == "on-entry" and _ENTRY_HARM.pair(
+        task, st.hs, None, lambda: _harms_self(st, [*task.get("do", []), *task.get("success", [])]))
 
 
-def _entry_dangers(st: HauntState, seat: str) -> list[Mapping[str, Any]]:
-    """The explorer's on-entry rules that would harm it (:func:`harmful_on_entry`)."""
-    return [task for task in st.tasks_for(seat) if harmful_on_entry(st, task)]
+def _entry_dangers(st: HauntState, seat: str) -> tuple[Mapping[str, Any], ...]:
+    """The explorer's on-entry rules that would harm it (:func:`harmful_on_entry`, which reads the
+    spec alone: kept by the explorer's task list and the haunt)."""
+    if st.hs is None:
+        return ()
+    return tasks_that(st.tasks_for(seat), st.hs, "harmful-on-entry", lambda task: harmful_on_entry(st, task))
 
 
-def _deadly_entry(st: HauntState, seat: str, room: str, dangers: list[Mapping[str, Any]] | None = None) -> bool:
+def _deadly_entry(st: HauntState, seat: str, room: str, dangers: tuple[Mapping[str, Any], ...] | None = None) -> bool:
     """Whether entering ``room`` would set off an on-entry rule that kills the explorer (a
     bomb's proximity trigger) or takes it out of its side's work (:func:`_harms_self`): checked
     with the explorer placed there for the test only. ``dangers``: the explorer's

@@ -71,17 +71,18 @@ def wanted_cards(st: HauntState, side: str) -> set[str]:
     out: set[str] = set()
     if st.hs is None or (own := st.hs.sides().get(side)) is None:
         return out
-    needs = _WANTS.get((own, st.hs), side, lambda: _wants(st, own, side))
+    needs = _WANTS.pair(own, st.hs, side, lambda: _wants(st, own, side))
     out.update(needs.required)
+    # the side's explorers in play, asked once for every group below
+    seats = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side] if needs.either or needs.alternatives else []
     for rules, cards in needs.either:
-        seats = [s for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side]
         if not any("requires" not in r or st.pred(r["requires"], s) for r in rules for s in seats):
             continue  # the step is done (or cannot be taken): its cards are wanted no more
         mine = {c for c in cards if any(st.holds(s, c) for s in seats)}
         out |= mine or cards
     out.update(needs.for_wins)
     for group in needs.alternatives:
-        mine = {c for c in group if any(st.holds(s, c) for s in st.seat_ids if st.in_play(s) and st.side.get(s) == side)}
+        mine = {c for c in group if any(st.holds(s, c) for s in seats)}
         out |= mine or group
     out |= needs.protections
     return out - set(st.destroyed)  # a card destroyed for good (the shattered Crystal Ball) is nobody's goal

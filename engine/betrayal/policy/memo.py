@@ -22,6 +22,7 @@ class SpecMemo(Generic[V]):
     def __init__(self) -> None:
         self._values: dict[tuple[Hashable, ...], tuple[tuple[object, ...], V]] = {}
         self._by_one: dict[int, tuple[object, V]] = {}
+        self._by_pair: dict[tuple[int, int, Hashable], tuple[object, object, V]] = {}
 
     def one(self, spec: object, work: Callable[[], V]) -> V:
         """The value for the one spec object ``spec`` (compared by identity); ``work()`` the first
@@ -31,6 +32,18 @@ class SpecMemo(Generic[V]):
             return kept[1]
         value = work()
         self._by_one[id(spec)] = (spec, value)
+        return value
+
+    def pair(self, first: object, second: object, detail: Hashable, work: Callable[[], V]) -> V:
+        """The value for the two spec objects (each compared by identity: a task list and its
+        haunt, a side and its haunt) and ``detail``; ``work()`` the first time. :meth:`get` for two
+        objects, without building and walking a tuple of them: the policy asks at every decision."""
+        key = (id(first), id(second), detail)
+        kept = self._by_pair.get(key)
+        if kept is not None and kept[0] is first and kept[1] is second:
+            return kept[2]
+        value = work()
+        self._by_pair[key] = (first, second, value)
         return value
 
     def get(self, specs: tuple[object, ...], detail: Hashable, work: Callable[[], V]) -> V:

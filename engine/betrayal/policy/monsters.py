@@ -14,7 +14,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, HauntState, Monster
+from hauntcheck.engine.betrayal.hauntspec import MonsterDef, SideDef
 from hauntcheck.engine.betrayal.policy.goals import wanted_cards
+from hauntcheck.engine.betrayal.policy.memo import SpecMemo
 from hauntcheck.engine.betrayal.policy.paths import dist_to, frontier
 from hauntcheck.engine.betrayal.policy.readings import _gives
 from hauntcheck.engine.core import Action, Rng
@@ -87,15 +89,11 @@ def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[s
     need_any: set[str] = set()
     rooms: list[str] = []
     side = st.hs.traitor_side if st.hs is not None else None
-    # flags the side's standing rules set by themselves; another flag a win needs is a step still ahead
-    ruled = {str(eff["set_flag"]) for r in (side.rules if side is not None else ()) for eff in r.get("do", [])
-             if "set_flag" in eff}
-    for w in side.wins if side is not None else ():
-        leaves = w.when.get("all", [w.when])
-        if any("flag" in x and x["flag"] not in st.hflags and x["flag"] not in ruled for x in leaves):
+    if side is None:
+        return need_all, need_any, rooms
+    for flags, holds, where in _MONSTER_WINS.get((side,), m.kind, lambda: _monster_wins(side, m.kind)):
+        if any(f not in st.hflags for f in flags):
             continue  # not yet this win's time (Ghost Bride: the groom must die before the Chapel)
-        holds = [x["holds"] for x in leaves if "holds" in x and x["holds"].get("who", {}).get("monster") == m.kind]
-        where = [x["monster_in_room"] for x in leaves if "monster_in_room" in x and x["monster_in_room"]["monster"] == m.kind]
         for h in holds:
             need_all |= set(h.get("all", []))
             need_any |= set(h.get("any", []))
@@ -103,6 +101,28 @@ def monster_goal(st: HauntState, m: Monster) -> tuple[set[str], set[str], list[s
             with contextlib.suppress(NotImplementedError):
                 rooms += st._rooms_for(spot["room"])
     return need_all, need_any, rooms
+
+
+#: A traitor's win as it asks something of a monster kind: the flags it still waits for, what the
+#: monster must hold (``holds``) and where it must be (``monster_in_room``).
+_MonsterWin = tuple[tuple[str, ...], tuple[Mapping[str, Any], ...], tuple[Mapping[str, Any], ...]]
+_MONSTER_WINS: SpecMemo[tuple[_MonsterWin, ...]] = SpecMemo()
+
+
+def _monster_wins(side: SideDef, kind: str) -> tuple[_MonsterWin, ...]:
+    """The side's wins that ask something of monsters of ``kind``, in order (from the spec alone,
+    so kept by the side and kind): of each, the flags of its ``all`` leaves that the side's
+    standing rules do not set by themselves (another flag a win needs is a step still ahead),
+    its ``holds`` by the monster and its ``monster_in_room`` for it."""
+    ruled = {str(eff["set_flag"]) for r in side.rules for eff in r.get("do", []) if "set_flag" in eff}
+    out: list[_MonsterWin] = []
+    for w in side.wins:
+        leaves = w.when.get("all", [w.when])
+        holds = tuple(x["holds"] for x in leaves if "holds" in x and x["holds"].get("who", {}).get("monster") == kind)
+        where = tuple(x["monster_in_room"] for x in leaves if "monster_in_room" in x and x["monster_in_room"]["monster"] == kind)
+        if holds or where:
+            out.append((tuple(x["flag"] for x in leaves if "flag" in x and x["flag"] not in ruled), holds, where))
+    return tuple(out)
 
 
 def _monster_targets(st: HauntState, m: Monster) -> list[str]:
@@ -138,7 +158,7 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
     spots = _ability_rooms(st, m)
     if spots:
         return spots  # a monster with an ability it could use in certain rooms now heads there (the ritual)
-    gives = _gives([d for ab in st.mdef(m).abilities for d in ab.get("success", []) + ab.get("do", [])])
+    gives = _abilities_give(st.mdef(m))
     # a monster whose abilities give a status seeks the heroes who lack it (the Witch and Frogs)
     free = [s for s in st.living_heroes() if not gives & set(st.hstatus.get(s, []))]
     prey = [st.ex[s].room for s in (free or st.living_heroes())]
@@ -147,15 +167,27 @@ def _monster_targets(st: HauntState, m: Monster) -> list[str]:
     return prey
 
 
+def _abilities_give(mdef: MonsterDef) -> frozenset[str]:
+    """The statuses the monster kind's abilities give (from its spec alone, so kept by it)."""
+    return _ABILITIES_GIVE.one(mdef, lambda: frozenset(_gives([d for ab in mdef.abilities
+                                                                for d in ab.get("success", []) + ab.get("do", [])])))
+
+
+_ABILITIES_GIVE: SpecMemo[frozenset[str]] = SpecMemo()
+
+
 def _ability_rooms(st: HauntState, m: Monster) -> list[str]:
     """The rooms where the monster could use one of its monster-turn abilities limited to a
     location (``where``), its requirement tried as if the monster stood there."""
     out: set[str] = set()
+    mdef = st.mdef(m)
+    placed = _PLACED_ABILITIES.one(mdef, lambda: tuple(ab for ab in mdef.abilities
+                                                       if ab.get("timing") == "monster-turn" and "where" in ab))
+    if not placed:
+        return []  # nothing to try: the monster is left where it stands
     home = m.room
     try:
-        for ab in st.mdef(m).abilities:
-            if ab.get("timing") != "monster-turn" or "where" not in ab:
-                continue
+        for ab in placed:
             for room in st._rooms_for(ab["where"]):
                 m.room = room
                 if "requires" not in ab or st.pred(ab["requires"], None, m):
@@ -247,6 +279,14 @@ def _trail_move(st: HauntState, actions: list[Action]) -> Action | None:
 def _unload_rooms(st: HauntState, m: Monster) -> list[str]:
     """Rooms in the house where the monster's own rule (``on-enter-or-start`` with a ``where``
     and no roll) does something with what it carries: a monster there is worth loading."""
-    return [r for rule in st.mdef(m).must if rule.get("when") == "on-enter-or-start" and "where" in rule
-            and "roll" not in rule and (m.cards or st.held.get(m.uid) or st.mdef(m).carries)
+    mdef = st.mdef(m)
+    rules = _UNLOADING.one(mdef, lambda: tuple(rule for rule in mdef.must if rule.get("when") == "on-enter-or-start"
+                                               and "where" in rule and "roll" not in rule))
+    return [r for rule in rules if (m.cards or st.held.get(m.uid) or mdef.carries)
             for r in st._rooms_for(rule["where"]) if r in st.house.spots]
+
+
+#: A monster kind's monster-turn abilities limited to a place, and its rules that unload what it
+#: carries: read from its spec alone, so kept by the monster's definition.
+_PLACED_ABILITIES: SpecMemo[tuple[Mapping[str, Any], ...]] = SpecMemo()
+_UNLOADING: SpecMemo[tuple[Mapping[str, Any], ...]] = SpecMemo()

@@ -46,8 +46,13 @@ class Layout:
     spots: dict[str, Spot]  # where each room of the house lay when the graph was made
     back: dict[str, set[str]] | None = None  # the graph with the chutes' one-way slides, walked backwards
     dist: dict[frozenset[str], dict[str, int]] = field(default_factory=dict)
+    #: the same tables by the goals as asked (a list in its order): found without building the set
+    by_goals: dict[tuple[str, ...], dict[str, int]] = field(default_factory=dict)
     avoiding: dict[tuple[frozenset[str], frozenset[str]], dict[str, int]] = field(default_factory=dict)
     open_rooms: tuple[int, list[tuple[str, str]]] | None = None  # by the house's own version (tiles placed or taken)
+    #: :func:`frontier`'s answer by the house's version and the game's tile version (tiles drawn,
+    #: set aside or shuffled back, floors closed: what the tiles left on a floor are counted by)
+    frontier: tuple[tuple[int, int], list[str]] | None = None
 
 
 # The layout of the game the policy played last: one game is played at a time, and a layout of
@@ -116,7 +121,11 @@ def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
     them (a breadth-first search backwards, with the one-way chutes that room text slides you
     down; goals not in the house count for nothing), worked out once per layout and set of goals."""
     lay = layout(st)
-    key = frozenset(goals).intersection(lay.graph)
+    asked = tuple(goals)
+    kept = lay.by_goals.get(asked)
+    if kept is not None:
+        return kept  # the goals were asked in this order before (the turn's next step)
+    key = frozenset(asked).intersection(lay.graph)
     table = lay.dist.get(key)
     if table is None:
         if lay.back is None:
@@ -125,6 +134,7 @@ def dist_to(st: HauntState, goals: Iterable[str]) -> Mapping[str, int]:
                 if top in lay.back and bottom in lay.back:
                     lay.back[bottom].add(top)  # walked backwards: from where it lands to its top
         table = lay.dist[key] = _search(lay.back, sorted(key), frozenset())
+    lay.by_goals[asked] = table
     return table
 
 
@@ -163,12 +173,19 @@ def _search(graph: Mapping[str, set[str]], starts: list[str], avoid: frozenset[s
 
 def frontier(st: HauntState) -> list[str]:
     """Rooms with a doorway that leads to no room yet, on floors whose room tiles are not all
-    used up (where exploring can go on), in room order."""
+    used up (where exploring can go on), in room order. The list is shared: not to be changed."""
     lay = layout(st)
+    # every decision of a turn asks again, with the same tiles placed and left: kept by the same
+    # numbers the room stack's own count of tiles left on a floor (``remaining_for``) is kept by
+    key = (st.house.version, st._tile_version)
+    if lay.frontier is not None and lay.frontier[0] == key:
+        return lay.frontier[1]
     if lay.open_rooms is None or lay.open_rooms[0] != st.house.version:
         # a doorway facing an empty cell is what the house's free doorways list (cached per version)
         rooms = sorted({(room, floor) for floor in st.house.grid for room, _side in st.house.free_doorways(floor)})
         lay.open_rooms = (st.house.version, rooms)
     # the tiles left for a floor change with every tile drawn: asked afresh, once per floor
     left = {floor: st.remaining_for(floor) for floor in {floor for _room, floor in lay.open_rooms[1]}}
-    return [room for room, floor in lay.open_rooms[1] if left[floor]]
+    found = [room for room, floor in lay.open_rooms[1] if left[floor]]
+    lay.frontier = (key, found)
+    return found

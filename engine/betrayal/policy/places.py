@@ -117,7 +117,7 @@ def _escort_places(st: HauntState) -> dict[str, list[str]]:
     if st.hs is None:
         return {}
     out: dict[str, list[str]] = {}
-    for kind, where in _ESCORTS.get((st.hs, st.haunts), None, lambda: _escorted_actions(st)):
+    for kind, where in _ESCORTS.pair(st.hs, st.haunts, None, lambda: _escorted_actions(st)):
         with contextlib.suppress(NotImplementedError):
             out.setdefault(kind, []).extend(r for r in st._rooms_for(where) if r in st.house.spots)
     return out

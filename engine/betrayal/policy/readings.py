@@ -9,7 +9,7 @@ the side, which statuses an outcome gives, the bonuses of a roll for holding som
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,12 @@ _HOLDS_TOKENS: SpecMemo[list[Any]] = SpecMemo()
 def _held_tokens_asked(task: Mapping[str, Any]) -> list[Any]:
     """The task's ``holds_tokens`` requirements (from the spec alone, so found once per task)."""
     return _HOLDS_TOKENS.one(task, lambda: values_of(task.get("requires", {}), "holds_tokens"))
+
+
+def _asks_held_tokens(hs: HauntSpec) -> bool:
+    """Whether any task or action of the haunt (on any side's page) asks for held tokens: the
+    tasks any explorer may take are drawn from these (:meth:`HauntSpec.tasks_by`)."""
+    return any(_held_tokens_asked(task) for side in hs.sides().values() for task in [*side.tasks, *side.actions])
 
 
 def _room_tokens_by_task(hs: HauntSpec) -> dict[str, str | None]:
@@ -72,6 +78,18 @@ def _shape_of(task: Mapping[str, Any]) -> _PlaceShape:
         places=tuple([task["where"]] if "where" in task else [w["in"] for w in task.get("where_any", []) if "in" in w]),
         once_per_place=task.get("reuse") == "once-per-place",
         used_prefix=f"{task['id']}/")
+
+
+def tasks_that(tasks: tuple[Mapping[str, Any], ...], hs: HauntSpec, name: str,
+               keep: Callable[[Mapping[str, Any]], bool]) -> tuple[Mapping[str, Any], ...]:
+    """The tasks of ``tasks`` (a haunt's own list, :meth:`HauntSpec.tasks_by`) that ``keep``
+    accepts, in order. ``keep`` reads the task and the haunt spec ``hs`` only, never a game, so
+    the answer is kept by the list, the haunt and ``name`` (which names ``keep``): the policy's
+    loops over an explorer's tasks at every decision walk only those that may matter."""
+    return _TASKS_THAT.pair(tasks, hs, name, lambda: tuple(task for task in tasks if keep(task)))
+
+
+_TASKS_THAT: SpecMemo[tuple[Mapping[str, Any], ...]] = SpecMemo()
 
 
 _SPENT_COUNTED: SpecMemo[list[tuple[str, Any]]] = SpecMemo()

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HERO, TOKEN_ROOM_HOOKS, TRAITOR, HauntState
+from hauntcheck.engine.betrayal.hauntspec import HauntSpec, MonsterDef
 from hauntcheck.engine.betrayal.policy.attacks import (
     _best_attack,
     _body_tokens,
@@ -28,6 +29,7 @@ from hauntcheck.engine.betrayal.policy.attacks import (
 )
 from hauntcheck.engine.betrayal.policy.fields import (
     _deadly_entry,
+    _entry_dangers,
     _harmful_rooms,
     harmful_on_entry,
     out_of_the_way,
@@ -44,6 +46,7 @@ from hauntcheck.engine.betrayal.policy.places import (
     _win_token_rooms,
 )
 from hauntcheck.engine.betrayal.policy.readings import (
+    _asks_held_tokens,
     _bonus_task_ids,
     _each_trait_places,
     _first_by_id,
@@ -52,10 +55,12 @@ from hauntcheck.engine.betrayal.policy.readings import (
     _held_tokens_asked,
     _outcomes,
     _place_shape,
+    _PlaceShape,
     _room_tokens_by_task,
     _spent_counted,
     _tasks_by_side_and_id,
     _yields,
+    tasks_that,
 )
 from hauntcheck.engine.core import Action, Rng
 
@@ -119,7 +124,7 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             return a
     allies = st.allies_of(seat)
     personal = _personal(st, want)
-    lacking = {w for w in want if not any(st.holds(s, w) for s in allies)} | {w for w in personal if not st.holds(seat, w)}
+    lacking = want.difference(*(_holding(st, s) for s in allies)) | (personal - _holding(st, seat))
     lacking |= _counted_spend(st, side) & want
     for a in by_kind.get("pickup-token", []):
         if str(a["token"]) in lacking:
@@ -148,18 +153,23 @@ def _turn_choice(st: HauntState, actions: list[Action], rng: Rng) -> Action:
             if a.get("to") == carrier and str(a.get("card") or a.get("token")) in want - personal:
                 return a
     goals = _targets(st, seat, side, want, carrier, lacking)
-    if goals and st.ex[seat].room not in dist_to(st, goals):
+    # the spaces to the goals, asked again below for the same goals unless some room is avoided
+    reach = dist_to(st, goals) if goals else None
+    if reach is not None and st.ex[seat].room not in reach:
         goals = frontier(st)  # the goals cannot be reached yet: open up the house
-        if st.ex[seat].room not in dist_to(st, goals) and "mystic-elevator" in st.house.spots:
+        reach = dist_to(st, goals)
+        if st.ex[seat].room not in reach and "mystic-elevator" in st.house.spots:
             goals = ["mystic-elevator"]  # stranded: the Mystic Elevator is the only way on
-        if st.ex[seat].room not in dist_to(st, goals) and not by_kind.get("move") and by_kind.get("use"):
+            reach = dist_to(st, goals)
+        if st.ex[seat].room not in reach and not by_kind.get("move") and by_kind.get("use"):
             return by_kind["use"][0]  # shut in: the room's own way out (a wall switch, a slide) is the only hope
     avoid: set[str] = set()
     if st.tasks_at(seat, "on-entry") and "move" in by_kind:
-        avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]))}
+        dangers = _entry_dangers(st, seat)  # the same for every room tried: found once
+        avoid = {str(a["to"]) for a in by_kind["move"] if _deadly_entry(st, seat, str(a["to"]), dangers)}
         by_kind["move"] = [a for a in by_kind["move"] if str(a["to"]) not in avoid]
     if goals:
-        dist = dist_to(st, goals) if not avoid else dist_avoiding(st, goals, _harmful_rooms(st, seat))
+        dist = reach if reach is not None and not avoid else dist_avoiding(st, goals, _harmful_rooms(st, seat))
         here = dist.get(st.ex[seat].room, 10_000)
         steps = [a for a in by_kind.get("move", []) if dist.get(str(a["to"]), 10_000) < here]
         if steps:
@@ -184,9 +194,16 @@ def _carrier(st: HauntState, seat: str, allies: list[str], want: set[str]) -> st
     ties (``allies`` are in seat order); the seat itself without allies."""
     if not allies:
         return seat
-    if not want:
-        return allies[0]  # nobody holds anything wanted: a tie of all
-    return max(allies, key=lambda s: (sum(st.holds(s, w) for w in want), -st.seat_ids.index(s)))
+    if not want or len(allies) == 1:
+        return allies[0]  # nobody holds anything wanted (a tie of all), or nobody to choose from
+    return max(allies, key=lambda s: (len(want & _holding(st, s)), -st.seat_ids.index(s)))
+
+
+def _holding(st: HauntState, seat: str) -> set[str]:
+    """Everything the explorer holds as :meth:`HauntState.holds` counts it (its cards and the haunt
+    tokens it carries like items), as one set: what a side lacks or an ally carries is then a
+    set difference or intersection instead of a :meth:`holds` call per thing and explorer."""
+    return {*st.ex[seat].cards, *st.held.get(seat, ())}
 
 
 def _foe_across(st: HauntState, seat: str) -> bool:
@@ -199,7 +216,14 @@ def _foe_across(st: HauntState, seat: str) -> bool:
 def _personal(st: HauntState, want: set[str]) -> set[str]:
     """Wanted tokens with a ``carry_limit``: each explorer gets its own (a Torch in every hand)
     rather than one carrier gathering them."""
-    return {w for w in want if st.hs is not None and w in st.hs.tokens and st.hs.tokens[w].carry_limit is not None}
+    if st.hs is None:
+        return set()
+    return want & st.hs.derived("policy-limited-tokens", _limited_tokens)
+
+
+def _limited_tokens(hs: HauntSpec) -> frozenset[str]:
+    """The haunt's token kinds with a ``carry_limit`` (from the spec alone)."""
+    return frozenset(t for t, tdef in hs.tokens.items() if tdef.carry_limit is not None)
 
 
 def _foe(st: HauntState, seat: str, target: str) -> bool:
@@ -214,17 +238,29 @@ def _foe(st: HauntState, seat: str, target: str) -> bool:
 def token_needs(st: HauntState, side: str) -> dict[str, int]:
     """Tokens the side's actions must hold to be taken (``holds_tokens``), with the count."""
     out: dict[str, int] = {}
-    if st.hs is None:
-        return out
+    if st.hs is None or not st.hs.derived("policy-asks-held-tokens", _asks_held_tokens):
+        return out  # nearly every haunt asks for no held tokens at all, on no side's page
     tasks = st.tasks_for(next((s for s in st.seat_ids if st.side.get(s) == side), st.seat_ids[0]))
-    # nearly every haunt asks for no held tokens at all: the tasks' requirements are gathered once
-    for value in _TASKS_HOLD_TOKENS.one(tasks, lambda: [v for task in tasks for v in _held_tokens_asked(task)]):
+    # the tasks' requirements are gathered once per list of tasks
+    values = _TASKS_HOLD_TOKENS.one(tasks, lambda: [v for task in tasks for v in _held_tokens_asked(task)])
+    # with every count a plain number (two Keys) the answer is the spec's own: kept by the list
+    fixed = _FIXED_NEEDS.one(values, lambda: _needs_of(st, values) if all(
+        isinstance(v, Mapping) and "token" in v and type(v.get("count")) is int for v in values) else None)
+    return dict(fixed) if fixed is not None else _needs_of(st, values)
+
+
+def _needs_of(st: HauntState, values: list[Any]) -> dict[str, int]:
+    """The most of each token the ``holds_tokens`` requirements ``values`` ask for (those whose
+    count is not an amount are passed over)."""
+    out: dict[str, int] = {}
+    for value in values:
         with contextlib.suppress(TypeError, ValueError):
             out[str(value["token"])] = max(out.get(str(value["token"]), 0), st._amount(value["count"]))
     return out
 
 
 _TASKS_HOLD_TOKENS: SpecMemo[list[Any]] = SpecMemo()
+_FIXED_NEEDS: SpecMemo[dict[str, int] | None] = SpecMemo()
 
 
 def _token_plan(st: HauntState, seat: str, side: str, by_kind: dict[str, list[Action]]) -> Action | None:
@@ -311,7 +347,7 @@ def _worth_trying(st: HauntState, rooms: list[str]) -> list[str]:
 
 def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str, lacking: set[str]) -> list[str]:
     """Rooms to head for: what the goals need, nearest first by the caller's distances."""
-    mine = {w for w in want if st.holds(seat, w)}
+    mine = want & _holding(st, seat)
     if want and seat != carrier and mine - _personal(st, want):
         return [st.ex[carrier].room]  # bring it to the carrier
     bearer = win_bearer(st, side)
@@ -322,9 +358,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
     if bring:
         return bring
     if lacking:
-        rooms = [r for r, cards in st.piles.items() if lacking & set(cards)]
+        rooms = [r for r, cards in st.piles.items() if not lacking.isdisjoint(cards)]
         rooms += [r for t in sorted(lacking) if st._carried(t) for r in st.htokens.get(t, [])]
-        rooms += [st.ex[s].room for s in st.opponents_of(seat) if any(st.holds(s, w) for w in lacking)]
+        rooms += [st.ex[s].room for s in st.opponents_of(seat) if lacking & _holding(st, s)]
         if lacking & _body_tokens(st, side):
             rooms += [st.ex[s].room for s in st.opponents_of(seat)]  # a body is made by a kill: hunt
         finds = _task_rooms(st, seat, side, lacking)
@@ -345,7 +381,7 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
             return _task_rooms(st, seat, side, None) or frontier(st)
     if seat == carrier and want - mine - lacking:
         return [st.ex[s].room for s in st.seat_ids if s != seat and st.in_play(s) and st.side.get(s) == side
-                and any(st.holds(s, w) for w in want - mine)]
+                and (want - mine) & _holding(st, s)]
     if side == HERO:
         ride = _ride_rooms(st, seat)
         if ride is not None:
@@ -362,9 +398,9 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         shown = [m.room for m in st.active_monsters() if st.mdef(m).appears]
         if shown:
             return shown  # a monster that hides between its appearances is fought while it is here
-        hiding = [str(mdef.appears["on_discovery"]["floor"]) for mdef in st.hs.monsters.values()
+        hiding = [str(mdef.appears["on_discovery"]["floor"]) for mdef in st.hs.derived("policy-appearing", _appearing)
                   if mdef.appears and st._out_of_house(mdef)] if st.hs is not None else []
-        where = [r for r in frontier(st) if st.house.floor_of(r) in hiding]
+        where = [r for r in frontier(st) if st.house.floor_of(r) in hiding] if hiding else []
         if where:
             return where  # it shows up in the next room found on its floor: explore there
         prey = [m.room for m in st.active_monsters() if _worth_hunting(st, seat, m)]
@@ -393,6 +429,11 @@ def _targets(st: HauntState, seat: str, side: str, want: set[str], carrier: str,
         return ritual  # a task roll to repeat until it is done is the side's work: hunting waits
     return _task_rooms(st, seat, side, None) + [st.ex[s].room for s in st.opponents_of(seat)] \
         + [m.room for m in st.active_monsters() if st.allied(m)]  # the heroes' monsters are prey too (Victims)
+
+
+def _appearing(hs: HauntSpec) -> tuple[MonsterDef, ...]:
+    """The haunt's monsters that hide between their appearances (``appears``), in its order."""
+    return tuple(mdef for mdef in hs.monsters.values() if mdef.appears)
 
 
 def _ride_rooms(st: HauntState, seat: str) -> list[str] | None:
@@ -438,23 +479,14 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
     if st.hs is None:
         return []
     out: list[str] = []
-    for task in st.tasks_for(seat):
-        shape = _place_shape(task)
-        if shape.takes_item:
-            continue
+    for task, shape in _sought_tasks(st, st.tasks_for(seat), things is None, holding_only):
         if things is not None and not things & shape.yields:
             continue
-        if things is None and shape.yields:
-            continue  # tasks that yield things are sought only while the side lacks them
         if "requires" in task and not st.pred(task["requires"], seat):
             continue
         if _hopeless(st, seat, task):
             continue
-        if harmful_on_entry(st, task):
-            continue  # a room whose entry would take the explorer out of its side's work is no goal
         if not all(st.holds(seat, h) for h in shape.held):
-            continue
-        if holding_only and not any(st._carried(h) for h in shape.held):
             continue
         if not all(_left_to_take(st, token) for token in shape.takes_tokens):
             continue  # nothing is left to find
@@ -469,6 +501,24 @@ def _task_rooms(st: HauntState, seat: str, side: str, things: set[str] | None, h
         harmful = _harmful_rooms(st, seat)
         out = [r for r in out if r not in harmful]  # a task beside a deadly field is done from outside it
     return out
+
+
+def _sought_tasks(st: HauntState, tasks: tuple[Mapping[str, Any], ...], plain: bool,
+                  holding_only: bool) -> tuple[tuple[Mapping[str, Any], _PlaceShape], ...]:
+    """Of ``tasks`` (in order, with their place shapes), those whose rooms :func:`_task_rooms` may
+    seek by what the spec alone says, kept by the task list and the haunt: not taken where a card
+    lies (``take_item``); yielding nothing when ``plain`` (tasks that yield things are sought only
+    while the side lacks them), else yielding something; not an on-entry rule that takes the
+    explorer out of its side's work (a room whose entry would is no goal); with ``holding_only``,
+    done holding a haunt token carried like an item."""
+    assert st.hs is not None
+    return _SOUGHT.pair(tasks, st.hs, (plain, holding_only), lambda: tuple(
+        (task, shape) for task in tasks if not (shape := _place_shape(task)).takes_item
+        and bool(shape.yields) != plain and not harmful_on_entry(st, task)
+        and (not holding_only or any(st._carried(h) for h in shape.held))))
+
+
+_SOUGHT: SpecMemo[tuple[tuple[Mapping[str, Any], _PlaceShape], ...]] = SpecMemo()
 
 
 def _shared_out(st: HauntState, seat: str, rooms: list[str]) -> list[str]:
@@ -505,14 +555,18 @@ def _counted_spend(st: HauntState, side: str) -> set[str]:
 def _waits_on_work(st: HauntState, seat: str, things: set[str]) -> bool:
     """Whether a task that yields one of ``things`` is closed now only by its requirements (a
     flag another task of the side sets: the Blob's weakness found before its ingredients are)."""
-    return any(things & _yields(task) and "requires" in task and not st.pred(task["requires"], seat)
-               for task in st.tasks_for(seat))
+    if st.hs is None:
+        return False
+    gated = tasks_that(st.tasks_for(seat), st.hs, "gated-yields", lambda t: "requires" in t and bool(_yields(t)))
+    return any(things & _yields(task) and not st.pred(task["requires"], seat) for task in gated)
 
 
 def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
     """Whether a task the explorer could take on now is tied to a room not yet in the house (or
     to rooms none of which is)."""
-    for task in st.tasks_for(seat):
+    if st.hs is None:
+        return False
+    for task in tasks_that(st.tasks_for(seat), st.hs, "tied-to-rooms", _tied_to_rooms):
         if "requires" in task and not st.pred(task["requires"], seat):
             continue
         room = task.get("where", {}).get("room")
@@ -524,16 +578,24 @@ def _task_rooms_unfound(st: HauntState, seat: str, side: str) -> bool:
     return False
 
 
+def _tied_to_rooms(task: Mapping[str, Any]) -> bool:
+    """Whether the task is done in a room it names (``where.room``) or in one of a list of them
+    (``where.rooms``): only such a task can wait for a room still in the stack."""
+    where = task.get("where", {})
+    return isinstance(where.get("room"), str) or (isinstance(where.get("rooms"), list) and bool(where["rooms"]))
+
+
 def _carried_task_unfound(st: HauntState, seat: str) -> set[str]:
     """The floors to explore when the explorer carries a haunt token a task needs held
     (``holding``) whose rooms (``where.rooms``) are all still in the room stack: the floors those
     rooms may be placed on (none otherwise)."""
     out: set[str] = set()
-    for task in st.tasks_for(seat):
-        held = task.get("holding")
-        rooms = task.get("where", {}).get("rooms")
-        if isinstance(held, str) and st._carried(held) and st.holds(seat, held) and rooms \
-                and not any(r in st.house.spots for r in rooms):
+    if st.hs is None:
+        return out
+    for task in tasks_that(st.tasks_for(seat), st.hs, "carried-to-rooms", lambda t: isinstance(t.get("holding"), str)
+                           and st._carried(t["holding"]) and bool(t.get("where", {}).get("rooms"))):
+        rooms = task["where"]["rooms"]
+        if st.holds(seat, task["holding"]) and not any(r in st.house.spots for r in rooms):
             out |= {f for r in rooms if r in st.t.rooms for f in st.t.rooms[r].floors}
     return out
 
