@@ -46,6 +46,9 @@ _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,99})")
 # C0 controls other than tab, line feed and carriage return, DEL, and the C1 controls: YAML
 # does not allow them raw, and in a value they garble terminals and reports.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+#: A translation of bytes marking with 0 each byte that is a character _CONTROL refuses in UTF-8
+#: (the C0 controls and DEL), every other byte with 1.
+_CONTROL_BYTE_MARKS = bytes(0 if i < 0x80 and _CONTROL.match(chr(i)) else 1 for i in range(256))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +113,18 @@ def decode(data: bytes, display: str) -> str:
             [SpecError(where_in_bytes(data, exc.start, display), f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})")]
         ) from None
     text = text.removeprefix("\ufeff")
-    check_text(text, display)
+    if not _surely_no_control(data):
+        check_text(text, display)
     return text
+
+
+def _surely_no_control(data: bytes) -> bool:
+    """Whether the UTF-8 text ``data`` certainly holds no character :func:`check_text` refuses,
+    told from its bytes (a translation and two byte searches: a fifth of the pattern's time over a
+    golden's text). In UTF-8 such a character is either one byte below 0x80 (a C0 control, DEL)
+    or one of U+0080 to U+009F, written C2 80 to C2 9F: a text with a C2 byte is left to the
+    pattern, which also finds where the character is."""
+    return b"\xc2" not in data and b"\x00" not in data.translate(_CONTROL_BYTE_MARKS)
 
 
 def check_text(text: str, display: str) -> None:
@@ -452,6 +465,16 @@ def _line_value(text: str) -> Any:
     return value
 
 
+def _printable(text: str, checked: bool) -> bool:
+    """Whether PyYAML's reader accepts every character of ``text`` (:data:`_NOT_PRINTABLE` finds
+    none). ``checked``: the text was decoded from UTF-8, which never gives a surrogate, and
+    :func:`check_text`'s controls are not in it; of what the reader refuses only U+FFFE and
+    U+FFFF can then be left, which ``in`` finds at once where the pattern scans every character."""
+    if checked:
+        return "\ufffe" not in text and "\uffff" not in text
+    return _NOT_PRINTABLE.search(text) is None
+
+
 def _size(value: Any, depth: int) -> tuple[int, int]:
     """How many values (as the YAML reading counts them) and how deep."""
     if isinstance(value, dict):
@@ -465,11 +488,12 @@ def _size(value: Any, depth: int) -> tuple[int, int]:
     return 1 + sum(n for n, _ in parts), max([depth, *(d for _, d in parts)])
 
 
-def _transcript_lines(text: str, limits: Limits, raw: bool = False) -> Any | None:
+def _transcript_lines(text: str, limits: Limits, raw: bool = False, checked: bool = False) -> Any | None:
     """The data of a transcript in the layout ``dumps`` writes, or None (see above). With
     ``raw`` each event is left as its line's text after ``  - `` (its value and comment), and each
-    step's action as the text after ``action: ``, unread: see :func:`transcript_outline`."""
-    if _NOT_PRINTABLE.search(text) or _SURROGATE_ESCAPE.search(text):
+    step's action as the text after ``action: ``, unread: see :func:`transcript_outline`.
+    ``checked``: the text is as :func:`read_text` gives it (see :func:`_printable`)."""
+    if not _printable(text, checked) or _SURROGATE_ESCAPE.search(text):
         return None  # JSON joins an escaped surrogate pair into one character, YAML does not
     root: dict[str, Any] = {}
     steps: list[dict[str, Any]] | None = None
@@ -595,7 +619,7 @@ def transcript_outline(text: str, display: str, limits: Limits | None = None) ->
     reads with :func:`outline_value`. ``text`` is as :func:`read_text` gives it, its characters
     checked (a second scan of a golden's text costs as much as reading its header and steps)."""
     bounds = limits or Limits.from_environment()
-    data = _transcript_lines(text, bounds, raw=True) if _TRANSCRIPT_MARK in text else None
+    data = _transcript_lines(text, bounds, raw=True, checked=True) if _TRANSCRIPT_MARK in text else None
     return None if data is None else (data, Positions(text, display, bounds))
 
 
