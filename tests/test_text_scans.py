@@ -64,3 +64,14 @@ def test_printable_after_decoding_is_the_patterns_verdict() -> None:
         assert inputs._printable(decoded, checked=True) == (inputs._NOT_PRINTABLE.search(decoded) is None)
     assert compared > len(CHARACTERS) // 2 + len(goldens)
     assert not inputs._printable(base + "\ufffe", checked=True) and not inputs._printable(base + "\uffff", checked=True)
+
+
+def test_the_most_openers_on_a_line_are_counted_as_line_by_line() -> None:
+    def by_lines(text: str) -> int:
+        return max(line.count("{") + line.count("[") for line in text.split("\n"))
+
+    transcripts = [text for p in SHIPPED if inputs._TRANSCRIPT_MARK in (text := p.read_text(encoding="utf-8"))][:30]
+    made = ["", "\n", "{[{", "a\n{{[\n[", "é{ü[\n\U0001f47b{{{{\n", "{\ud800[\n", "[" * 70 + "\n{"]
+    for text in transcripts + made:
+        assert inputs._most_openers_on_a_line(text) == by_lines(text), text[:40]
+        assert text.count("\n") + 1 == len(text.split("\n"))  # the line count _surely_within takes
