@@ -596,9 +596,13 @@ def _outlined_steps(text: str, value: Callable[[str], Any]) -> tuple[list[str], 
             if found is None:
                 return None
             n, actor, action, offered, events = found.groups()
-            step = {"n": value(n), "actor": value(actor), "action": action, "offered": value(offered)}
+            # A step's number is the decimal of its place as dumps writes it, which reads as that
+            # number (each number is a new text: no read is shared).
+            number = len(steps) + 1
+            step = {"n": number if n == str(number) else value(n), "actor": value(actor), "action": action, "offered": value(offered)}
             if events is not None:
-                step["events"] = [line[4:] for line in events[:-1].split("\n")]
+                # "  - " starts each of the lines, none of which holds a line feed
+                step["events"] = events[4:-1].split("\n  - ")
             steps.append(step)
             at = found.end()
     except (_NotThisLayout, ValueError, RecursionError):
