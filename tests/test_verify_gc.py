@@ -7,13 +7,13 @@ import gc
 
 import pytest
 
-from hauntcheck.engine.commands.verify import VERIFY_GC_THRESHOLD, long_lived_collector
+from hauntcheck.engine.commands.verify import VERIFY_GC_FULL_EVERY, VERIFY_GC_THRESHOLD, long_lived_collector
 
 
 def test_collector_is_tuned_for_the_run_and_restored() -> None:
     before, frozen = gc.get_threshold(), gc.get_freeze_count()
     with long_lived_collector():
-        assert gc.get_threshold() == (VERIFY_GC_THRESHOLD, *before[1:])
+        assert gc.get_threshold() == (VERIFY_GC_THRESHOLD, before[1], VERIFY_GC_FULL_EVERY)
         assert gc.get_freeze_count() > frozen  # what was loaded before the run is out of the collector's walks
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == frozen
