@@ -314,14 +314,16 @@ def _parse(text: str, display: str, limits: Limits, positions: dict[PathKey, tup
 
 
 class Positions(Mapping[PathKey, tuple[int, int]]):
-    """The line and column of every value of a document by path, worked out on first use (most
-    documents are read without ever needing one)."""
+    """The line and column of every value of a document by path: recorded while it was read (a
+    small YAML document, see :func:`parse_yaml`), or worked out on first use (a transcript read
+    line by line, a large document: most are read without ever needing one)."""
 
-    def __init__(self, text: str, display: str, limits: Limits) -> None:
+    def __init__(self, text: str, display: str, limits: Limits, table: dict[PathKey, tuple[int, int]] | None = None) -> None:
         self._text = text
         self._display = display
         self._limits = limits
-        self._table: dict[PathKey, tuple[int, int]] | None = None
+        #: (``table``: the positions recorded while the document was read, when they were.)
+        self._table = table
 
     def _positions(self) -> dict[PathKey, tuple[int, int]]:
         if self._table is None:
@@ -344,14 +346,26 @@ class Positions(Mapping[PathKey, tuple[int, int]]):
 
 
 def parse_yaml(text: str, display: str, limits: Limits | None = None) -> tuple[Any, Positions]:
-    """Parse one YAML document of plain data; positions are worked out when first asked for.
-    Raises SpecErrors (file:line:col) for anything that is not a valid, bounded document."""
+    """Parse one YAML document of plain data, with its positions (recorded while a document of up
+    to :data:`EAGER_POSITIONS_CHARS` is read, else worked out when first asked for). Raises
+    SpecErrors (file:line:col) for anything that is not a valid, bounded document."""
     bounds = limits or Limits.from_environment()
     check_text(text, display)
     data = _transcript_lines(text, bounds) if _TRANSCRIPT_MARK in text else None
-    if data is None:
-        data = _parse(text, display, bounds, None)
-    return data, Positions(text, display, bounds)
+    if data is not None:
+        return data, Positions(text, display, bounds)
+    # A small document records its positions while it is read: a spec file's are nearly always
+    # asked for (its marks are listed with their places), and recording them costs a fraction of
+    # parsing the document again to find them.
+    table: dict[PathKey, tuple[int, int]] | None = {} if len(text) <= EAGER_POSITIONS_CHARS else None
+    data = _parse(text, display, bounds, table)
+    return data, Positions(text, display, bounds, table)
+
+
+#: The longest document (in characters) whose positions :func:`parse_yaml` records while reading
+#: it (the largest spec file is about 90,000); a longer one leaves them to be worked out when first
+#: asked for, most often never (a transcript read as YAML, an oversized input being refused).
+EAGER_POSITIONS_CHARS = 256_000
 
 
 # --------------------------------------------------------------------------------------------
