@@ -46,6 +46,9 @@ _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,99})")
 # C0 controls other than tab, line feed and carriage return, DEL, and the C1 controls: YAML
 # does not allow them raw, and in a value they garble terminals and reports.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+#: A translation of bytes marking with 0 each byte that is a character _CONTROL refuses in UTF-8
+#: (the C0 controls and DEL), every other byte with 1.
+_CONTROL_BYTE_MARKS = bytes(0 if i < 0x80 and _CONTROL.match(chr(i)) else 1 for i in range(256))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +113,18 @@ def decode(data: bytes, display: str) -> str:
             [SpecError(where_in_bytes(data, exc.start, display), f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})")]
         ) from None
     text = text.removeprefix("\ufeff")
-    check_text(text, display)
+    if not _surely_no_control(data):
+        check_text(text, display)
     return text
+
+
+def _surely_no_control(data: bytes) -> bool:
+    """Whether the UTF-8 text ``data`` certainly holds no character :func:`check_text` refuses,
+    told from its bytes (a translation and two byte searches: a fifth of the pattern's time over a
+    golden's text). In UTF-8 such a character is either one byte below 0x80 (a C0 control, DEL)
+    or one of U+0080 to U+009F, written C2 80 to C2 9F: a text with a C2 byte is left to the
+    pattern, which also finds where the character is."""
+    return b"\xc2" not in data and b"\x00" not in data.translate(_CONTROL_BYTE_MARKS)
 
 
 def check_text(text: str, display: str) -> None:
@@ -301,14 +314,16 @@ def _parse(text: str, display: str, limits: Limits, positions: dict[PathKey, tup
 
 
 class Positions(Mapping[PathKey, tuple[int, int]]):
-    """The line and column of every value of a document by path, worked out on first use (most
-    documents are read without ever needing one)."""
+    """The line and column of every value of a document by path: recorded while it was read (a
+    small YAML document, see :func:`parse_yaml`), or worked out on first use (a transcript read
+    line by line, a large document: most are read without ever needing one)."""
 
-    def __init__(self, text: str, display: str, limits: Limits) -> None:
+    def __init__(self, text: str, display: str, limits: Limits, table: dict[PathKey, tuple[int, int]] | None = None) -> None:
         self._text = text
         self._display = display
         self._limits = limits
-        self._table: dict[PathKey, tuple[int, int]] | None = None
+        #: (``table``: the positions recorded while the document was read, when they were.)
+        self._table = table
 
     def _positions(self) -> dict[PathKey, tuple[int, int]]:
         if self._table is None:
@@ -331,14 +346,26 @@ class Positions(Mapping[PathKey, tuple[int, int]]):
 
 
 def parse_yaml(text: str, display: str, limits: Limits | None = None) -> tuple[Any, Positions]:
-    """Parse one YAML document of plain data; positions are worked out when first asked for.
-    Raises SpecErrors (file:line:col) for anything that is not a valid, bounded document."""
+    """Parse one YAML document of plain data, with its positions (recorded while a document of up
+    to :data:`EAGER_POSITIONS_CHARS` is read, else worked out when first asked for). Raises
+    SpecErrors (file:line:col) for anything that is not a valid, bounded document."""
     bounds = limits or Limits.from_environment()
     check_text(text, display)
     data = _transcript_lines(text, bounds) if _TRANSCRIPT_MARK in text else None
-    if data is None:
-        data = _parse(text, display, bounds, None)
-    return data, Positions(text, display, bounds)
+    if data is not None:
+        return data, Positions(text, display, bounds)
+    # A small document records its positions while it is read: a spec file's are nearly always
+    # asked for (its marks are listed with their places), and recording them costs a fraction of
+    # parsing the document again to find them.
+    table: dict[PathKey, tuple[int, int]] | None = {} if len(text) <= EAGER_POSITIONS_CHARS else None
+    data = _parse(text, display, bounds, table)
+    return data, Positions(text, display, bounds, table)
+
+
+#: The longest document (in characters) whose positions :func:`parse_yaml` records while reading
+#: it (the largest spec file is about 90,000); a longer one leaves them to be worked out when first
+#: asked for, most often never (a transcript read as YAML, an oversized input being refused).
+EAGER_POSITIONS_CHARS = 256_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -452,6 +479,16 @@ def _line_value(text: str) -> Any:
     return value
 
 
+def _printable(text: str, checked: bool) -> bool:
+    """Whether PyYAML's reader accepts every character of ``text`` (:data:`_NOT_PRINTABLE` finds
+    none). ``checked``: the text was decoded from UTF-8, which never gives a surrogate, and
+    :func:`check_text`'s controls are not in it; of what the reader refuses only U+FFFE and
+    U+FFFF can then be left, which ``in`` finds at once where the pattern scans every character."""
+    if checked:
+        return "\ufffe" not in text and "\uffff" not in text
+    return _NOT_PRINTABLE.search(text) is None
+
+
 def _size(value: Any, depth: int) -> tuple[int, int]:
     """How many values (as the YAML reading counts them) and how deep."""
     if isinstance(value, dict):
@@ -465,17 +502,17 @@ def _size(value: Any, depth: int) -> tuple[int, int]:
     return 1 + sum(n for n, _ in parts), max([depth, *(d for _, d in parts)])
 
 
-def _transcript_lines(text: str, limits: Limits, raw: bool = False) -> Any | None:
+def _transcript_lines(text: str, limits: Limits, raw: bool = False, checked: bool = False) -> Any | None:
     """The data of a transcript in the layout ``dumps`` writes, or None (see above). With
     ``raw`` each event is left as its line's text after ``  - `` (its value and comment), and each
-    step's action as the text after ``action: ``, unread: see :func:`transcript_outline`."""
-    if _NOT_PRINTABLE.search(text) or _SURROGATE_ESCAPE.search(text):
+    step's action as the text after ``action: ``, unread: see :func:`transcript_outline`.
+    ``checked``: the text is as :func:`read_text` gives it (see :func:`_printable`)."""
+    if not _printable(text, checked) or _SURROGATE_ESCAPE.search(text):
         return None  # JSON joins an escaped surrogate pair into one character, YAML does not
     root: dict[str, Any] = {}
     steps: list[dict[str, Any]] | None = None
     step: dict[str, Any] | None = None
     events: list[Any] | None = None
-    lines = text.split("\n")
     # A transcript repeats its seats, counts and words thousands of times: each such value is
     # read once (only a value that cannot be changed is shared: never a list or a mapping).
     scalars: dict[str, Any] = {}
@@ -491,7 +528,7 @@ def _transcript_lines(text: str, limits: Limits, raw: bool = False) -> Any | Non
 
     outlined = _outlined_steps(text, value) if raw else None
     try:
-        for line in lines if outlined is None else outlined[0]:
+        for line in text.split("\n") if outlined is None else outlined[0]:
             if line.startswith("  - "):
                 if events is None:
                     return None
@@ -534,7 +571,7 @@ def _transcript_lines(text: str, limits: Limits, raw: bool = False) -> Any | Non
         listed = root.get("steps")
         if listed == [] or (isinstance(listed, list) and any(s.get("events") == [] for s in listed)):
             return None  # a key with nothing under it is null in YAML, not an empty list
-        if not _surely_within(text, lines, limits):
+        if not _surely_within(text, limits):
             if raw:
                 return None  # the walk needs every value read
             values, depth = _size(root, 1)
@@ -573,9 +610,13 @@ def _outlined_steps(text: str, value: Callable[[str], Any]) -> tuple[list[str], 
             if found is None:
                 return None
             n, actor, action, offered, events = found.groups()
-            step = {"n": value(n), "actor": value(actor), "action": action, "offered": value(offered)}
+            # A step's number is the decimal of its place as dumps writes it, which reads as that
+            # number (each number is a new text: no read is shared).
+            number = len(steps) + 1
+            step = {"n": number if n == str(number) else value(n), "actor": value(actor), "action": action, "offered": value(offered)}
             if events is not None:
-                step["events"] = [line[4:] for line in events[:-1].split("\n")]
+                # "  - " starts each of the lines, none of which holds a line feed
+                step["events"] = events[4:-1].split("\n  - ")
             steps.append(step)
             at = found.end()
     except (_NotThisLayout, ValueError, RecursionError):
@@ -595,7 +636,7 @@ def transcript_outline(text: str, display: str, limits: Limits | None = None) ->
     reads with :func:`outline_value`. ``text`` is as :func:`read_text` gives it, its characters
     checked (a second scan of a golden's text costs as much as reading its header and steps)."""
     bounds = limits or Limits.from_environment()
-    data = _transcript_lines(text, bounds, raw=True) if _TRANSCRIPT_MARK in text else None
+    data = _transcript_lines(text, bounds, raw=True, checked=True) if _TRANSCRIPT_MARK in text else None
     return None if data is None else (data, Positions(text, display, bounds))
 
 
@@ -613,7 +654,7 @@ def outline_value(text: str) -> Any | None:
 _LAYOUT_DEPTH = 4
 
 
-def _surely_within(text: str, lines: list[str], limits: Limits) -> bool:
+def _surely_within(text: str, limits: Limits) -> bool:
     """Whether the data read from ``text`` certainly stays within the limits and holds no
     control character, told from the text alone (walking the data with :func:`_size` costs a
     third of the reading).
@@ -627,12 +668,23 @@ def _surely_within(text: str, lines: list[str], limits: Limits) -> bool:
     if _CONTROL_ESCAPE.search(text):
         return False
     openers = text.count("{") + text.count("[")
-    if 2 * len(lines) + text.count(",") + 2 * openers > limits.max_values:
+    if 2 * (text.count("\n") + 1) + text.count(",") + 2 * openers > limits.max_values:
         return False
     if _LAYOUT_DEPTH + 1 + openers <= limits.max_depth:
         return True
-    deepest = max(line.count("{") + line.count("[") for line in lines)
-    return _LAYOUT_DEPTH + 1 + deepest <= limits.max_depth
+    return _LAYOUT_DEPTH + 1 + _most_openers_on_a_line(text) <= limits.max_depth
+
+
+#: Every byte but ``{``, ``[`` and the line feed (deleted by :func:`_most_openers_on_a_line`).
+_NOT_OPENER_OR_LINE_END = bytes(sorted(set(range(256)) - set(b"{[\n")))
+
+
+def _most_openers_on_a_line(text: str) -> int:
+    """The most opening brackets (``{`` and ``[``) on one line of ``text``: each line's count
+    taken in the UTF-8 bytes with everything else deleted (in UTF-8 these three bytes are only
+    ever those characters), a quarter of the time of counting in each line's string."""
+    kept = text.encode("utf-8", "surrogatepass").translate(None, _NOT_OPENER_OR_LINE_END)
+    return max(map(len, kept.split(b"\n")))
 
 
 #: How many parsed files the cache keeps (a verify run reads about 150).

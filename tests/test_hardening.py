@@ -182,9 +182,12 @@ def test_large_integers_floats_and_mappings_in_a_scenario_are_located(value: str
     assert len(run.err.splitlines()[0].partition(" error: ")[2]) < 120
 
 
-def test_a_parse_is_done_once_per_file_and_positions_only_when_asked(tmp_path: Path) -> None:
+def test_a_parse_is_done_once_per_file_and_positions_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from hauntcheck.engine import inputs
 
+    # (a document this small records its positions as it is read: tests/test_positions_recorded.py;
+    # past the bound they are worked out when asked, as here)
+    monkeypatch.setattr(inputs, "EAGER_POSITIONS_CHARS", 0)
     target = tmp_path / "a.yaml"
     target.write_text("a:\n  b: [1, 2]\n", encoding="utf-8")
     first = inputs.read_yaml(target)

@@ -46,6 +46,11 @@ def _a_golden() -> str:
     ("\nend: ", "\n# the end\nend: "),                         # a comment line after the steps
     ("\n- n: 1\n", "\n- n: 1\n  n: 1\n"),                      # a duplicate key
     ("\n  offered: ", "\n  offered: 1.5\n  junk: "),           # a float
+    ("\n- n: 2\n", "\n- n: 02\n"),                            # a step number written otherwise
+    ("\n- n: 2\n", "\n- n: +2\n"),
+    ("\n- n: 2\n", "\n- n: 2.0\n"),
+    ("\n- n: 2\n", "\n- n: 3\n"),                             # a step numbered out of its place
+    ("\n- n: 1\n", "\n- n: -1\n"),
 ])
 def test_a_text_out_of_the_layout_outlines_as_the_line_reader_reads_it(change: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     text = _a_golden()

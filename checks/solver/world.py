@@ -169,14 +169,19 @@ def walk(node: Any, path: PathKey = ()) -> Iterator[tuple[PathKey, Mapping[str, 
     """Every mapping in ``node`` with its path, depth first in file order."""
     # A stack rather than nested generators: each value yielded from a nested generator passes
     # through every level above it, and a haunt file nests a dozen deep.
+    # Plain values hold no mapping: they are not put on the stack at all (most of a file's values).
     todo: list[tuple[PathKey, Any]] = [(path, node)]
     while todo:
         where, value = todo.pop()
         if isinstance(value, Mapping):
             yield where, value
-            todo.extend(reversed([((*where, key), item) for key, item in value.items()]))
+            todo.extend(reversed([((*where, key), item) for key, item in value.items() if type(item) not in _PLAIN]))
         elif isinstance(value, list):
-            todo.extend(reversed([((*where, index), item) for index, item in enumerate(value)]))
+            todo.extend(reversed([((*where, index), item) for index, item in enumerate(value) if type(item) not in _PLAIN]))
+
+
+#: The types of plain values, which :func:`walk` passes over.
+_PLAIN: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 
 
 def _tables(data: Mapping[str, Any]) -> dict[str, Mapping[Any, Any]]:
