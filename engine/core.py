@@ -180,9 +180,9 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, so no modulo bias)."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _BELOW_LIMITS.get(n)
+        if limit is None:
+            limit = _below_limit(n)
         while True:
             x = self.next64()
             if x < limit:
@@ -201,6 +201,22 @@ class Rng:
     def fork(self, stream: int) -> Rng:
         """An independent generator derived from this one's seed and a stream number."""
         return Rng(self._state ^ (0xD1B54A32D192ED03 * (stream + 1)))
+
+
+#: :func:`_below_limit` of the bounds asked so far (the sizes of menus and piles: a few dozen).
+_BELOW_LIMITS: dict[int, int] = {}
+
+
+def _below_limit(n: int) -> int:
+    """The rejection limit of :meth:`Rng.below` for ``n``: the largest multiple of ``n`` up to
+    2**64, so the draws under it fall evenly on ``range(n)``. Kept for small bounds (worked out
+    at every draw otherwise); the numbers drawn are the same either way."""
+    if n <= 0:
+        raise ValueError("below() needs a positive bound")
+    limit = (1 << 64) - ((1 << 64) % n)
+    if n < 4096:
+        _BELOW_LIMITS[n] = limit
+    return limit
 
 
 # --------------------------------------------------------------------------------------------
