@@ -140,3 +140,76 @@ def test_changed_near_marks_the_rooms_next_to_a_tile_and_the_rooms_its_links_joi
     assert house.changed_near("foyer") == house.version
     copy = house.copy()
     assert all(copy.changed_near(r) == house.changed_near(r) for r in house.spots)
+
+
+def explorer_at_turn_decision(seed: int = 3) -> tuple[BetrayalState, str]:
+    """A seeded random 4-player game played to a turn decision some way into the exploration, with
+    spaces left to move."""
+    st = new_game(SPEC, 4, {})
+    st.quiet = True
+    table = seeded_table(seed)
+    while True:
+        req = st._req
+        assert req is not None
+        if req.what == TURN_PROMPT and len(st.history) > 40 and st.movement_left(req.actor) > 0:
+            return st, req.actor
+        st.apply(table.for_actor(req.actor).choose(st, req.actor, st.legal_actions()))
+
+
+def test_a_link_replaced_by_another_changes_the_kept_menu() -> None:
+    # the links made are part of the key by their contents: a haunt removes links with the rooms it
+    # takes out, and a new link may come later, so their count can stay the same
+    st, seat = explorer_at_turn_decision()
+    here = st.ex[seat].room
+    far = [r for r in sorted(st.house.spots) if r != here and r not in {to for to, _, _ in st.exits(seat)}]
+    st.links = [(far[0], far[1], 1, "secret-passage")]
+    before = st._move_actions(seat)
+    st.links = [(here, far[2], 1, "secret-passage")]
+    after = st._move_actions(seat)
+    assert move_action(far[2], 1) in after and move_action(far[2], 1) not in before
+    assert after == moves_with_nothing_kept(st, seat)
+
+
+@pytest.mark.parametrize("tiles_left", [1, 2, 6])
+def test_a_doorway_whose_every_tile_would_seal_the_floor_is_explored_only_with_the_last_tile(tiles_left: int) -> None:
+    # Four one-door rooms around an empty cell, every door facing it: the floor's only four free
+    # doorways, which any tile put there closes, and no dead-end room can be moved to keep one
+    # open. The kept menu's shortcut (every doorway while the floor keeps more than four, or one
+    # tile is left for it) must not apply but to the floor's last tile, which may seal it.
+    st, seat = explorer_at_turn_decision()
+    rooms = {"chapel": (0, 1), "conservatory": (1, 0), "graveyard": (0, -1), "mystic-elevator": (-1, 0)}
+    st.house = House(st.t.rooms)
+    for room, cell in rooms.items():
+        facing = SIDES.index({(0, 1): "south", (1, 0): "west", (0, -1): "north", (-1, 0): "east"}[cell])
+        (door,) = st.t.rooms[room].doors
+        st.house.place(room, "ground", cell, (facing - door) % 4)
+    ground_tiles = sorted(r.id for r in st.t.rooms.values() if r.placement == "stack" and r.floors == ("ground",))
+    st.stack = ground_tiles[:tiles_left]
+    st.aside, st.unshuffled_rooms = [], []
+    st._tile_version += 1
+    st._moves_cache, st._exits_cache = {}, {}  # a house put in by hand starts its versions again
+    st.links = []
+    e = st.ex[seat]
+    e.room, e.part = "chapel", 0
+    st.turn.moved, st.turn.stopped = 0, False
+    assert st.house.free_count("ground") == 4 and not st.house.open_besides("ground", (0, 0))
+    assert st.remaining_for("ground") == tiles_left and st.movement_left(seat) > 0
+    menu = st._move_actions(seat)
+    assert menu == moves_with_nothing_kept(st, seat)
+    assert [a for a in menu if a.kind == "explore"] == ([act("explore", "door", "south")] if tiles_left == 1 else [])
+
+
+def test_a_kept_event_usable_in_the_turn_is_offered_without_a_card_held() -> None:
+    # the menu asks for the held cards' abilities when a card is held or an event kept: an explorer
+    # with no card but a kept event whose ability may be used at any time in the turn is offered it
+    st, seat = explorer_at_turn_decision()
+    e = st.ex[seat]
+    for card in e.cards:
+        st.discards[st.t.cards[card].type].append(card)
+    e.cards = []
+    card = st.decks["event"].pop()
+    e.kept.append(card)
+    st.kept_abilities[card] = ({"trigger": "on-use", "do": [{"gain": {"knowledge": 1}}]},)
+    menu = Turns._turn_actions(st, seat)
+    assert act("use", "ability", f"kept:{card}#0") in menu
+    assert menu == menu_asking_every_part(st, seat)
