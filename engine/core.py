@@ -240,6 +240,11 @@ class Choices(abc.ABC):
     @abc.abstractmethod
     def __contains__(self, action: object) -> bool: ...
 
+    #: Whether :meth:`sample` gives only actions these choices hold (``in`` them), so that an
+    #: action sampled from them needs no check against them: true of the core's own kinds, which
+    #: sample from what they list; a subclass whose ``sample`` may give anything else sets it False.
+    samples_members: ClassVar[bool] = False
+
     @abc.abstractmethod
     def sample(self, rng: Rng) -> Action: ...
 
@@ -254,6 +259,8 @@ class ActionList(Choices):
     """An explicit list of legal actions, in the engine's stable order."""
 
     __slots__ = ("_set", "actions")
+
+    samples_members = True
 
     def __init__(self, actions: Sequence[Action]) -> None:
         self.actions = list(actions)
@@ -292,6 +299,8 @@ def _distinct_faces(faces: tuple[int, ...]) -> tuple[int, ...]:
 
 class DiceRoll(Choices):
     """Chance rolls ``count`` dice. The action is ``roll faces=[...]`` with one face per die."""
+
+    samples_members = True
 
     def __init__(self, count: int, faces: Sequence[int] = DIE_FACES, purpose: str = "") -> None:
         self.count = count
@@ -335,6 +344,8 @@ class Draw(Choices):
 
     An item listed several times (copies) is that much likelier; the action names the item only."""
 
+    samples_members = True
+
     def __init__(self, items: Sequence[str], arg: str = "card", kind: str = "draw") -> None:
         self.items = list(items)
         self.arg = arg
@@ -370,6 +381,8 @@ class Draw(Choices):
 
 class Shuffle(Choices):
     """Chance puts a pile in a random order: ``shuffle pile=<name> order=[...]`` (top first)."""
+
+    samples_members = True
 
     def __init__(self, pile: str, items: Sequence[str]) -> None:
         self.pile = pile
@@ -518,6 +531,12 @@ class GameState(abc.ABC):
             rule, why = self.refusal(action)
             reason = f"not among the {legal.size()} legal actions ({legal.describe()})"
             raise IllegalAction(action, actor, f"{why}; {reason}" if why else reason, rule)
+        return self._apply(action)
+
+    def apply_sampled(self, action: Action) -> list[Event]:
+        """:meth:`apply` an action sampled from this state's :meth:`legal_actions` now, by choices
+        that sample only their members (``Choices.samples_members``): it is legal, so :meth:`apply`'s
+        check against the menu is left out (the fast play loop's random players and chance)."""
         return self._apply(action)
 
     def refusal(self, action: Action) -> tuple[str, str]:
