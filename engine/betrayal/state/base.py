@@ -198,9 +198,9 @@ class StateBase(GameState):
         #: room, side, the house's changes near it and the links made.
         self._moves_cache: dict[ExitsKey, KeptMoves] = {}
         self._exits_cache: dict[ExitsKey, list[tuple[str, int, str]]] = {}
-        #: Each room's own abilities by trigger (``effects.room_abilities_with``), shared by every game of the spec.
-        self.room_abilities_by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = (
-            self.t.derived("room_abilities_by_trigger", lambda _: {}))
+        #: Each room's own abilities by triggers, then room (``effects.room_abilities_with``), shared by every game of the spec.
+        self.room_abilities_by_trigger: dict[tuple[str, ...], dict[str, list[tuple[str, int, Ability]]]] = (
+            self.t.derived("room_abilities_by_triggers", lambda _: {}))
         #: The abilities of each hand (seat, cards, kept), and of each hand by trigger (seat, cards, kept,
         #: trigger): ``effects.held_abilities`` and ``held_abilities_with``; cleared when a position is edited.
         self.held_cache: dict[tuple[Any, ...], list[tuple[str, int, Ability]]] = {}
