@@ -55,14 +55,17 @@ def link_watchers(rooms: Mapping[str, RoomDef]) -> dict[str, frozenset[str]]:
     for room in rooms.values():
         for c in room.connections:
             ends = {room.id, c.to}
-            named = set(ends)
-            for value in (c.requires or {}).values():
-                for name in [value] if isinstance(value, str) else value if isinstance(value, list | tuple) else ():
-                    if isinstance(name, str) and name in rooms:
-                        named.add(name)
+            named = ends | {name for value in (c.requires or {}).values() for name in _names(value) if name in rooms}
             for name in named:
                 out.setdefault(name, set()).update(ends)
     return {name: frozenset(ends) for name, ends in out.items()}
+
+
+def _names(value: object) -> list[str]:
+    """The names a ``requires`` value gives: one name, or a list of them (anything else: none)."""
+    if isinstance(value, str):
+        return [value]
+    return [x for x in value if isinstance(x, str)] if isinstance(value, list | tuple) else []
 
 
 # Spots and placements are named tuples rather than frozen dataclasses: a frozen dataclass is built
@@ -157,9 +160,9 @@ class House:
             self._free_counts[floor] = (self._floor_changes[floor], free)
 
     def _touch(self, room: str, floor: str, cell: Cell) -> None:
-        """``room`` was placed at or taken off ``cell``: the rooms whose ways out that can change
-        (the room, the rooms in the four cells around, the rooms its fixed links join) are marked
-        with the new version."""
+        """``room`` was placed at or taken off ``cell``: the rooms whose ways out this can change (the
+        room, the rooms in the four cells around, the rooms whose fixed links join or require it)
+        are marked with the new version."""
         version = self.version
         near = self._near
         near[room] = version

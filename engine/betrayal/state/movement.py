@@ -124,16 +124,16 @@ class Movement(Discovery):
         return frozenset({(barrier[part] + self.house.spots[room].rotation) % 4})
 
     def _move_actions(self, seat: str) -> list[Action]:
-        """The moves and explores the explorer can afford now.
+        """The moves and explores the explorer can afford now (a new list at each call).
 
         The room's menu is kept (:class:`KeptMoves`) by the room, the side stood on, the house's
-        changes near the room (``House.changed_near``) and the links made (as :meth:`exits_at`'s
-        exits, which the menu's moves are): its ways out and its
-        doorways to an empty cell read nothing else. Whether a doorway may be explored also reads
-        the stack and the whole floor (no floor sealed while tiles for it remain), so that is
-        decided at each ask: every doorway when a tile for the floor remains and the floor keeps
-        more than four free doorways (no tile at one cell can close them all) or only one tile is
-        left (``_can_discover``'s own first answers), else each doorway by ``_can_discover``."""
+        changes near the room (``House.changed_near``) and the links made, as :meth:`exits_at`'s
+        exits are: the room's ways out and its doorways to an empty cell read nothing else.
+        Whether a doorway may be explored also reads the stack and the whole floor (no floor sealed
+        while tiles for it remain), so that is decided at each ask: every doorway when a tile for
+        the floor remains and the floor keeps more than four free doorways (no tile at one cell can
+        close them all) or only one tile is left (``_can_discover``'s own first answers), none when
+        no tile is left, else each doorway by ``_can_discover``."""
         left = self.movement_left(seat)
         if left <= 0:
             return []
