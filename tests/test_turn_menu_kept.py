@@ -118,6 +118,7 @@ def test_kept_turn_menu_is_the_fresh_one_at_every_turn_decision(haunt: int) -> N
         st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
     assert menus["before"] > 20, f"haunt {haunt}: too few turn menus before the reveal ({menus})"
     assert st.haunt is not None, f"haunt {haunt}: the game never reached the reveal"
+    assert menus["after"] > 0, f"haunt {haunt}: no turn menu checked in the haunt phase ({menus})"
 
 
 def test_changed_near_marks_the_rooms_next_to_a_tile_and_the_rooms_its_links_join() -> None:
