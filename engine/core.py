@@ -180,9 +180,9 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (rejection sampling, so no modulo bias)."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _BELOW_LIMITS.get(n)
+        if limit is None:
+            limit = _below_limit(n)
         while True:
             x = self.next64()
             if x < limit:
@@ -201,6 +201,22 @@ class Rng:
     def fork(self, stream: int) -> Rng:
         """An independent generator derived from this one's seed and a stream number."""
         return Rng(self._state ^ (0xD1B54A32D192ED03 * (stream + 1)))
+
+
+#: :func:`_below_limit` of the bounds asked so far (the sizes of menus and piles: a few dozen).
+_BELOW_LIMITS: dict[int, int] = {}
+
+
+def _below_limit(n: int) -> int:
+    """The rejection limit of :meth:`Rng.below` for ``n``: the largest multiple of ``n`` up to
+    2**64, so the draws under it fall evenly on ``range(n)``. Kept for small bounds (worked out
+    at every draw otherwise); the numbers drawn are the same either way."""
+    if n <= 0:
+        raise ValueError("below() needs a positive bound")
+    limit = (1 << 64) - ((1 << 64) % n)
+    if n < 4096:
+        _BELOW_LIMITS[n] = limit
+    return limit
 
 
 # --------------------------------------------------------------------------------------------
@@ -224,6 +240,11 @@ class Choices(abc.ABC):
     @abc.abstractmethod
     def __contains__(self, action: object) -> bool: ...
 
+    #: Whether :meth:`sample` gives only actions these choices hold (``in`` them), so that an
+    #: action sampled from them needs no check against them: true of the core's own kinds, which
+    #: sample from what they list; a subclass whose ``sample`` may give anything else sets it False.
+    samples_members: ClassVar[bool] = False
+
     @abc.abstractmethod
     def sample(self, rng: Rng) -> Action: ...
 
@@ -238,6 +259,8 @@ class ActionList(Choices):
     """An explicit list of legal actions, in the engine's stable order."""
 
     __slots__ = ("_set", "actions")
+
+    samples_members = True
 
     def __init__(self, actions: Sequence[Action]) -> None:
         self.actions = list(actions)
@@ -276,6 +299,8 @@ def _distinct_faces(faces: tuple[int, ...]) -> tuple[int, ...]:
 
 class DiceRoll(Choices):
     """Chance rolls ``count`` dice. The action is ``roll faces=[...]`` with one face per die."""
+
+    samples_members = True
 
     def __init__(self, count: int, faces: Sequence[int] = DIE_FACES, purpose: str = "") -> None:
         self.count = count
@@ -319,6 +344,8 @@ class Draw(Choices):
 
     An item listed several times (copies) is that much likelier; the action names the item only."""
 
+    samples_members = True
+
     def __init__(self, items: Sequence[str], arg: str = "card", kind: str = "draw") -> None:
         self.items = list(items)
         self.arg = arg
@@ -354,6 +381,8 @@ class Draw(Choices):
 
 class Shuffle(Choices):
     """Chance puts a pile in a random order: ``shuffle pile=<name> order=[...]`` (top first)."""
+
+    samples_members = True
 
     def __init__(self, pile: str, items: Sequence[str]) -> None:
         self.pile = pile
@@ -502,6 +531,12 @@ class GameState(abc.ABC):
             rule, why = self.refusal(action)
             reason = f"not among the {legal.size()} legal actions ({legal.describe()})"
             raise IllegalAction(action, actor, f"{why}; {reason}" if why else reason, rule)
+        return self._apply(action)
+
+    def apply_sampled(self, action: Action) -> list[Event]:
+        """:meth:`apply` an action sampled from this state's :meth:`legal_actions` now, by choices
+        that sample only their members (``Choices.samples_members``): it is legal, so :meth:`apply`'s
+        check against the menu is left out (the fast play loop's random players and chance)."""
         return self._apply(action)
 
     def refusal(self, action: Action) -> tuple[str, str]:

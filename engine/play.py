@@ -21,6 +21,9 @@ class Controller(abc.ABC):
     """Chooses an action for the actor to move."""
 
     name: str = "controller"
+    #: Whether :meth:`choose` gives what ``legal.sample`` gives (so, with choices that sample only
+    #: their members, a legal action: the fast loop then skips apply's check of it).
+    samples: bool = False
 
     @abc.abstractmethod
     def choose(self, state: GameState, actor: str, legal: Choices) -> Action: ...
@@ -55,6 +58,7 @@ class SeededRandom(Controller):
     """Chooses uniformly among the legal actions with its own seeded generator."""
 
     name = "random"
+    samples = True
 
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
@@ -172,8 +176,10 @@ def run_fast(
 ) -> FastResult:
     """Play on like :func:`play`, with the same decisions and the same stopping rules, but keep no
     record: no steps, no event text (for studies and benchmarks, which count or look at the final
-    state). ``taken``, when given, receives every action in order (tests/test_play.py compares them
-    with the recorded loop's)."""
+    state). An action a controller sampled from the menu (``Controller.samples``, with choices that
+    sample only their members) is applied without :meth:`~GameState.apply`'s check against the menu
+    it came from. ``taken``, when given, receives every action in order (tests/test_play.py compares
+    them with the recorded loop's)."""
     decisions = 0
     stopped: str | None = None
     quiet = state.quiet
@@ -190,8 +196,12 @@ def run_fast(
                 stopped = "step-limit"
                 break
             legal = state.legal_actions()
-            action = table.for_actor(actor).choose(state, actor, legal)
-            state.apply(action)
+            controller = table.for_actor(actor)
+            action = controller.choose(state, actor, legal)
+            if controller.samples and legal.samples_members:
+                state.apply_sampled(action)  # a sample of this very menu: apply's check would find it there
+            else:
+                state.apply(action)
             if taken is not None:
                 taken.append(action)
             decisions += 1

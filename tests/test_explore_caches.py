@@ -1,8 +1,9 @@
 """What Betrayal keeps between decisions for exploring and moving must be what a fresh computation
 gives: each floor's count of free doorways (kept up to date as tiles are placed and taken off, not
-walked again), the ways out of every room from each side and from every side (kept by the room,
-the house's version and the links) and the explorer's move menu (kept by the room, the house, the
-stack and the links); and the walking distances cut short at a distance (the Dog's reach) must be
+walked again), the ways out of every room from each side and from every side and the explorer's
+move menu (kept by the room, the house's changes near it and the links; which doorways may be
+explored decided at each ask: tests/test_turn_menu_kept.py checks the whole turn menu in every
+haunt); and the walking distances cut short at a distance (the Dog's reach) must be
 the whole walk's as near. Checked at every step of seeded random games from the setup to the end,
 in haunts that take rooms out of the house (31, 32) and in random haunts (the Mystic Elevator
 moves its tile in exploration)."""

@@ -46,6 +46,28 @@ def door_rotations(rooms: Mapping[str, RoomDef]) -> dict[str, tuple[frozenset[in
     return {r: tuple(rotate(d.doors, k) for k in range(4)) for r, d in rooms.items()}
 
 
+def link_watchers(rooms: Mapping[str, RoomDef]) -> dict[str, frozenset[str]]:
+    """For each room, the rooms whose ways out may change when it comes into the house or leaves
+    it: both ends of every fixed link (strip, stairs, chute ...) that leads to it or whose
+    ``requires`` names it. More rooms than need it is harmless (they only work their ways out
+    again); one missing would keep a stale menu."""
+    out: dict[str, set[str]] = {}
+    for room in rooms.values():
+        for c in room.connections:
+            ends = {room.id, c.to}
+            named = ends | {name for value in (c.requires or {}).values() for name in _names(value) if name in rooms}
+            for name in named:
+                out.setdefault(name, set()).update(ends)
+    return {name: frozenset(ends) for name, ends in out.items()}
+
+
+def _names(value: object) -> list[str]:
+    """The names a ``requires`` value gives: one name, or a list of them (anything else: none)."""
+    if isinstance(value, str):
+        return [value]
+    return [x for x in value if isinstance(x, str)] if isinstance(value, list | tuple) else []
+
+
 # Spots and placements are named tuples rather than frozen dataclasses: a frozen dataclass is built
 # field by field through object.__setattr__, and placing a tile makes one spot and trying its
 # rotations a placement each, many times a turn.
@@ -68,12 +90,17 @@ class Placement(NamedTuple):
 class House:
     """Placed rooms by floor and cell. Mutable; ``copy()`` gives an independent house."""
 
-    __slots__ = ("_floor_changes", "_free_cache", "_free_counts", "_rot", "grid", "rooms", "spots", "version")
+    __slots__ = ("_floor_changes", "_free_cache", "_free_counts", "_near", "_rot", "_watchers", "grid", "rooms", "spots", "version")
 
-    def __init__(self, rooms: Mapping[str, RoomDef], rotations: Mapping[str, tuple[frozenset[int], ...]] | None = None) -> None:
+    def __init__(self, rooms: Mapping[str, RoomDef], rotations: Mapping[str, tuple[frozenset[int], ...]] | None = None,
+                 watchers: Mapping[str, frozenset[str]] | None = None) -> None:
         self.rooms = rooms
         # every room's door sides under each rotation (``door_rotations``; pass them in to share them)
         self._rot = rotations if rotations is not None else door_rotations(rooms)
+        # the rooms whose fixed links depend on each room being placed (``link_watchers``; likewise)
+        self._watchers = watchers if watchers is not None else link_watchers(rooms)
+        # each room's changed_near(): the version of the last change at or next to it
+        self._near: dict[str, int] = {}
         self.grid: dict[str, dict[Cell, str]] = {f: {} for f in FLOORS}
         self.spots: dict[str, Spot] = {}
         self.version = 0
@@ -85,11 +112,11 @@ class House:
         self._free_counts: dict[str, tuple[int, int]] = {}
 
     def copy(self) -> House:
-        other = House(self.rooms, self._rot)
-        other._rot = self._rot
+        other = House(self.rooms, self._rot, self._watchers)
         other.grid = {f: dict(g) for f, g in self.grid.items()}
         other.spots = dict(self.spots)
         other.version = self.version
+        other._near = dict(self._near)
         other._floor_changes = dict(self._floor_changes)
         return other
 
@@ -106,6 +133,7 @@ class House:
         self.grid[floor][cell] = room
         self.spots[room] = Spot(floor, cell, rotation % 4)
         self._changed(floor, free)
+        self._touch(room, floor, cell)
 
     def remove(self, room: str) -> Spot:
         spot = self.spots.pop(room)
@@ -116,6 +144,7 @@ class House:
             # the reverse of placing it: its doors that faced an empty cell close, those facing its cell open
             free += self.cell_blocks(spot.floor, spot.cell) - self._open_sides(grid, spot.cell, self._rot[room][spot.rotation], None)
         self._changed(spot.floor, free)
+        self._touch(room, spot.floor, spot.cell)
         return spot
 
     def _kept_free_count(self, floor: str) -> int | None:
@@ -129,6 +158,30 @@ class House:
         self._floor_changes[floor] += 1
         if free is not None:
             self._free_counts[floor] = (self._floor_changes[floor], free)
+
+    def _touch(self, room: str, floor: str, cell: Cell) -> None:
+        """``room`` was placed at or taken off ``cell``: the rooms whose ways out this can change (the
+        room, the rooms in the four cells around, the rooms whose fixed links join or require it)
+        are marked with the new version."""
+        version = self.version
+        near = self._near
+        near[room] = version
+        grid = self.grid[floor]
+        x, y = cell
+        for dx, dy in DELTA:
+            other = grid.get((x + dx, y + dy))
+            if other is not None:
+                near[other] = version
+        for other in self._watchers.get(room, ()):
+            near[other] = version
+
+    def changed_near(self, room: str) -> int:
+        """The house's :attr:`version` when a tile last came to or left the room's own cell, a cell
+        next to it, or a room one of its fixed links joins or requires (0: never). The room's ways
+        out (which doors meet a door, which face an empty cell, which fixed links lead somewhere)
+        read nothing else of the house, so they stay as they are while this does: the menus keep
+        them by it rather than by :attr:`version`, which every tile anywhere changes."""
+        return self._near.get(room, 0)
 
     def __contains__(self, room: object) -> bool:
         return room in self.spots

@@ -33,8 +33,16 @@ from __future__ import annotations
 
 # The verb table is filled when its module loads; nothing else is taken from it by name.
 from hauntcheck.engine.betrayal.effects import verbs  # noqa: F401
-from hauntcheck.engine.betrayal.effects.abilities import held_abilities, room_abilities
-from hauntcheck.engine.betrayal.effects.actions import blocked, card_actions, do_action, max_move, room_actions, status_actions
+from hauntcheck.engine.betrayal.effects.abilities import held_abilities, room_abilities, room_abilities_with
+from hauntcheck.engine.betrayal.effects.actions import (
+    MENU_TRIGGERS,
+    blocked,
+    card_actions,
+    do_action,
+    max_move,
+    room_actions,
+    status_actions,
+)
 from hauntcheck.engine.betrayal.effects.cards import _peek, _token_card
 from hauntcheck.engine.betrayal.effects.context import GROUPS, ROOM_RULES, Ctx, Effects, source_rule, variant_on
 from hauntcheck.engine.betrayal.effects.hooks import EFFECT_HOOKS, villain_elevator
@@ -77,6 +85,7 @@ __all__ = [
     "CONDITION_HOOKS",
     "EFFECT_HOOKS",
     "GROUPS",
+    "MENU_TRIGGERS",
     "ONGOING_HOOKS",
     "ROLL_TIMINGS",
     "ROOM_RULES",
@@ -113,6 +122,7 @@ __all__ = [
     "own_roll",
     "placement_actions",
     "room_abilities",
+    "room_abilities_with",
     "room_actions",
     "run",
     "run_triggered",

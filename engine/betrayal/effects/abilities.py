@@ -40,11 +40,12 @@ def room_abilities_with(st: BetrayalState, room: str, triggers: tuple[str, ...])
     sorted out once per spec (kept in the tables' derived data): most rooms have none for a
     trigger, and the moments that ask (entering, leaving, a turn's end, the turn menu) come at
     nearly every step."""
-    by_trigger = st.room_abilities_by_trigger
-    own = by_trigger.get((room, triggers))
+    by_room = st.room_abilities_by_trigger.get(triggers)  # by triggers, then room: no key tuple built per ask
+    if by_room is None:
+        by_room = st.room_abilities_by_trigger[triggers] = {}
+    own = by_room.get(room)
     if own is None:
-        own = by_trigger[(room, triggers)] = [
-            x for x in room_abilities(st, room) if x[0].startswith("room:") and x[2].get("trigger") in triggers]
+        own = by_room[room] = [x for x in room_abilities(st, room) if x[0].startswith("room:") and x[2].get("trigger") in triggers]
     if not st.tokens.get(room):
         return own
     return [x for x in room_abilities(st, room) if x[2].get("trigger") in triggers]

@@ -22,7 +22,10 @@ from hauntcheck.engine.betrayal.effects.cards import _escape
 from hauntcheck.engine.betrayal.effects.context import Ctx, _ability_of, _key, _pick_seat, _source_name, _who, source_rule
 from hauntcheck.engine.betrayal.effects.hooks import EFFECT_HOOKS
 from hauntcheck.engine.betrayal.effects.interpreter import condition, leads_to_closed_floor, run
-from hauntcheck.engine.core import Action
+from hauntcheck.engine.core import Action, act
+
+#: The triggers of the room abilities the turn menu offers (:func:`room_actions`).
+MENU_TRIGGERS = ("in-room", "cross")
 
 # Roll-gated ways the traitor takes without the roll (the Revolving Wall's switch), by ability source.
 TRAITOR_PASSES: dict[str, str] = {"token:wall-switch": "traitor.revolving-wall"}
@@ -53,7 +56,7 @@ def room_actions(st: BetrayalState, seat: str) -> list[Action]:
     e = st.ex[seat]
     out = []
     rdef = st.t.rooms[e.room]
-    for source, index, ability in room_abilities_with(st, e.room, ("in-room", "cross")):
+    for source, index, ability in room_abilities_with(st, e.room, MENU_TRIGGERS):
         trig = ability.get("trigger")
         if trig == "cross" and (len(rdef.barrier) < 2 or (st.movement_left(seat) <= 0 and st.turn.stopped)):
             continue
@@ -68,7 +71,7 @@ def room_actions(st: BetrayalState, seat: str) -> list[Action]:
             continue  # haunt.floor-removed: a drop to a floor out of play is not offered
         if trig == "cross" and st.turn.stopped:
             continue
-        out.append(Action.of("cross" if trig == "cross" else "use", ability=_key(source, index)))
+        out.append(act("cross" if trig == "cross" else "use", "ability", _key(source, index)))
     return out
 
 
@@ -93,7 +96,7 @@ def card_actions(st: BetrayalState, seat: str) -> list[Action]:
             continue
         if all("custom" in eff and eff["custom"] not in EFFECT_HOOKS for eff in ability.get("do", [])):
             continue  # nothing the engine can do yet (reported in docs/betrayal-engine.md)
-        out.append(Action.of("use", ability=_key(source, index)))
+        out.append(act("use", "ability", _key(source, index)))
     return out
 
 

@@ -118,9 +118,14 @@ def _sub(ctx: Ctx, seat: str) -> Ctx:
     return Ctx(seat, ctx.source, ctx.discovering, ctx.rolled)
 
 
+#: The keys of an effect that qualify it (who, whether, under which variant, notes) rather than name its verb.
+_QUALIFIERS = frozenset({"who", "optional", "says", "cite", "unverified", "judgement", "variant", "unless_variant"})
+
+
 def _verb(eff: Mapping[str, Any]) -> str:
+    """The effect's verb: its first key that is not a qualifier (``custom`` if none is)."""
     for k in eff:
-        if k not in ("who", "optional", "says", "cite", "unverified", "judgement", "variant", "unless_variant"):
+        if k not in _QUALIFIERS:
             return k
     return "custom"
 

@@ -96,6 +96,14 @@ def run_triggered(st: BetrayalState, seat: str, trigger: str, room: str, discove
         yield from run(st, ability.get("do", []), ctx)
 
 
+def has_triggered(st: BetrayalState, room: str, trigger: str) -> bool:
+    """Whether the room (or a token lying in it) has an ability with this trigger. Most rooms have
+    none for a given moment, and entering, leaving and a turn's end come at nearly every step, so
+    :func:`run_triggered` (a generator made and driven to its end) is run only when there are some:
+    with none it does nothing."""
+    return bool(room_abilities_with(st, room, (trigger,)))
+
+
 def start_of_turn(st: BetrayalState, seat: str) -> Gen[None]:
     e = st.ex[seat]
     for name, fails in sorted(e.status.items()):
@@ -118,7 +126,8 @@ def start_of_turn(st: BetrayalState, seat: str) -> Gen[None]:
 
 def end_of_turn(st: BetrayalState, seat: str) -> Gen[None]:
     e = st.ex[seat]
-    yield from run_triggered(st, seat, "end-of-turn", e.room)
+    if has_triggered(st, e.room, "end-of-turn"):
+        yield from run_triggered(st, seat, "end-of-turn", e.room)
     for card in list(e.kept):
         until = st.kept_until.get(card, ())
         ctx = Ctx(seat, f"kept:{card}")
@@ -133,7 +142,8 @@ def leave_room(st: BetrayalState, seat: str) -> Gen[bool]:
     e = st.ex[seat]
     room = e.room
     before = st.turn.stopped
-    yield from run_triggered(st, seat, "exit", room)
+    if has_triggered(st, room, "exit"):
+        yield from run_triggered(st, seat, "exit", room)
     if st.turn.stopped and not before:
         return False
     return e.room == room
@@ -157,12 +167,14 @@ def enter_room(st: BetrayalState, seat: str, discovering: bool) -> Gen[None]:
     if not discovering and symbol in ("omen", "item", "event") and not st.quiet:  # the text is work: skipped when nobody reads the events
         st.emit("card.first-discoverer-only", f"{st.room_name(room)} was discovered before: {st.name(seat)} draws no {symbol} card",
             room=room, seat=seat, kind=symbol)
-    yield from run_triggered(st, seat, "enter", room, discovering=discovering)
+    if has_triggered(st, room, "enter"):
+        yield from run_triggered(st, seat, "enter", room, discovering=discovering)
 
 
 def discovered(st: BetrayalState, seat: str, room: str) -> Gen[None]:
     """A room just discovered by this explorer: its on-discover text, its card, then its text."""
-    yield from run_triggered(st, seat, "on-discover", room, discovering=True)
+    if has_triggered(st, room, "on-discover"):
+        yield from run_triggered(st, seat, "on-discover", room, discovering=True)
     symbol = st.t.rooms[room].symbol
     if symbol in ("omen", "item", "event"):
         if not st.quiet:  # the text is work: skipped when nobody reads the events

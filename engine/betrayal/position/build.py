@@ -122,8 +122,8 @@ class KeptState:
 
     def warm(self, started: BetrayalState) -> None:
         """Give every copy the menu caches (:data:`WARM_CACHES`) of ``started``, a copy of this
-        state whose turn has restarted: their entries are keyed by the versions of the house and
-        the stack, so what holds for the state they were made on holds for every copy that reaches
+        state whose turn has restarted: their entries are keyed by the house's versions (of the
+        changes near each room) and the links, so what holds for the state they were made on holds for every copy that reaches
         it; their lists are shared, as in a game (never changed, only replaced)."""
         self.fields = [(key, dict(getattr(started, key)), dict.copy) if key in WARM_CACHES else (key, value, copy)
                        for key, value, copy in self.fields]

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar
 
-from hauntcheck.engine.betrayal.house import House, door_rotations
+from hauntcheck.engine.betrayal.house import House, door_rotations, link_watchers
 from hauntcheck.engine.betrayal.model import Ability, Tables
 from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, DiceRoll, Draw, Event, EventArg, GameState, RuleBook
 
@@ -85,6 +85,22 @@ class Turn:
     short_exit: bool = False
     #: The clause that ended the movement (``stopped``), when the engine knows it; a refusal to move names it.
     stop_rule: str = ""
+
+
+#: A kept room's exits and move menu: (room, side stood on or -1 for every side,
+#: ``House.changed_near(room)``, the links made).
+ExitsKey: TypeAlias = tuple[str, int, int, tuple[tuple[str, str, int, str], ...]]
+
+
+class KeptMoves(NamedTuple):
+    """A room's move menu as kept between decisions (``Movement._move_actions``), each action with
+    its cost in spaces: the moves along its ways out, the doorways facing an empty cell (world
+    sides, in side order) and the whole menu when every one of them may be explored. Which may be
+    explored depends on the stack too, so it is decided at each ask."""
+
+    moves: list[tuple[int, Action]]
+    doorways: tuple[int, ...]
+    with_every_doorway: list[tuple[int, Action]]
 
 
 @dataclass(frozen=True)
@@ -153,7 +169,8 @@ class StateBase(GameState):
         self.seat_ids = [f"P{i + 1}" for i in range(self.n)]
         self.t_links = _static_links(self.t)
         self.no_end_rooms = _chute_rooms(self.t)
-        self.house = House(self.t.rooms, self.t.derived("door_rotations", lambda t: door_rotations(t.rooms)))
+        self.house = House(self.t.rooms, self.t.derived("door_rotations", lambda t: door_rotations(t.rooms)),
+                           self.t.derived("link_watchers", lambda t: link_watchers(t.rooms)))
         self.stack: list[str] = []
         self.aside: list[str] = []
         # floors a haunt took out of play (``haunt.floor-removed``) and their tiles, out of the game
@@ -177,11 +194,13 @@ class StateBase(GameState):
         # cards looked at (It Is Meant to Be, Crystal Ball): the known top of each card stack, in order
         self.deck_tops: dict[str, list[str]] = {"omen": [], "item": [], "event": []}
         self.variants: frozenset[str] = frozenset(parse_variants(setup.options.get("variants")))
-        self._moves_cache: dict[tuple[str, int, int, int, int], list[tuple[int, Action]]] = {}
-        self._exits_cache: dict[tuple[str, int, int, int], list[tuple[str, int, str]]] = {}
-        #: Each room's own abilities by trigger (``effects.room_abilities_with``), shared by every game of the spec.
-        self.room_abilities_by_trigger: dict[tuple[str, tuple[str, ...]], list[tuple[str, int, Ability]]] = (
-            self.t.derived("room_abilities_by_trigger", lambda _: {}))
+        #: Each room's kept move menu (``Movement._move_actions``) and exits (``exits_at``), by
+        #: room, side, the house's changes near it and the links made.
+        self._moves_cache: dict[ExitsKey, KeptMoves] = {}
+        self._exits_cache: dict[ExitsKey, list[tuple[str, int, str]]] = {}
+        #: Each room's own abilities by triggers, then room (``effects.room_abilities_with``), shared by every game of the spec.
+        self.room_abilities_by_trigger: dict[tuple[str, ...], dict[str, list[tuple[str, int, Ability]]]] = (
+            self.t.derived("room_abilities_by_triggers", lambda _: {}))
         #: The abilities of each hand (seat, cards, kept), and of each hand by trigger (seat, cards, kept,
         #: trigger): ``effects.held_abilities`` and ``held_abilities_with``; cleared when a position is edited.
         self.held_cache: dict[tuple[Any, ...], list[tuple[str, int, Ability]]] = {}

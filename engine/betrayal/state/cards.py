@@ -7,6 +7,8 @@ refuses), dropped and picked up at most once per turn each; companions cannot be
 
 from __future__ import annotations
 
+import functools
+
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.state.base import Explorer, Gen
 from hauntcheck.engine.betrayal.state.traits import Traits
@@ -39,7 +41,7 @@ class Cards(Traits):
             for c in tradeable:
                 for o in others:
                     if f"refused:{c}:{o}" not in t.keys:
-                        out.append(Action.of("trade", card=c, to=o))
+                        out.append(trade_action(c, o))
         return out
 
     def _item_action(self, seat: str, a: Action) -> Gen[None]:
@@ -142,3 +144,10 @@ class Cards(Traits):
                 self.discards["event"].append(card)
                 self.emit("event.resolve-and-discard", f"{self.card_name(card)} is resolved and discarded", card=card)
         return card
+
+
+@functools.cache
+def trade_action(card: str, to: str) -> Action:
+    """``trade card=<card> to=<seat>``, built once: a hand that can be traded is offered again at
+    every decision of the turn."""
+    return Action("trade", (("card", card), ("to", to)))

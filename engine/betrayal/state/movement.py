@@ -15,7 +15,7 @@ from typing import Any
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.house import opposite, step
 from hauntcheck.engine.betrayal.model import SIDES
-from hauntcheck.engine.betrayal.state.base import Explorer, Gen
+from hauntcheck.engine.betrayal.state.base import ExitsKey, Explorer, Gen, KeptMoves
 from hauntcheck.engine.betrayal.state.discovery import Discovery
 from hauntcheck.engine.core import Action, act
 
@@ -24,12 +24,17 @@ class Movement(Discovery):
     """Exits, movement, the room an explorer stands in, distances."""
 
     def movement_left(self, seat: str) -> int:
-        if self.turn.stopped:
+        """Spaces the explorer may still move this turn: Speed and the turn's extra spaces less
+        those moved, under the cap of a held card (none without a card held or kept)."""
+        turn = self.turn
+        if turn.stopped:
             return 0
-        left = self.speed(seat) + self.turn.extra - self.turn.moved
-        cap = effects.max_move(self.as_betrayal_state(), seat)
-        if cap is not None:
-            left = min(left, cap - self.turn.moved)
+        left = self.speed(seat) + turn.extra - turn.moved
+        e = self.ex[seat]
+        if e.cards or e.kept:  # asked at every menu: an empty hand caps nothing
+            cap = effects.max_move(self.as_betrayal_state(), seat)
+            if cap is not None:
+                left = min(left, cap - turn.moved)
         return max(0, left)
 
     def exits(self, seat: str) -> list[tuple[str, int, str]]:
@@ -39,15 +44,17 @@ class Movement(Discovery):
 
     def exits_at(self, room: str, part: int, every_side: bool = False) -> list[tuple[str, int, str]]:
         """:meth:`_exits` from side ``part`` of ``room`` (from every side: ``every_side``), kept until
-        a tile is placed or moved or a link is made (the exits of a room change only then); the list
-        is shared, not to be changed."""
-        key = (room, -1 if every_side else part, self.house.version, len(self.links))
+        a tile is placed or moved next to the room or at a room its fixed links join
+        (``House.changed_near``), or the links made change (their count is not enough: a haunt
+        takes links out with the rooms it removes, and a new one may come later): the exits of a
+        room change only then. The list is shared, not to be changed."""
+        key = (room, -1 if every_side else part, self.house.changed_near(room), tuple(self.links))
         cached = self._exits_cache.get(key)
         if cached is None:
             cached = self._keep_exits(key, self._exits_from(room, part, every_side))
         return cached
 
-    def _keep_exits(self, key: tuple[str, int, int, int], exits: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
+    def _keep_exits(self, key: ExitsKey, exits: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
         """Keep ``exits`` as :meth:`exits_at`'s answer for ``key`` (the kept answers are few: a
         full cache starts over)."""
         if len(self._exits_cache) > 512:
@@ -117,24 +124,50 @@ class Movement(Discovery):
         return frozenset({(barrier[part] + self.house.spots[room].rotation) % 4})
 
     def _move_actions(self, seat: str) -> list[Action]:
+        """The moves and explores the explorer can afford now (a new list at each call).
+
+        The room's menu is kept (:class:`KeptMoves`) by the room, the side stood on, the house's
+        changes near the room (``House.changed_near``) and the links made, as :meth:`exits_at`'s
+        exits are: the room's ways out and its doorways to an empty cell read nothing else.
+        Whether a doorway may be explored also reads the stack and the whole floor (no floor sealed
+        while tiles for it remain), so that is decided at each ask: every doorway when a tile for
+        the floor remains and the floor keeps more than four free doorways (no tile at one cell can
+        close them all) or only one tile is left (``_can_discover``'s own first answers), none when
+        no tile is left, else each doorway by ``_can_discover``."""
         left = self.movement_left(seat)
         if left <= 0:
             return []
         e = self.ex[seat]
-        key = (e.room, e.part, self.house.version, self._tile_version, len(self.links))
-        cached = self._moves_cache.get(key)
-        if cached is None:
-            # the exits and the doorways to explore come from one walk of the room's doors (the
-            # explorer is in a new room at most asks); the exits are kept for exits_at as well
-            exits, empty = self._ways_out(e.room, e.part)
-            self._keep_exits((e.room, e.part, key[2], key[4]), exits)
-            moves = [(cost, move_action(room, cost)) for room, cost, _ in exits]
-            floor = self.house.floor_of(e.room)
-            moves += [(1, act("explore", "door", SIDES[side])) for side in empty if self._can_discover(floor, e.room, side)]
-            if len(self._moves_cache) > 512:
-                self._moves_cache.clear()
-            self._moves_cache[key] = cached = moves
-        return [a for cost, a in cached if cost <= left]
+        room = e.room
+        house = self.house
+        key = (room, e.part, house.changed_near(room), tuple(self.links))
+        kept = self._moves_cache.get(key)
+        if kept is None:
+            kept = self._keep_moves(key)
+        moves = kept.moves
+        if kept.doorways:
+            floor = house.spots[room].floor
+            remaining = self.remaining_for(floor)
+            if remaining == 1 or (remaining and house.free_count(floor) > 4):
+                moves = kept.with_every_doorway
+            elif remaining:
+                moves = moves + [(1, _explore_action(side)) for side in kept.doorways if self._can_discover(floor, room, side)]
+        return [a for cost, a in moves if cost <= left]
+
+    def _keep_moves(self, key: ExitsKey) -> KeptMoves:
+        """Work out and keep the menu of side ``key[1]`` of room ``key[0]`` (:meth:`_move_actions`)."""
+        room, part = key[0], key[1]
+        # the exits and the doorways come from one walk of the room's doors (the explorer is in a
+        # new room at many asks); the exits are kept for exits_at as well
+        exits, empty = self._ways_out(room, part)
+        self._keep_exits(key, exits)
+        moves = [(cost, move_action(to, cost)) for to, cost, _ in exits]
+        doorways = tuple(empty)
+        kept = KeptMoves(moves, doorways, moves + [(1, _explore_action(side)) for side in doorways])
+        if len(self._moves_cache) > 512:
+            self._moves_cache.clear()
+        self._moves_cache[key] = kept
+        return kept
 
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
         e = self.ex[seat]
@@ -243,6 +276,11 @@ class Movement(Discovery):
 def move_action(room: str, cost: int) -> Action:
     """``move to=<room> cost=<n>``, built once: the move menus list the same few moves again and again."""
     return Action("move", (("to", room), ("cost", cost)))
+
+
+def _explore_action(side: int) -> Action:
+    """``explore door=<side>`` (shared: :func:`~hauntcheck.engine.core.act` builds each once)."""
+    return act("explore", "door", SIDES[side])
 
 
 DOOR_HOW = tuple(f"door {s}" for s in SIDES)

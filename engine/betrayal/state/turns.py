@@ -150,12 +150,29 @@ class Turns(HauntRoll):
         yield from effects.end_of_turn(self.as_betrayal_state(), seat)
 
     def _turn_actions(self, seat: str) -> list[Action]:
+        """The explorer's turn menu: moves and explores (none while a hindrance blocks moving),
+        the room's abilities and the barrier crossing, the held cards' abilities, escapes from
+        hindrances, item actions, and ending the turn (not in a chute's room).
+
+        The moves are kept by room between decisions (:meth:`_move_actions`). The other parts are
+        empty at nine decisions in ten (measured on random play to the reveal), and each is empty
+        whatever else holds when what it lists from is: the room's own abilities for the menu and
+        tokens lying in it (``in-room``, ``cross``), the cards held and events kept, the explorer's
+        cards and the room's item pile. Each part is asked for only when that is not empty; the
+        test is the one the part would make first itself."""
         e = self.ex[seat]
         st = self.as_betrayal_state()
         blocked = effects.blocked(st, seat)
-        out = [] if blocked else self._move_actions(seat) + effects.room_actions(st, seat) + effects.card_actions(st, seat)
+        if blocked:
+            out: list[Action] = []
+        else:
+            out = self._move_actions(seat)  # a new list: extended in place
+            if effects.room_abilities_with(st, e.room, effects.MENU_TRIGGERS):
+                out += effects.room_actions(st, seat)
+            if e.cards or e.kept:
+                out += effects.card_actions(st, seat)
         out += effects.status_actions(st, seat)
-        if not blocked:
+        if not blocked and (e.cards or self.piles.get(e.room)):
             out += self._item_actions(seat, e)
         if e.room not in self.no_end_rooms:
             out.append(END)
