@@ -261,7 +261,7 @@ def _draw_any_floor(st: BetrayalState, ctx: Ctx) -> Gen[tuple[str | None, str]]:
         if _any_floor_spots(st, tile):
             st.held_tile = tile
             return tile, st.t.rooms[tile].floors[0]
-        st.aside.append(tile)
+        st._set_aside(tile)
         st.emit("discover.sealing-tile-discarded", f"{st.room_name(tile)} has no place in the house and is set aside", room=tile)
         if not any(_any_floor_spots(st, t) for t in st.stack + st.aside):
             return None, ""

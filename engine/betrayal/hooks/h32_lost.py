@@ -49,7 +49,7 @@ def _set_aside_rooms(st: HauntState, gone: list[str]) -> None:
     lying in a room stay with its tile, and other tokens on it go back with their card."""
     for room in gone:
         st.house.remove(room)
-        st.aside.append(room)  # shuffled into the stack below; accounted for meanwhile
+        st.aside.append(room)  # shuffled into the stack below; counted among the tiles left meanwhile
         for token in st.tokens.pop(room, []):
             card = effects._token_card(st, token)
             if card is not None and card in st.token_cards and not any(token in v for v in st.tokens.values()):
@@ -62,6 +62,7 @@ def _set_aside_rooms(st: HauntState, gone: list[str]) -> None:
     st.tokens = {r: v for r, v in st.tokens.items() if v}
     st.links = [x for x in st.links if x[0] not in gone and x[1] not in gone]
     st.passages = [x for x in st.passages if x[0] not in gone and x[1] not in gone]
+    st._tile_version += 1  # the piles changed: the tiles left for each floor are counted again
 
 
 @hook.setup("lost-house-reshuffle")

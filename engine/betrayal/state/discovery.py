@@ -220,18 +220,24 @@ class Discovery(Cards):
             if tile is None:
                 return None
             if floor not in self.t.rooms[tile].floors:
-                self.aside.append(tile)
+                self._set_aside(tile)
                 if not self.quiet:  # the text is work: skipped when nobody reads the events
                     self.emit("discover.set-aside-mismatch", f"{self.room_name(tile)} does not fit the {floor} floor and is set "
                               "aside", room=tile, floor=floor)
                 continue
             if not placements(tile):
-                self.aside.append(tile)
+                self._set_aside(tile)
                 self.emit("discover.sealing-tile-discarded", f"{self.room_name(tile)} could only seal off the {floor} floor "
                           "and is discarded", room=tile, floor=floor)
                 continue
             self.held_tile = tile
             return tile
+
+    def _set_aside(self, tile: str) -> None:
+        """Put a tile just turned up on the set-aside pile. The piles changed, so the counts of
+        tiles left for each floor (``remaining_for``) kept while the tile was in hand go stale."""
+        self.aside.append(tile)
+        self._tile_version += 1
 
     def choose_placement(self, seat: str, tile: str, floor: str, options: list[Placement]) -> Gen[Placement]:
         # ``place cell=[x, y] rotation=r``, built directly: a placement's cell is already a tuple
