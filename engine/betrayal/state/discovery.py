@@ -182,6 +182,8 @@ class Discovery(Cards):
         self.house.place(room, floor, cell, rotation)
         if self.held_tile == room:
             self.held_tile = None
+        if self.room_top == room:
+            self.room_top = None  # a tile looked at on top of the stack and then taken from it is no longer on top
         self._tile_version += 1
 
     def next_room_tile(self) -> Gen[str | None]:
