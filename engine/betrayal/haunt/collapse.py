@@ -75,6 +75,7 @@ class Collapse(Tasks):
         c = self.collapse_rule()
         assert c is not None
         self.collapsed.append(room)
+        self.chutes_lead_nowhere(lambda to: to == room)
         self.emit(RULE, f"{self.room_name(room)} collapses into the pit ({len(self.collapsed)} gone)", room=room, count=len(self.collapsed))
         engulfed = c.get("engulfed", {})
         for victim in self.seat_ids:

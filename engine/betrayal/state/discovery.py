@@ -9,7 +9,7 @@ out of play (``haunt.floor-removed``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from hauntcheck.engine.betrayal import effects
@@ -27,10 +27,15 @@ class Discovery(Cards):
         """Take floors out of play (``haunt.floor-removed``): nothing is explored there any more,
         and a chute down to them no longer slides anyone, so a turn may end on it."""
         self.closed_floors |= set(floors)
-        self.no_end_rooms = frozenset(r for r in self.no_end_rooms if not any(
-            c.kind == "chute" and c.to in self.t.rooms and set(self.t.rooms[c.to].floors) <= self.closed_floors
-            for c in self.t.rooms[r].connections))
+        self.chutes_lead_nowhere(lambda to: to in self.t.rooms and set(self.t.rooms[to].floors) <= self.closed_floors)
         self._tile_version += 1
+
+    def chutes_lead_nowhere(self, gone: Callable[[str], bool]) -> None:
+        """A chute down to a room out of play (``gone``: a removed floor's, a room fallen into a pit)
+        slides nobody any more, so a turn may end on it (judgement: else an explorer put there
+        without entering it, jumping clear of a collapse, could neither move on nor end the turn)."""
+        self.no_end_rooms = frozenset(r for r in self.no_end_rooms if not any(
+            c.kind == "chute" and gone(c.to) for c in self.t.rooms[r].connections))
 
     def remaining_for(self, floor: str) -> int:
         if floor in self.closed_floors:
