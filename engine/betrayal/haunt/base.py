@@ -23,7 +23,7 @@ from hauntcheck.engine.betrayal.haunt.pieces import DEFAULT_ROUNDS, HERO, Monste
 from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, HauntSpec, MonsterDef
 from hauntcheck.engine.betrayal.house import step
 from hauntcheck.engine.betrayal.model import SIDES, TRAITS, Connection
-from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Setup
+from hauntcheck.engine.betrayal.state import BetrayalState, Gen, Setup
 from hauntcheck.engine.core import Outcome
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class HauntBase(BetrayalState):
         self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
-        self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
+        self._back_cache: dict[str, list[str]] = {}  # the graph with the chutes taken backwards, sorted (_dist_to)
         # a monster's ways out of a room and its vertical passages (_room_ways), by what they read
         self._monster_exits: dict[tuple[Any, ...], tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]] = {}
         self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
@@ -620,7 +620,10 @@ class HauntBase(BetrayalState):
         graph: dict[str, set[str]] = {r: set() for r in self.house.spots if r not in gone}
         for room in sorted(graph):
             for part in range(max(1, len(self.t.rooms[room].barrier))):
-                for other, _, _ in self._exits_of(Explorer("probe", "", room=room, part=part)):
+                # the kept exits of each side, as an explorer there has them (``_exits_of``), with no
+                # explorer made to ask: a house has some 30 rooms, and the graph is built anew at
+                # nearly every monster turn (a tile placed since the last one)
+                for other, _, _ in self.exits_at(room, part):
                     if other in graph:
                         graph[room].add(other)
                         graph[other].add(room)
@@ -629,7 +632,9 @@ class HauntBase(BetrayalState):
             for c in self.t.rooms[room].connections:
                 if c.kind == "chute" and c.to in back:
                     back[c.to].add(room)
-        self._graph_key, self._graph_cache, self._back_cache = key, graph, back
+        # sorted once here rather than at every room of every search (``_dist_to``)
+        self._graph_key, self._graph_cache = key, graph
+        self._back_cache = {r: sorted(n) for r, n in back.items()}
         return graph
 
     def _dist_to(self, goals: Iterable[str]) -> dict[str, int]:
@@ -642,7 +647,7 @@ class HauntBase(BetrayalState):
         while frontier:
             nxt: list[str] = []
             for room in frontier:
-                for other in sorted(back[room]):
+                for other in back[room]:
                     if other not in dist:
                         dist[other] = dist[room] + 1
                         nxt.append(other)
