@@ -21,7 +21,7 @@ from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.pieces import DEFAULT_ROUNDS, HERO, Monster, Weapon, whole_option
 from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, HauntSpec, MonsterDef
-from hauntcheck.engine.betrayal.house import step
+from hauntcheck.engine.betrayal.house import House, step
 from hauntcheck.engine.betrayal.model import SIDES, TRAITS, Connection
 from hauntcheck.engine.betrayal.state import BetrayalState, Gen, Setup
 from hauntcheck.engine.core import Outcome
@@ -96,6 +96,10 @@ class HauntBase(BetrayalState):
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
         self._back_cache: dict[str, list[str]] = {}  # the graph with the chutes taken backwards, sorted (_dist_to)
+        self._dist_kept: dict[tuple[str, ...], dict[str, int]] = {}  # _dist_to's answers on that graph, by the goals
+        # line_of_sight's answers, by room and house version, and the house they were found in
+        self._sight_kept: dict[tuple[str, int], frozenset[str]] = {}
+        self._sight_house: House | None = None
         # a monster's ways out of a room and its vertical passages (_room_ways), by what they read
         self._monster_exits: dict[tuple[Any, ...], tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]] = {}
         self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
@@ -382,8 +386,23 @@ class HauntBase(BetrayalState):
                 out.add(other)
         return out
 
-    def line_of_sight(self, room: str) -> set[str]:
-        """Rooms seen from ``room``: straight on through joined doorways on one floor."""
+    def line_of_sight(self, room: str) -> frozenset[str]:
+        """Rooms seen from ``room``: straight on through joined doorways on one floor. Kept by the
+        room and the house's version (the doors and tiles it reads change only with the version),
+        for this house only: a monster that chases what it sees looks at every step of its move."""
+        house = self.house
+        if self._sight_house is not house:
+            self._sight_kept, self._sight_house = {}, house
+        key = (room, house.version)
+        kept = self._sight_kept.get(key)
+        if kept is None:
+            if len(self._sight_kept) > 512:
+                self._sight_kept.clear()  # old versions of the house: never asked again
+            kept = self._sight_kept[key] = frozenset(self.work_out_line_of_sight(room))
+        return kept
+
+    def work_out_line_of_sight(self, room: str) -> set[str]:
+        """:meth:`line_of_sight` worked out anew."""
         seen: set[str] = set()
         for side in range(4):
             cur = room
@@ -635,11 +654,25 @@ class HauntBase(BetrayalState):
         # sorted once here rather than at every room of every search (``_dist_to``)
         self._graph_key, self._graph_cache = key, graph
         self._back_cache = {r: sorted(n) for r, n in back.items()}
+        self._dist_kept = {}  # a new dict, not cleared: a view of the game may share the old one
         return graph
 
     def _dist_to(self, goals: Iterable[str]) -> dict[str, int]:
         """Spaces from every room to the nearest of ``goals`` (a breadth-first search backwards,
-        with the one-way chutes that room text slides you down)."""
+        with the one-way chutes that room text slides you down). Kept with the graph, by the goals
+        as asked (a monster heading for the heroes asks again at every step of its move, and at the
+        next monster turn if no tile was placed): the answer is shared, not to be changed."""
+        self._graph()
+        asked = tuple(goals)
+        kept = self._dist_kept.get(asked)
+        if kept is None:
+            if len(self._dist_kept) > 64:
+                self._dist_kept.clear()  # goals asked once (the heroes have moved on)
+            kept = self._dist_kept[asked] = self.work_out_dist_to(asked)
+        return kept
+
+    def work_out_dist_to(self, goals: Iterable[str]) -> dict[str, int]:
+        """:meth:`_dist_to` worked out anew on the kept graph."""
         self._graph()
         back = self._back_cache  # built with the graph: both change only when a tile or link does
         frontier = sorted({g for g in goals if g in back})
