@@ -182,6 +182,18 @@ class HauntBase(BetrayalState):
         return [s for s in self.seat_ids
                 if side.get(s) == HERO and not ex[s].dead and s not in removed and s not in exited]
 
+    def heroes_in(self, room: str) -> int:
+        """How many living heroes (:meth:`living_heroes`) stand in ``room``: each slows a monster
+        leaving it (``monster.slowed-by-heroes``)."""
+        # one pass, no list or generator made: a monster's move asks at every step
+        side, ex, removed, exited = self.side, self.ex, self.removed, self.exited
+        n = 0
+        for s in self.seat_ids:
+            e = ex[s]
+            if e.room == room and side.get(s) == HERO and not e.dead and s not in removed and s not in exited:
+                n += 1
+        return n
+
     def traitor(self) -> str | None:
         """The traitor's seat: the haunt's traitor, or the hidden traitor once dealt (the engine
         knows it; the table does not until it is revealed)."""
@@ -338,7 +350,7 @@ class HauntBase(BetrayalState):
                       monster=m.uid, token=str(token), room=m.room)
 
     def movement_left(self, seat: str) -> int:
-        mods = self.turn_mods.get(seat, set())
+        mods = self.turn_mods.get(seat, _NO_MODS)  # no set made for the many explorers without mods
         if not mods and self.hs is None:
             return super().movement_left(seat)  # before the haunt (no turn modifiers, no burden): asked at every menu
         if "no-move" in mods:
@@ -756,7 +768,10 @@ class HauntBase(BetrayalState):
         if not statuses or self.hs is None:
             return False  # asked many times a step, mostly of explorers without statuses
         blocks = self.hs.derived("status-blocks", _status_blocks)
-        return any(what in blocks.get(s, ()) for s in statuses)
+        for s in statuses:  # noqa: SIM110 - a plain loop, no generator: asked several times at every menu
+            if what in blocks.get(s, ()):
+                return True
+        return False
 
     def as_haunt_state(self) -> HauntState:
         """This state as the whole game, the type named hooks are written against."""
@@ -794,6 +809,10 @@ def _mentions(node: Any, verbs: set[str]) -> bool:
     if isinstance(node, list):
         return any(_mentions(x, verbs) for x in node)
     return False
+
+
+#: An explorer's turn modifiers when it has none (:meth:`HauntBase.movement_left`).
+_NO_MODS: frozenset[str] = frozenset()
 
 
 class MonsterWays(NamedTuple):
