@@ -21,9 +21,9 @@ from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.pieces import DEFAULT_ROUNDS, HERO, Monster, Weapon, whole_option
 from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, HauntSpec, MonsterDef
-from hauntcheck.engine.betrayal.house import step
+from hauntcheck.engine.betrayal.house import House, step
 from hauntcheck.engine.betrayal.model import SIDES, TRAITS, Connection
-from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Gen, Setup
+from hauntcheck.engine.betrayal.state import BetrayalState, Gen, Setup
 from hauntcheck.engine.core import Outcome
 
 if TYPE_CHECKING:
@@ -95,7 +95,11 @@ class HauntBase(BetrayalState):
         self.no_pickup: set[str] = set()  # "seat/card": cards the explorer may never pick up again
         self._graph_key: tuple[int, int, int] | None = None
         self._graph_cache: dict[str, set[str]] = {}
-        self._back_cache: dict[str, set[str]] = {}  # the graph with the chutes taken backwards (_dist_to)
+        self._back_cache: dict[str, list[str]] = {}  # the graph with the chutes taken backwards, sorted (_dist_to)
+        self._dist_kept: dict[tuple[str, ...], dict[str, int]] = {}  # _dist_to's answers on that graph, by the goals
+        # line_of_sight's answers, by room and house version, and the house they were found in
+        self._sight_kept: dict[tuple[str, int], frozenset[str]] = {}
+        self._sight_house: House | None = None
         # a monster's ways out of a room and its vertical passages (_room_ways), by what they read
         self._monster_exits: dict[tuple[Any, ...], tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]] = {}
         self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
@@ -177,6 +181,18 @@ class HauntBase(BetrayalState):
         side, ex, removed, exited = self.side, self.ex, self.removed, self.exited
         return [s for s in self.seat_ids
                 if side.get(s) == HERO and not ex[s].dead and s not in removed and s not in exited]
+
+    def heroes_in(self, room: str) -> int:
+        """How many living heroes (:meth:`living_heroes`) stand in ``room``: each slows a monster
+        leaving it (``monster.slowed-by-heroes``)."""
+        # one pass, no list or generator made: a monster's move asks at every step
+        side, ex, removed, exited = self.side, self.ex, self.removed, self.exited
+        n = 0
+        for s in self.seat_ids:
+            e = ex[s]
+            if e.room == room and side.get(s) == HERO and not e.dead and s not in removed and s not in exited:
+                n += 1
+        return n
 
     def traitor(self) -> str | None:
         """The traitor's seat: the haunt's traitor, or the hidden traitor once dealt (the engine
@@ -334,7 +350,7 @@ class HauntBase(BetrayalState):
                       monster=m.uid, token=str(token), room=m.room)
 
     def movement_left(self, seat: str) -> int:
-        mods = self.turn_mods.get(seat, set())
+        mods = self.turn_mods.get(seat, _NO_MODS)  # no set made for the many explorers without mods
         if not mods and self.hs is None:
             return super().movement_left(seat)  # before the haunt (no turn modifiers, no burden): asked at every menu
         if "no-move" in mods:
@@ -382,8 +398,23 @@ class HauntBase(BetrayalState):
                 out.add(other)
         return out
 
-    def line_of_sight(self, room: str) -> set[str]:
-        """Rooms seen from ``room``: straight on through joined doorways on one floor."""
+    def line_of_sight(self, room: str) -> frozenset[str]:
+        """Rooms seen from ``room``: straight on through joined doorways on one floor. Kept by the
+        room and the house's version (the doors and tiles it reads change only with the version),
+        for this house only: a monster that chases what it sees looks at every step of its move."""
+        house = self.house
+        if self._sight_house is not house:
+            self._sight_kept, self._sight_house = {}, house
+        key = (room, house.version)
+        kept = self._sight_kept.get(key)
+        if kept is None:
+            if len(self._sight_kept) > 512:
+                self._sight_kept.clear()  # old versions of the house: never asked again
+            kept = self._sight_kept[key] = frozenset(self.work_out_line_of_sight(room))
+        return kept
+
+    def work_out_line_of_sight(self, room: str) -> set[str]:
+        """:meth:`line_of_sight` worked out anew."""
         seen: set[str] = set()
         for side in range(4):
             cur = room
@@ -620,7 +651,10 @@ class HauntBase(BetrayalState):
         graph: dict[str, set[str]] = {r: set() for r in self.house.spots if r not in gone}
         for room in sorted(graph):
             for part in range(max(1, len(self.t.rooms[room].barrier))):
-                for other, _, _ in self._exits_of(Explorer("probe", "", room=room, part=part)):
+                # the kept exits of each side, as an explorer there has them (``_exits_of``), with no
+                # explorer made to ask: a house has some 30 rooms, and the graph is built anew at
+                # nearly every monster turn (a tile placed since the last one)
+                for other, _, _ in self.exits_at(room, part):
                     if other in graph:
                         graph[room].add(other)
                         graph[other].add(room)
@@ -629,12 +663,28 @@ class HauntBase(BetrayalState):
             for c in self.t.rooms[room].connections:
                 if c.kind == "chute" and c.to in back:
                     back[c.to].add(room)
-        self._graph_key, self._graph_cache, self._back_cache = key, graph, back
+        # sorted once here rather than at every room of every search (``_dist_to``)
+        self._graph_key, self._graph_cache = key, graph
+        self._back_cache = {r: sorted(n) for r, n in back.items()}
+        self._dist_kept = {}  # a new dict, not cleared: a view of the game may share the old one
         return graph
 
     def _dist_to(self, goals: Iterable[str]) -> dict[str, int]:
         """Spaces from every room to the nearest of ``goals`` (a breadth-first search backwards,
-        with the one-way chutes that room text slides you down)."""
+        with the one-way chutes that room text slides you down). Kept with the graph, by the goals
+        as asked (a monster heading for the heroes asks again at every step of its move, and at the
+        next monster turn if no tile was placed): the answer is shared, not to be changed."""
+        self._graph()
+        asked = tuple(goals)
+        kept = self._dist_kept.get(asked)
+        if kept is None:
+            if len(self._dist_kept) > 64:
+                self._dist_kept.clear()  # goals asked once (the heroes have moved on)
+            kept = self._dist_kept[asked] = self.work_out_dist_to(asked)
+        return kept
+
+    def work_out_dist_to(self, goals: Iterable[str]) -> dict[str, int]:
+        """:meth:`_dist_to` worked out anew on the kept graph."""
         self._graph()
         back = self._back_cache  # built with the graph: both change only when a tile or link does
         frontier = sorted({g for g in goals if g in back})
@@ -642,7 +692,7 @@ class HauntBase(BetrayalState):
         while frontier:
             nxt: list[str] = []
             for room in frontier:
-                for other in sorted(back[room]):
+                for other in back[room]:
                     if other not in dist:
                         dist[other] = dist[room] + 1
                         nxt.append(other)
@@ -718,7 +768,10 @@ class HauntBase(BetrayalState):
         if not statuses or self.hs is None:
             return False  # asked many times a step, mostly of explorers without statuses
         blocks = self.hs.derived("status-blocks", _status_blocks)
-        return any(what in blocks.get(s, ()) for s in statuses)
+        for s in statuses:  # noqa: SIM110 - a plain loop, no generator: asked several times at every menu
+            if what in blocks.get(s, ()):
+                return True
+        return False
 
     def as_haunt_state(self) -> HauntState:
         """This state as the whole game, the type named hooks are written against."""
@@ -756,6 +809,10 @@ def _mentions(node: Any, verbs: set[str]) -> bool:
     if isinstance(node, list):
         return any(_mentions(x, verbs) for x in node)
     return False
+
+
+#: An explorer's turn modifiers when it has none (:meth:`HauntBase.movement_left`).
+_NO_MODS: frozenset[str] = frozenset()
 
 
 class MonsterWays(NamedTuple):

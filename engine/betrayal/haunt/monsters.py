@@ -463,7 +463,7 @@ class Monsters(Combat):
                 return
             to = str(a["to"])
             cost = next(c for r, c in options if r == to)
-            slow = sum(1 for s in self.living_heroes() if self.ex[s].room == m.room)
+            slow = self.heroes_in(m.room)
             src = m.room
             passage = next((how for r, _, how in self.kept_vertical_passages(src) if r == to), None)
             m.room = to
@@ -624,8 +624,8 @@ class Monsters(Combat):
         if left <= 0:
             return []
         ways = self.monster_ways(m)
-        here, ex = m.room, self.ex
-        slow = sum(1 for s in self.living_heroes() if ex[s].room == here) + self.carrying_cost(m.uid) - 1 \
+        here = m.room
+        slow = self.heroes_in(here) + self.carrying_cost(m.uid) - 1 \
             + ways.extra_per_room
         out = []
         # passages the tokens it may not use make are closed to it

@@ -113,8 +113,12 @@ class Predicates(Amounts):
     def _pred_none_alive_with_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None,
                                      opponent: str | None) -> bool:
         status, hstatus = p["none_alive_with_status"], self.hstatus
-        # the status first: most explorers have none, and goals ask this after every step
-        return not any(status in hstatus.get(s, ()) and self.in_play(s) for s in self.seat_ids)
+        # the status first: most explorers have none; a plain loop, no generator: goals ask this
+        # after every step
+        for s in self.seat_ids:  # noqa: SIM110
+            if status in hstatus.get(s, ()) and self.in_play(s):
+                return False
+        return True
 
     def _pred_has_status(self, p: Mapping[str, Any], seat: str | None, m: Monster | None, opponent: str | None) -> bool:
         """The explorer (without one: any explorer in play) has the status."""

@@ -615,7 +615,9 @@ class Turns(Collapse):
             n = sum(1 for s in self.opponents_of(seat) if self.ex[s].room == room
                     and not concealment.concealed_from(self, s, seat))
         if self.side.get(seat) == HERO:
-            n += sum(1 for m in self.active_monsters(room) if not m.stunned and self.mdef(m).slows_explorers)
+            for m in self.active_monsters(room):  # a plain loop, no generator: mostly no monster is there
+                if not m.stunned and self.mdef(m).slows_explorers:
+                    n += 1
         return n
 
     def _toward(self, seat: str) -> str | None:

@@ -26,8 +26,14 @@ def collars_removed(st: HauntState, seat: str | None, m: Monster | None = None) 
     """Haunt 34, win ``collars-off``: every collar is removed - unlocked or detonated (its token discarded), worn by
     an explorer no longer in play (killed some other way), or worn by the traitor once revealed
     (or dead)."""
-    on = st.dealt.get(COLLAR, {})
-    return not any(s in on and st.in_play(s) and not (s == st.hidden and st.unmasked) for s in st.seat_ids)
+    on = st.dealt.get(COLLAR)
+    if not on:
+        return True
+    # a plain loop over the collars left, no generator: the goals ask this after every step
+    for s in st.seat_ids:  # noqa: SIM110
+        if s in on and st.in_play(s) and not (s == st.hidden and st.unmasked):
+            return False
+    return True
 
 
 @hook.outcome("collars")
