@@ -115,7 +115,7 @@ def test_the_ritual_earns_a_token_and_brings_back_a_killed_rat_next_to_the_chamb
     rolled(st._task(traitor, task), [2])
     assert st.earned.get("sanity-roll") == 2
     new = rats(st)[-1]
-    assert len(rats(st)) == before and new.room in st._wall_neighbours("pentagram-chamber")
+    assert len(rats(st)) == before and new.room in st.house.neighbours("pentagram-chamber")
 
 
 def test_heroes_cannot_attack_the_traitor_in_the_chamber() -> None:

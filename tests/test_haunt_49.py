@@ -46,10 +46,10 @@ def test_setup_makes_souls_leaves_bodies_and_places_the_spirit_with_the_traitor(
 def test_a_soul_moves_through_walls_but_explores_nothing() -> None:
     st, hero, _ = game()
     graph = st._graph()
-    room = next(r for r in sorted(graph) if set(st._wall_neighbours(r)) - graph[r] and not st.t.rooms[r].barrier)
+    room = next(r for r in sorted(graph) if set(st.house.neighbours(r)) - graph[r] and not st.t.rooms[r].barrier)
     st.ex[hero].room, st.ex[hero].part = room, 0
     st.turn.moved = 0
-    walls = set(st._wall_neighbours(room)) - {x for x, _, _ in st.exits(hero)}
+    walls = set(st.house.neighbours(room)) - {x for x, _, _ in st.exits(hero)}
     moves = {str(a["to"]) for a in st._turn_actions(hero) if a.kind == "move"}
     assert walls and walls <= moves
     assert not any(a.kind == "explore" for a in st._turn_actions(hero))

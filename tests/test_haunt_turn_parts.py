@@ -2,7 +2,7 @@
 ``TurnParts``: timers, monsters walking at a turn's start, turn rules by moment, standing rules, the
 collapse piece; deaths are answered only when someone died), nor a monster's lure checks and
 pick-ups where its kind has no lure and carries nothing and no pile lies in its room
-(``haunt/base.py`` ``MonsterWays``). Seeded random games of all 50 haunts must play the same
+(``haunt/ways.py`` ``MonsterWays``). Seeded random games of all 50 haunts must play the same
 actions with the same events and end the same way at the same step as when every moment is entered
 and every monster checked (``turn_parts`` and ``monster_ways`` answering "everything")."""
 
@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
-from hauntcheck.engine.betrayal.haunt.base import HauntBase, MonsterWays
+from hauntcheck.engine.betrayal.haunt.base import HauntBase
 from hauntcheck.engine.betrayal.haunt.pieces import Monster
 from hauntcheck.engine.betrayal.haunt.turns import TurnParts, Turns
+from hauntcheck.engine.betrayal.haunt.ways import MonsterWays
 from hauntcheck.engine.games import game_spec
 from hauntcheck.engine.play import seeded_table
 

@@ -200,6 +200,13 @@ class House:
     def room_at(self, floor: str, cell: Cell) -> str | None:
         return self.grid[floor].get(cell)
 
+    def neighbours(self, room: str) -> list[str]:
+        """The rooms in the four cells beside ``room`` on its floor (north, east, south, west),
+        whether or not a door joins them (a wall between them: monsters that go through walls)."""
+        spot = self.spots[room]
+        grid = self.grid[spot.floor]
+        return [other for other in (grid.get(step(spot.cell, side)) for side in range(4)) if other is not None]
+
     def rooms_on(self, floor: str) -> list[str]:
         return sorted(self.grid[floor].values())
 

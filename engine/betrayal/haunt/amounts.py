@@ -183,7 +183,7 @@ class Amounts(HauntBase):
             return [r for r in sorted(self.house.spots) if self.t.rooms[r].symbol in where["symbols"]]
         if "next_to_room" in where:
             room = str(where["next_to_room"])
-            return sorted(self._wall_neighbours(room)) if room in self.house.spots else []
+            return sorted(self.house.neighbours(room)) if room in self.house.spots else []
         if "room_of" in where:
             return [self.ex[s].room for s in self._who(where["room_of"])]
         if "haunt_room" in where:

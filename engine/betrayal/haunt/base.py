@@ -15,13 +15,14 @@ finds it declared at the end of this class.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, Self, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from hauntcheck.engine.betrayal import effects
 from hauntcheck.engine.betrayal.haunt import registry
 from hauntcheck.engine.betrayal.haunt.pieces import DEFAULT_ROUNDS, HERO, Monster, Weapon, whole_option
+from hauntcheck.engine.betrayal.haunt.ways import MonsterWays, drop_rooms, landing_marks, no_ways, raw_monsters
 from hauntcheck.engine.betrayal.hauntspec import DRAFT_NUMBER, HauntSpec, MonsterDef
-from hauntcheck.engine.betrayal.house import House, step
+from hauntcheck.engine.betrayal.house import House
 from hauntcheck.engine.betrayal.model import SIDES, TRAITS, Connection
 from hauntcheck.engine.betrayal.state import BetrayalState, Gen, Setup
 from hauntcheck.engine.core import Outcome
@@ -102,8 +103,6 @@ class HauntBase(BetrayalState):
         self._sight_house: House | None = None
         # a monster's ways out of a room and its vertical passages (_room_ways), by what they read
         self._monster_exits: dict[tuple[Any, ...], tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]] = {}
-        self._drops: list[tuple[str, list[Connection]]] | None = None  # rooms with chutes, falls, jumps
-        self._marks: list[tuple[str, str]] | None = None  # (room, token) of falls landing on a token
         self.hround = 0
         self.result: Outcome | None = None
         self.dealt: dict[str, dict[str, int]] = {}  # numbered tokens dealt one per player: token -> seat -> number
@@ -501,24 +500,18 @@ class HauntBase(BetrayalState):
             raw = self.haunts[hs.number][1]
             # the haunt file is the one the haunt spec was read from (haunts holds them as a pair), so
             # its entries by id are kept on the spec, and on the state by the spec: a monster's every step asks
-            kept = self._raw_monsters_kept = (hs, hs.derived("raw-monsters", lambda spec: _raw_monsters(raw)))
+            kept = self._raw_monsters_kept = (hs, hs.derived("raw-monsters", lambda spec: raw_monsters(raw)))
         return kept[1].get(mdef.id, {})
 
     def monster_ways(self, m: Monster) -> MonsterWays:
         """What the monster's steps depend on that its haunt file fixes (:class:`MonsterWays`),
         worked out once per kind."""
         assert self.hs is not None
-        kept: dict[str, MonsterWays] = self.hs.derived("monster-ways", _no_ways)
+        kept: dict[str, MonsterWays] = self.hs.derived("monster-ways", no_ways)
         ways = kept.get(m.kind)
         if ways is None:
             mdef = self.mdef(m)
-            raw = self._monster_raw(mdef)
-            ways = kept[m.kind] = MonsterWays(
-                frozenset(raw.get("may_not_use", ())), frozenset(raw.get("may_not_use_tokens", ())),
-                bool(mdef.movement.get("through_walls")), bool(mdef.movement.get("through_collapsed")),
-                int(mdef.movement.get("room_cost", 1)) - 1,
-                any(rule.get("when") == "on-enter-or-start" for rule in mdef.must),
-                bool(mdef.carries.get("tokens")) or bool(mdef.carries.get("items")))
+            ways = kept[m.kind] = MonsterWays.of(mdef, self._monster_raw(mdef))
         return ways
 
     def villain_round(self) -> int:
@@ -578,13 +571,8 @@ class HauntBase(BetrayalState):
         return out
 
     def _drop_rooms(self) -> list[tuple[str, list[Connection]]]:
-        """The rooms of the tables with chutes, falls and jumps, in the tables' order, each with
-        those connections (found once per game: a monster move asks at every step)."""
-        if self._drops is None:
-            self._drops = [(rid, [c for c in rdef.connections if c.kind in ("chute", "fall", "jump")])
-                           for rid, rdef in self.t.rooms.items()
-                           if any(c.kind in ("chute", "fall", "jump") for c in rdef.connections)]
-        return self._drops
+        """The rooms with chutes, falls and jumps (:func:`~hauntcheck.engine.betrayal.haunt.ways.drop_rooms`)."""
+        return self.t.derived("drop-rooms", drop_rooms)
 
     def _landings(self) -> tuple[tuple[str, str], ...]:
         """Each token marking where a fall in the house lands (the Collapsed Room's: placed by its
@@ -597,9 +585,7 @@ class HauntBase(BetrayalState):
 
     def _landing_marks(self) -> list[tuple[str, str]]:
         """The falls of :meth:`_drop_rooms` that land where a token marks (room, token)."""
-        if self._marks is None:
-            self._marks = [(rid, c.to) for rid, drops in self._drop_rooms() for c in drops if c.to not in self.t.rooms]
-        return self._marks
+        return self.t.derived("landing-marks", landing_marks)
 
     def vertical_passages(self, room: str) -> list[tuple[str, int, str]]:
         """``monster.vertical-passages``: a monster moves freely up and down the passages between
@@ -626,15 +612,6 @@ class HauntBase(BetrayalState):
                     out += [(end, 1, f"{c.kind}-down") for end in ends if end != room]
                 elif room in ends:
                     out.append((rid, 1, f"{c.kind}-up"))
-        return out
-
-    def _wall_neighbours(self, room: str) -> list[str]:
-        spot = self.house.spots[room]
-        out = []
-        for side in range(4):
-            other = self.house.room_at(spot.floor, step(spot.cell, side))
-            if other is not None:
-                out.append(other)
         return out
 
     def _graph(self) -> dict[str, set[str]]:
@@ -813,33 +790,3 @@ def _mentions(node: Any, verbs: set[str]) -> bool:
 
 #: An explorer's turn modifiers when it has none (:meth:`HauntBase.movement_left`).
 _NO_MODS: frozenset[str] = frozenset()
-
-
-class MonsterWays(NamedTuple):
-    """What a monster kind's steps and stops (``Monsters._monster_steps``, its checks and pick-ups)
-    depend on that its haunt file fixes."""
-
-    #: Rooms it may not use (``may_not_use``), and the tokens whose passages are closed to it.
-    forbidden: frozenset[str]
-    no_tokens: frozenset[str]
-    through_walls: bool
-    through_collapsed: bool
-    #: Spaces each room costs it beyond the first (``movement.room_cost``).
-    extra_per_room: int
-    #: It has ``must`` rules that fire on entering or starting in a room (``_monster_checks``).
-    lures: bool
-    #: It may carry haunt tokens or items (``_monster_pickup``).
-    carries: bool
-
-
-def _raw_monsters(raw: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    """A haunt file's monster entries by id (the first of an id, as a walk of the list finds it)."""
-    out: dict[str, Mapping[str, Any]] = {}
-    for mon in raw.get("monsters", ()):
-        out.setdefault(mon.get("id"), mon)
-    return out
-
-
-def _no_ways(hs: HauntSpec) -> dict[str, MonsterWays]:
-    """The start of a haunt spec's :class:`MonsterWays` by kind, filled as the kinds are asked about."""
-    return {}

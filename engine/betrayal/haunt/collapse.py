@@ -41,7 +41,7 @@ class Collapse(Tasks):
 
     def _collapse_neighbours(self, room: str) -> set[str]:
         """Rooms touching ``room`` on its floor, doors or not (and the other rooms of the entrance strip)."""
-        out = set(self._wall_neighbours(room))
+        out = set(self.house.neighbours(room))
         out |= {c.to for c in self.t.rooms[room].connections if c.kind == "strip" and c.to in self.house.spots}
         return out
 

@@ -631,7 +631,7 @@ class Monsters(Combat):
         # passages the tokens it may not use make are closed to it
         steps = [(room, cost) for room, cost, how in self._room_exits(here) if how not in ways.no_tokens]
         if ways.through_walls:
-            steps += [(r, 1) for r in self._wall_neighbours(here) if r not in {x for x, _ in steps}]
+            steps += [(r, 1) for r in self.house.neighbours(here) if r not in {x for x, _ in steps}]
         collapsed = self.collapsed
         for room, cost in steps:
             if room in ways.forbidden or (room in collapsed and not ways.through_collapsed):
@@ -679,7 +679,7 @@ class Monsters(Combat):
         while frontier:
             nxt: list[str] = []
             for room in frontier:
-                for other in sorted(graph[room] | set(self._wall_neighbours(room))):
+                for other in sorted(graph[room] | set(self.house.neighbours(room))):
                     if other not in dist:
                         dist[other] = dist[room] + 1
                         nxt.append(other)

@@ -704,7 +704,7 @@ class Turns(Collapse):
                 or self.movement_left(seat) < 1:
             return []  # the status first: it is rare, and movement_left is not cheap
         near = {str(a["to"]) for a in actions if a.kind == "move"}
-        return [Action("move", (("to", room), ("cost", 1))) for room in sorted(self._wall_neighbours(self.ex[seat].room))
+        return [Action("move", (("to", room), ("cost", 1))) for room in sorted(self.house.neighbours(self.ex[seat].room))
                 if room not in near]
 
     def _move(self, seat: str, to: str, cost: int) -> Gen[None]:
