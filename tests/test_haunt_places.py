@@ -103,6 +103,11 @@ def ways_alike(st: HauntState, raw: Mapping[str, Any]) -> int:
     return compared
 
 
+#: ``in_place`` keeps nothing between steps (it answers from the state as it is), so its comparison,
+#: every location against every room, is made at every third step; what is kept is compared at every step.
+PLACES_EVERY = 3
+
+
 @pytest.mark.parametrize("number", HAUNTS)
 def test_kept_rooms_and_ways_answer_as_worked_out_anew(number: int) -> None:
     raw = hauntmod.haunt_tables(SPEC)[0][number][1]
@@ -115,7 +120,8 @@ def test_kept_rooms_and_ways_answer_as_worked_out_anew(number: int) -> None:
         if actor is None:
             break
         if st.hs is not None and st.result is None:
-            compared += places_alike(st, raw)
+            if len(st.history) % PLACES_EVERY == 0:
+                compared += places_alike(st, raw)
             passages += any(st.kept_vertical_passages(r) for r in st.house.spots)
             compared += ways_alike(st, raw)
         st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
