@@ -1,7 +1,7 @@
-"""The experimental compiled build: which of the engine's modules mypyc compiled, and mypyc's class options.
+"""The optional compiled build: which of the engine's modules mypyc compiled, and mypyc's class options.
 
 ``HAUNTCHECK_COMPILE=1 pip install .`` compiles the play-hot modules (``setup.py`` lists them) with
-mypyc (experimental, opt-in); a plain ``pip install .`` leaves every module pure Python. Compiled,
+mypyc (opt-in); a plain ``pip install .`` leaves every module pure Python. Compiled,
 every golden transcript is re-recorded identically (benchmarks/README.md, "Compiled modules (mypyc)").
 
 mypyc makes the classes of a compiled module *native*: fixed attributes, no interpreted subclasses,
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -27,7 +28,18 @@ else:
         return lambda cls: cls
 
 
-__all__ = ["compiled_modules", "mypyc_attr"]
+__all__ = ["ENGINE_COMPILED", "compiled_modules", "mypyc_attr"]
+
+
+def loads_compiled(module: str) -> bool:
+    """Whether importing ``module`` loads a compiled extension (found without importing it)."""
+    spec = find_spec(module)
+    return spec is not None and str(spec.origin).endswith(tuple(EXTENSION_SUFFIXES))
+
+
+#: Whether this install is the compiled build (``core``, which every game's state builds on, is
+#: compiled in every variant of it). Tests that cannot run against it skip by this flag.
+ENGINE_COMPILED = loads_compiled("hauntcheck.engine.core")
 
 
 def compiled_modules() -> list[str]:
