@@ -62,6 +62,11 @@ class Action:
     kind: str
     args: tuple[tuple[str, Value], ...] = ()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        # immutable, so a deep copy is the action itself (compiled, a frozen dataclass cannot be
+        # rebuilt field by field, as deepcopy would: Halls of Horror's clone copies its actions)
+        return self
+
     @classmethod
     def of(cls, kind: str, **args: Any) -> Action:
         items = tuple(args.items())
