@@ -39,9 +39,10 @@ COMPILED = {
     "hauntcheck_engine": ["core.py", "play.py", "betrayal/house.py", "betrayal/state", "betrayal/effects", "betrayal/policy"],
     "hauntcheck_haunt": ["betrayal/haunt"],
 }
-#: gcc's optimisation level for mypyc's C (mypyc's own default is 3), unless HAUNTCHECK_MYPYC_OPT
-#: names another; benchmarks/README.md ("Build time against speed") has what each level costs and gives.
-MYPYC_OPT_LEVEL = "3"
+#: gcc's optimisation level for mypyc's C, unless HAUNTCHECK_MYPYC_OPT names another: -O1 plays as
+#: fast as mypyc's own default -O3 and builds in about three quarters of its CPU time; -O0 builds
+#: little faster and plays slower than pure Python (benchmarks/README.md, branch perf-mypyc3).
+MYPYC_OPT_LEVEL = "1"
 #: Where the package's source tree is copied for mypyc (under build/, which git ignores).
 STAGE = ROOT / "build" / "mypyc-src"
 
