@@ -176,6 +176,12 @@ class Rng:
     def __init__(self, seed: int) -> None:
         self._state = seed & self._MASK
 
+    def __copy__(self) -> Rng:
+        # written out: compiled, a native class cannot be copied by copy's default
+        other = Rng(0)
+        other._state = self._state
+        return other
+
     def next64(self) -> int:
         self._state = (self._state + 0x9E3779B97F4A7C15) & self._MASK
         z = self._state
@@ -287,6 +293,11 @@ class DiceRoll(Choices):
         self.faces = tuple(faces)
         self.distinct = _distinct_faces(self.faces)
         self.purpose = purpose
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DiceRoll:
+        # never changed once made, so a deep copy is the roll itself (compiled, a native class
+        # cannot be rebuilt by deepcopy's default: Halls of Horror's clone copies a pending roll)
+        return self
 
     def __len__(self) -> int:
         return int(len(self.distinct) ** self.count)

@@ -131,6 +131,7 @@ def test_the_compiled_build_runs_mypyc_only_in_its_build_ext(monkeypatch: pytest
     # mypyc runs when build_ext does (so not for the metadata pip asks for first), and build_ext
     # is the one that falls back to pure Python
     monkeypatch.setenv("HAUNTCHECK_COMPILE", "1")
+    monkeypatch.setitem(sys.modules, "mypyc", types.ModuleType("mypyc"))  # (the compiled build's own venv has no mypy)
     monkeypatch.setitem(sys.modules, "mypyc.build", types.ModuleType("mypyc.build"))
     calls, script = run_setup_script(monkeypatch)
     assert len(calls) == 1
