@@ -125,12 +125,19 @@ def extensions_or_none(problem: Callable[[], str | None], extensions: Callable[[
 
 
 class BuildCompiledOrPure(build_ext):
-    """``build_ext`` for the compiled build: mypyc runs here, only when the wheel is built (not
-    for the metadata pip asks for first), and any failure of mypyc or the C compiler leaves the
+    """``build_ext`` for the compiled build: mypyc runs only when the wheel is built (not for the
+    metadata pip asks for first), and any failure of mypyc or the C compiler leaves the
     pure-Python package, with a warning, instead of a failed install."""
 
+    #: The commands of pip's metadata pass, which finalizes build_ext (egg_info lists its sources)
+    #: but never runs it: mypyc is not needed there.
+    METADATA_ONLY = frozenset({"dist_info", "egg_info"})
+
     def finalize_options(self) -> None:
-        self.distribution.ext_modules = extensions_or_none(c_compiler_problem, compiled_extensions) or []
+        if set(self.distribution.commands) <= self.METADATA_ONLY:
+            self.distribution.ext_modules = []
+        else:
+            self.distribution.ext_modules = extensions_or_none(c_compiler_problem, compiled_extensions) or []
         super().finalize_options()
 
     def run(self) -> None:

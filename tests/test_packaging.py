@@ -102,7 +102,7 @@ def run_setup_script(monkeypatch: pytest.MonkeyPatch) -> tuple[list[dict[str, ob
     setuptools.setup = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
     setuptools.Extension = lambda name, sources: (name, sources)  # type: ignore[attr-defined]
     command = types.ModuleType("setuptools.command.build_ext")
-    command.build_ext = type("build_ext", (), {})  # type: ignore[attr-defined]
+    command.build_ext = type("build_ext", (), {"finalize_options": lambda self: None})  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "setuptools", setuptools)
     monkeypatch.setitem(sys.modules, "setuptools.command", types.ModuleType("setuptools.command"))
     monkeypatch.setitem(sys.modules, "setuptools.command.build_ext", command)
@@ -137,6 +137,17 @@ def test_the_compiled_build_runs_mypyc_only_in_its_build_ext(monkeypatch: pytest
     assert len(calls) == 1
     assert calls[0]["cmdclass"] == {"build_ext": script["BuildCompiledOrPure"]}
     assert calls[0]["ext_modules"], "no extension: the wheel would be built without build_ext"
+
+
+def test_pips_metadata_pass_runs_no_mypyc(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # pip first asks for the metadata (dist_info), which finalizes build_ext without running it
+    monkeypatch.setenv("HAUNTCHECK_COMPILE", "1")
+    monkeypatch.setitem(sys.modules, "mypyc", types.ModuleType("mypyc"))
+    monkeypatch.setitem(sys.modules, "mypyc.build", types.ModuleType("mypyc.build"))  # no mypycify: calling it would fail
+    command = run_setup_script(monkeypatch)[1]["BuildCompiledOrPure"]()  # type: ignore[operator]
+    command.distribution = types.SimpleNamespace(commands=["dist_info"], ext_modules=["the placeholder"])
+    command.finalize_options()
+    assert command.distribution.ext_modules == [] and capsys.readouterr().err == ""
 
 
 def fallback_decision(monkeypatch: pytest.MonkeyPatch) -> object:
