@@ -254,6 +254,9 @@ class ActionList(Choices):
         self.actions = list(actions)
         self._set: frozenset[Action] | None = None
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionList:
+        return ActionList(self.actions)  # (see DiceRoll.__deepcopy__) actions are immutable
+
     def __len__(self) -> int:
         return len(self.actions)
 
@@ -295,8 +298,9 @@ class DiceRoll(Choices):
         self.purpose = purpose
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DiceRoll:
-        # never changed once made, so a deep copy is the roll itself (compiled, a native class
-        # cannot be rebuilt by deepcopy's default: Halls of Horror's clone copies a pending roll)
+        # Each menu writes its deep copy out: compiled, a native class cannot be rebuilt by
+        # deepcopy's default, and Halls of Horror's clone copies the pending menu. A roll holds
+        # only immutable values, so its copy is itself.
         return self
 
     def __len__(self) -> int:
@@ -340,6 +344,9 @@ class Draw(Choices):
         self.arg = arg
         self.kind = kind
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Draw:
+        return Draw(self.items, self.arg, self.kind)  # (see DiceRoll.__deepcopy__)
+
     def __len__(self) -> int:
         return len(set(self.items))
 
@@ -375,6 +382,9 @@ class Shuffle(Choices):
         self.pile = pile
         self.items = tuple(items)
         self._sorted = sorted(self.items)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Shuffle:
+        return Shuffle(self.pile, self.items)  # (see DiceRoll.__deepcopy__)
 
     def __len__(self) -> int:
         return min(self.size(), sys.maxsize)
