@@ -30,7 +30,7 @@ else:
         return lambda cls: cls
 
 
-__all__ = ["ENGINE_COMPILED", "compiled_modules", "fields_of", "mypyc_attr", "new_like", "set_fields"]
+__all__ = ["ENGINE_COMPILED", "compiled_modules", "copied", "fields_of", "mypyc_attr", "new_like", "set_fields"]
 
 T = TypeVar("T")
 
@@ -95,3 +95,13 @@ def set_fields(obj: T, values: dict[str, Any]) -> T:
     for name, value in values.items():
         object.__setattr__(obj, name, value)
     return obj
+
+
+def copied(obj: T) -> T:
+    """``copy.copy(obj)``, with an instance dict of its own: compiled, ``copy.copy`` of an
+    interpreted subclass of a native class (a Halls of Horror or Haunted state: the compiled
+    ``GameState``'s subclasses) gives an object that shares the original's dict (mypyc 2.4.1)."""
+    other = copy.copy(obj)
+    if native(type(obj)) and hasattr(obj, "__dict__"):
+        other.__dict__ = dict(vars(obj))
+    return other
