@@ -62,6 +62,11 @@ class Action:
     kind: str
     args: tuple[tuple[str, Value], ...] = ()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        # immutable, so a deep copy is the action itself (compiled, a frozen dataclass cannot be
+        # rebuilt field by field, as deepcopy would: Halls of Horror's clone copies its actions)
+        return self
+
     @classmethod
     def of(cls, kind: str, **args: Any) -> Action:
         items = tuple(args.items())
@@ -171,6 +176,12 @@ class Rng:
     def __init__(self, seed: int) -> None:
         self._state = seed & self._MASK
 
+    def __copy__(self) -> Rng:
+        # written out: compiled, a native class cannot be copied by copy's default
+        other = Rng(0)
+        other._state = self._state
+        return other
+
     def next64(self) -> int:
         self._state = (self._state + 0x9E3779B97F4A7C15) & self._MASK
         z = self._state
@@ -266,6 +277,9 @@ class ActionList(Choices):
         self.actions = list(actions)
         self._set: frozenset[Action] | None = None
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionList:
+        return ActionList(self.actions)  # (see DiceRoll.__deepcopy__) actions are immutable
+
     def __len__(self) -> int:
         return len(self.actions)
 
@@ -307,6 +321,12 @@ class DiceRoll(Choices):
         self.faces = tuple(faces)
         self.distinct = _distinct_faces(self.faces)
         self.purpose = purpose
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DiceRoll:
+        # Each menu writes its deep copy out: compiled, a native class cannot be rebuilt by
+        # deepcopy's default, and Halls of Horror's clone copies the pending menu. A roll holds
+        # only immutable values, so its copy is itself.
+        return self
 
     def __len__(self) -> int:
         return int(len(self.distinct) ** self.count)
@@ -351,6 +371,9 @@ class Draw(Choices):
         self.arg = arg
         self.kind = kind
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Draw:
+        return Draw(self.items, self.arg, self.kind)  # (see DiceRoll.__deepcopy__)
+
     def __len__(self) -> int:
         return len(set(self.items))
 
@@ -388,6 +411,9 @@ class Shuffle(Choices):
         self.pile = pile
         self.items = tuple(items)
         self._sorted = sorted(self.items)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Shuffle:
+        return Shuffle(self.pile, self.items)  # (see DiceRoll.__deepcopy__)
 
     def __len__(self) -> int:
         return min(self.size(), sys.maxsize)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 import pytest
+from compiled_support import replaces_a_compiled_method
 
 from hauntcheck.engine.betrayal import new_game
 from hauntcheck.engine.betrayal.haunt.state import HauntState
@@ -46,6 +47,7 @@ def watched(method: Callable[..., Generator[Any, Any, Any]], entered: list[str])
     return run
 
 
+@replaces_a_compiled_method("HauntState's methods")
 @pytest.mark.parametrize("seed", range(12))
 def test_haunt_state_is_empty_at_every_step_before_the_haunt(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     entered: list[str] = []

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from compiled_support import replaces_a_compiled_method
 
 from hauntcheck.engine.betrayal import GAME, effects, tables
 from hauntcheck.engine.betrayal.effects import Ctx
@@ -514,6 +515,7 @@ def test_play_to_the_reveal_prints_haunt_title_and_traitor() -> None:
                                            if e.startswith(("haunt.traitor-from-table", "hidden-traitor.deal-tokens")))
 
 
+@replaces_a_compiled_method("BetrayalState.all_would_seal")
 def test_rearranging_a_floor_when_every_remaining_tile_would_seal_it(monkeypatch: pytest.MonkeyPatch) -> None:
     state = start(["ox-bellows", "zoe-ingstrom", "vivian-lopez"])
     seat = state.current

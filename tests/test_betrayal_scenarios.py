@@ -19,6 +19,7 @@ from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.betrayal.position import at_turn_prompt, build_position, describe_position
 from hauntcheck.engine.betrayal.position.build import SHARED_FIELDS, WARM_CACHES
 from hauntcheck.engine.betrayal.state import BetrayalState, Explorer, Turn, invariants
+from hauntcheck.engine.compiled import fields_of
 from hauntcheck.engine.games import GameDef, game_spec
 from hauntcheck.engine.inputs import FAST_LOADER
 from hauntcheck.engine.play import PolicyController, seeded_table
@@ -164,7 +165,7 @@ def _containers(value: Any, found: list[Any]) -> None:
 
 def _own_containers(state: BetrayalState) -> list[Any]:
     found: list[Any] = []
-    for key, value in vars(state).items():
+    for key, value in fields_of(state).items():
         if key in WARM_CACHES:
             found.append(value)  # its own mapping; the cached menus in it are shared, never changed
         elif key not in SHARED_FIELDS:

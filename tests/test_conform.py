@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from compiled_support import replaces_a_compiled_method
 
 from hauntcheck.checks.conform import Engine, conform
 from hauntcheck.engine import transcript as transcripts
@@ -40,6 +41,7 @@ def test_the_reference_adapter_agrees_with_a_slice_of_every_game() -> None:
     assert sum(c.checked for c in checks) > 1000  # steps replayed through the protocol
 
 
+@replaces_a_compiled_method("BetrayalState._haunt_roll (examples/broken_adapter.py)")
 @needs_all
 def test_the_broken_adapter_is_caught_and_the_rule_named(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["conform", "--engine", BROKEN, "--game", "betrayal", "--only", "scenarios/betrayal/golden/reveal-6p-seed-2-*",
@@ -52,6 +54,7 @@ def test_the_broken_adapter_is_caught_and_the_rule_named(capsys: pytest.CaptureF
     assert failure["location"]["file"] == "scenarios/betrayal/golden/reveal-6p-seed-2-select-haunt.yaml" and failure["location"]["line"] > 0
 
 
+@replaces_a_compiled_method("BetrayalState.emit (examples/broken_args_adapter.py)")
 @pytest.mark.long
 @needs_all
 def test_an_engine_with_one_wrong_event_argument_is_caught_and_the_rule_named(capsys: pytest.CaptureFixture[str]) -> None:

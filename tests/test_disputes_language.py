@@ -7,6 +7,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from compiled_support import replaces_a_compiled_method
 
 from hauntcheck.engine.betrayal import GAME
 from hauntcheck.engine.betrayal.draw import draw_svg
@@ -379,6 +380,7 @@ steps:
     assert result.ok, result.failures
 
 
+@replaces_a_compiled_method("HauntState.clone")
 def test_probabilities_of_one_roll_enumerate_its_outcomes_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two probabilities asked of the same roll read one enumeration (729 outcomes, each played on
     a clone); a roll after another action is enumerated afresh, and each answer is still exact."""

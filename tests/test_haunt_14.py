@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from betrayal_support import drive, pick, policy_game, started
+from compiled_support import replaces_a_compiled_method
 
 from hauntcheck.checks import solver
 from hauntcheck.checks.solver import SolverReport
@@ -125,6 +126,7 @@ def test_a_cultist_offers_its_whole_load_and_the_traitor_one_chosen_card() -> No
     assert st.ex[traitor].cards == ["revolver"] and st.track == 5
 
 
+@replaces_a_compiled_method("the state's mdef")
 def test_a_monster_rule_without_a_roll_does_its_outcomes_in_its_room(monkeypatch: pytest.MonkeyPatch) -> None:
     st = started(4, 3)
     traitor = st.traitor()

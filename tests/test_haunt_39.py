@@ -18,7 +18,7 @@ from hauntcheck.engine.betrayal.policy import policy
 from hauntcheck.engine.betrayal.policy.decide import _decide
 from hauntcheck.engine.core import Action, Choices, GameState, Rng
 from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import seeded_table
+from hauntcheck.engine.play import Controller, seeded_table
 
 #: The golden games (engine/betrayal/__init__.py): a traitor win at 4 players, a heroes win at 5.
 TRAITOR_GAME = (4, 105)
@@ -166,7 +166,7 @@ def _blind_decisions(players: int, seed: int, decide: Decide, max_steps: int = 5
     return checked, changed
 
 
-class _Controller:
+class _Controller(Controller):
     """A policy controller whose random numbers the test can copy."""
 
     name = "policy"

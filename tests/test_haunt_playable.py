@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from compiled_support import reads_a_compiled_source
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import outcomes, playable, registry, setup_steps
@@ -120,6 +121,7 @@ def _compared_verbs(function: object) -> set[str]:
     return out
 
 
+@reads_a_compiled_source("SetupSteps._setup_step and Outcomes._outcome")
 def test_the_declared_vocabulary_is_what_the_interpreter_dispatches_on() -> None:
     assert _compared_verbs(setup_steps.SetupSteps._setup_step) == set(setup_steps.SETUP_VERBS)
     handled = _compared_verbs(outcomes.Outcomes._outcome) | set(outcomes.PART1_EFFECTS)

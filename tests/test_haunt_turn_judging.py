@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from compiled_support import replaces_a_compiled_method
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt.state import haunt_tables
@@ -63,6 +64,7 @@ def both_ways(number: int, monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[
     return list(zip(skipped, everywhere, strict=True))
 
 
+@replaces_a_compiled_method("Turns.quiet_turns")
 @pytest.mark.long
 @pytest.mark.parametrize("number", HAUNTS)
 def test_turns_judge_where_it_could_matter(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,6 +75,7 @@ def test_turns_judge_where_it_could_matter(number: int, monkeypatch: pytest.Monk
         assert got[3] <= want[3], f"haunt {number}, seed {seed}: judged more often than everywhere"
 
 
+@replaces_a_compiled_method("Turns.quiet_turns")
 @pytest.mark.parametrize("number", QUIET)
 def test_quiet_haunts_judge_less(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
     hs = haunt_tables(SPEC)[0][number][0]

@@ -8,6 +8,7 @@ import ast
 import json
 import re
 import runpy
+import shutil
 import sys
 import tomllib
 import types
@@ -94,13 +95,18 @@ def test_license_file_matches_the_metadata() -> None:
 
 def run_setup_script(monkeypatch: pytest.MonkeyPatch) -> tuple[list[dict[str, object]], dict[str, object]]:
     """Run the root setup.py as pip's build backend would, with ``setuptools.setup`` recording its
-    arguments instead of building: the calls, and the script's globals. (A stand-in module: the
+    arguments instead of building: the calls, and the script's globals. (Stand-in modules: the
     test environment need not have setuptools.)"""
     calls: list[dict[str, object]] = []
     setuptools = types.ModuleType("setuptools")
     setuptools.setup = lambda **kwargs: calls.append(kwargs)  # type: ignore[attr-defined]
+    setuptools.Extension = lambda name, sources: (name, sources)  # type: ignore[attr-defined]
+    command = types.ModuleType("setuptools.command.build_ext")
+    command.build_ext = type("build_ext", (), {"finalize_options": lambda self: None})  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "setuptools", setuptools)
-    return calls, runpy.run_path(str(REPO / "setup.py"))
+    monkeypatch.setitem(sys.modules, "setuptools.command", types.ModuleType("setuptools.command"))
+    monkeypatch.setitem(sys.modules, "setuptools.command.build_ext", command)
+    return calls, runpy.run_path(str(REPO / "setup.py"), run_name="__main__")
 
 
 @pytest.mark.parametrize("setting", [None, "", "0"])
@@ -119,6 +125,76 @@ def test_the_compiled_build_asks_for_its_pinned_mypy_and_never_falls_back_silent
     monkeypatch.setitem(sys.modules, "mypyc.build", None)  # mypy not installed: the import fails
     with pytest.raises(SystemExit, match=r"HAUNTCHECK_COMPILE=1 needs mypy in the build environment: mypy==\d"):
         run_setup_script(monkeypatch)
+
+
+def test_the_compiled_build_runs_mypyc_only_in_its_build_ext(monkeypatch: pytest.MonkeyPatch) -> None:
+    # mypyc runs when build_ext does (so not for the metadata pip asks for first), and build_ext
+    # is the one that falls back to pure Python
+    monkeypatch.setenv("HAUNTCHECK_COMPILE", "1")
+    monkeypatch.setitem(sys.modules, "mypyc", types.ModuleType("mypyc"))  # (the compiled build's own venv has no mypy)
+    monkeypatch.setitem(sys.modules, "mypyc.build", types.ModuleType("mypyc.build"))
+    calls, script = run_setup_script(monkeypatch)
+    assert len(calls) == 1
+    assert calls[0]["cmdclass"] == {"build_ext": script["BuildCompiledOrPure"]}
+    assert calls[0]["ext_modules"], "no extension: the wheel would be built without build_ext"
+
+
+def test_pips_metadata_pass_runs_no_mypyc(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # pip first asks for the metadata (dist_info), which finalizes build_ext without running it
+    monkeypatch.setenv("HAUNTCHECK_COMPILE", "1")
+    monkeypatch.setitem(sys.modules, "mypyc", types.ModuleType("mypyc"))
+    monkeypatch.setitem(sys.modules, "mypyc.build", types.ModuleType("mypyc.build"))  # no mypycify: calling it would fail
+    command = run_setup_script(monkeypatch)[1]["BuildCompiledOrPure"]()  # type: ignore[operator]
+    command.distribution = types.SimpleNamespace(commands=["dist_info"], ext_modules=["the placeholder"])
+    command.finalize_options()
+    assert command.distribution.ext_modules == [] and capsys.readouterr().err == ""
+
+
+def fallback_decision(monkeypatch: pytest.MonkeyPatch) -> object:
+    """setup.py's ``extensions_or_none``: the compiled build's extensions, or None for pure Python."""
+    monkeypatch.delenv("HAUNTCHECK_COMPILE", raising=False)
+    return run_setup_script(monkeypatch)[1]["extensions_or_none"]
+
+
+def test_no_c_compiler_installs_pure_python_with_a_warning(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    def mypyc() -> list[object]:
+        raise AssertionError("mypyc ran with no C compiler")
+
+    decide = fallback_decision(monkeypatch)
+    assert decide(lambda: "no working C compiler with the Python headers (cc: not found)", mypyc) is None  # type: ignore[operator]
+    warning = capsys.readouterr().err
+    assert "HAUNTCHECK_COMPILE=1" in warning and "cc: not found" in warning and "pure-Python" in warning
+
+
+@pytest.mark.parametrize("failure", [SystemExit(1), RuntimeError("mypyc crashed")])
+def test_a_failed_mypyc_step_installs_pure_python_with_a_warning(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                                                 failure: BaseException) -> None:
+    def mypyc() -> list[object]:
+        raise failure  # mypyc exits after printing a type error; or fails on its own
+
+    assert fallback_decision(monkeypatch)(lambda: None, mypyc) is None  # type: ignore[operator]
+    warning = capsys.readouterr().err
+    assert "mypyc failed" in warning and "pure-Python" in warning
+
+
+def test_a_working_compiler_and_mypyc_give_the_extensions(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    extensions = [object(), object()]
+    assert fallback_decision(monkeypatch)(lambda: None, lambda: extensions) is extensions  # type: ignore[operator]
+    assert capsys.readouterr().err == ""
+
+
+def test_the_c_compiler_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the real probe, as build_ext would compile: a missing compiler is named, this machine's works
+    pytest.importorskip("setuptools")
+    probe = runpy.run_path(str(REPO / "setup.py"))["c_compiler_problem"]
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    problem = probe()
+    assert problem is not None and "/nonexistent/cc" in problem
+    monkeypatch.delenv("CC")
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler on this machine")
+    assert probe() is None
 
 
 def test_the_compiled_modules_exist(monkeypatch: pytest.MonkeyPatch) -> None:

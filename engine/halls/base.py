@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Self
 
 from hauntcheck.checks.halls_locks import Cell
+from hauntcheck.engine.compiled import copied
 from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Event, EventArg, GameState, Outcome
 from hauntcheck.engine.halls.model import GAME_ID, Killer, Need, Participant, Room, RoomDef, grid_steps, load_data
 from hauntcheck.engine.spec import GameSpec
@@ -119,7 +120,7 @@ class HallsBase(GameState):
         return milestone in self.milestones
 
     def clone(self) -> Self:
-        other = copy.copy(self)
+        other = copied(self)  # (compiled, copy.copy would share the dict: engine.compiled)
         for name in ("rooms", "pp", "killer", "reward_deck", "reward_discard", "mc_deck", "mc_discard", "gift_pile",
                      "dead_order", "mc_holders", "pool", "ctx", "turn", "mc", "milestones", "_need"):
             setattr(other, name, copy.deepcopy(getattr(self, name)))

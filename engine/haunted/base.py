@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
+from hauntcheck.engine.compiled import copied
 from hauntcheck.engine.core import CHANCE, Action, ActionList, Choices, Draw, Event, EventArg, GameState, Outcome, act
 from hauntcheck.engine.haunted.model import STATS, Entry, Player, Static
 
@@ -84,8 +85,7 @@ class HauntedBase(GameState):
         return self._legal
 
     def clone(self) -> Self:
-        c = type(self).__new__(type(self))
-        c.__dict__.update(self.__dict__)
+        c = copied(self)  # not a bare __new__: compiled, GameState is native and that object has no dict
         c.players = [p.copy() for p in self.players]
         c.table = dict(self.table)
         c.adj = {k: set(v) for k, v in self.adj.items()}

@@ -23,6 +23,7 @@ from hauntcheck.engine.betrayal.house import House
 from hauntcheck.engine.betrayal.position.haunt_phase import _HauntBuilder
 from hauntcheck.engine.betrayal.position.keys import KEYS, TURN_FLAGS, TURN_INTS, TURN_KEYS, _near
 from hauntcheck.engine.betrayal.state import TURN_PROMPT, BetrayalState, Explorer, Turn
+from hauntcheck.engine.compiled import fields_of, new_like, set_fields
 from hauntcheck.engine.core import CHANCE, Action, DiceRoll, Outcome, Shuffle
 from hauntcheck.engine.spec import GameSpec
 
@@ -81,7 +82,7 @@ def _built(builder: _Builder, steps: Callable[[], None]) -> None:
         # a value of the wrong type somewhere no check names yet: still the user's mistake
         problems.append(((), f"a value of the wrong type in the position ({type(exc).__name__}: {str(exc)[:120]})"))
     finally:
-        del state.quiet  # back to the class's own (events kept)
+        state.quiet = False  # events kept again (set, not deleted: a compiled state's field cannot be)
     if problems:
         raise PositionError(problems)
     state.history = []
@@ -113,12 +114,12 @@ class KeptState:
 
     def __init__(self, state: BetrayalState) -> None:
         assert state._req is None, "only a state whose program has ended is plain data"
-        self.cls = type(state)
+        self.blank = new_like(state)  # what each copy is made like (compiled, a native state is never bare)
         # How each field is copied is worked out once: the kept state itself is never played on
         # (every rebuild plays on a copy), so its fields keep their shapes.
         # (Kept as a copy of its own: the state it was taken from plays on.)
         self.fields = [(key, value, None) if key in SHARED_FIELDS else (key, kept := _copied(value), _copier(kept))
-                       for key, value in vars(state).items()]
+                       for key, value in fields_of(state).items()]
 
     def warm(self, started: BetrayalState) -> None:
         """Give every copy the menu caches (:data:`WARM_CACHES`) of ``started``, a copy of this
@@ -129,9 +130,7 @@ class KeptState:
                        for key, value, copy in self.fields]
 
     def copy(self) -> BetrayalState:
-        other = object.__new__(self.cls)
-        other.__dict__ = {key: value if copy is None else copy(value) for key, value, copy in self.fields}
-        return other
+        return set_fields(new_like(self.blank), {key: value if copy is None else copy(value) for key, value, copy in self.fields})
 
 
 def _copier(value: Any) -> Callable[[Any], Any] | None:
@@ -163,7 +162,7 @@ def _copier(value: Any) -> Callable[[Any], Any] | None:
     setter = object.__setattr__  # the records may be frozen
 
     def record(kept: Any) -> Any:
-        other = object.__new__(cls)
+        other = new_like(kept)
         for name, plan in field_plans:
             part = getattr(kept, name)
             setter(other, name, part if plan is None else plan(part))
@@ -190,7 +189,7 @@ def _copied(value: Any) -> Any:
     names = _RECORDS.get(cls)
     if names is None:
         raise TypeError(f"a state field holds a {cls.__name__}, which KeptState does not know how to copy")
-    record = object.__new__(cls)
+    record = new_like(value)
     for name in names:
         field_value = getattr(value, name)
         object.__setattr__(record, name, field_value if type(field_value) in _IMMUTABLE else _copied(field_value))

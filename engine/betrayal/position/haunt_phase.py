@@ -115,16 +115,19 @@ class _HauntBuilder(_PartsBuilder):
                     self.bad(path, f"{key} is {'a whole number' if form == 'int' else 'true or false'}, as in snapshot()")
                     continue
                 setattr(st, attr, value)
-            elif form in ("set", "list", "pairs"):
+            elif form in ("set", "list", "pairs", "tuples"):
                 if not isinstance(value, list) or (form == "pairs" and not all(
-                        isinstance(v, list) and len(v) == 2 and isinstance(v[1], list) for v in value)):
-                    self.bad(path, f"{key} is a list" + (" of [name, [rooms]] pairs" if form == "pairs" else "")
+                        isinstance(v, list) and len(v) == 2 and isinstance(v[1], list) for v in value)) or (
+                        form == "tuples" and not all(isinstance(v, list) and len(v) == 2 for v in value)):
+                    of = {"pairs": " of [name, [rooms]] pairs", "tuples": " of [token, room] pairs"}.get(form, "")
+                    self.bad(path, f"{key} is a list{of}"
                              + ", as in snapshot()")
                     continue
                 if form == "pairs":
                     setattr(st, attr, [(str(a), tuple(str(r) for r in b)) for a, b in value])
                 else:
-                    setattr(st, attr, set(value) if form == "set" else list(value))
+                    # the engine's (token, room) entries are tuples (compiled, it checks)
+                    setattr(st, attr, set(value) if form == "set" else [tuple(v) for v in value] if form == "tuples" else list(value))
             else:
                 if not isinstance(value, Mapping) or (form != "map" and not all(isinstance(v, list) for v in value.values())):
                     self.bad(path, f"{key} is a mapping" + (" of lists" if form != "map" else "") + ", as in snapshot()")

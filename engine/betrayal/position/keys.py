@@ -58,7 +58,7 @@ HAUNT_FIELDS: dict[str, tuple[str, str]] = {
     "destroyed": ("destroyed", "list"), "control": ("control", "map"), "collapsed": ("collapsed", "list"),
     "collapsing": ("collapsing", "bool"), "timers": ("timer_state", "map"), "turn_mods": ("turn_mods", "mapset"),
     "collapse_state": ("collapse_state", "map"),
-    "carried": ("carried", "map"), "waiting_tokens": ("waiting_tokens", "list"), "waiting_pool": ("waiting_pool", "list"),
+    "carried": ("carried", "map"), "waiting_tokens": ("waiting_tokens", "tuples"), "waiting_pool": ("waiting_pool", "tuples"),
     "hook_state": ("hook_state", "map"),
     "grips": ("grips", "maptuple"), "waiting": ("waiting", "pairs"), "no_pickup": ("no_pickup", "set"),
     "dealt": ("dealt", "map"),
