@@ -46,18 +46,21 @@ def mappings(data: Any) -> Iterator[Mapping[str, Any]]:
             yield from mappings(value)
 
 
-def locations(st: HauntState, raw: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The haunt file's mappings that ``_rooms_for`` reads as a location now, and the token and
-    monster rooms of every token and monster kind of the haunt (the files name no list of tokens)."""
+def candidate_places(st: HauntState, raw: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The haunt file's mappings with a location's keys, and the token and monster rooms of every
+    token and monster kind of the haunt (the files name no list of tokens): found once a game."""
     assert st.hs is not None
     tokens = sorted(st.hs.tokens)
     made: list[Mapping[str, Any]] = [{"room_with_token": t} for t in tokens]
     made += [{"room_with_token": tokens[k:k + 2]} for k in range(len(tokens) - 1)]
     made += [{"room_with_monster": kind} for kind in st.hs.monsters]
+    return [where for where in [*mappings(raw), *made] if PLACE_KEYS & set(where)]
+
+
+def locations(st: HauntState, candidates: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The candidates that ``_rooms_for`` reads as a location now."""
     out = []
-    for where in [*mappings(raw), *made]:
-        if not PLACE_KEYS & set(where):
-            continue
+    for where in candidates:
         try:
             st._rooms_for(where)
         except Exception:  # not a location (a ``place`` step's room with its token ...)
@@ -66,11 +69,11 @@ def locations(st: HauntState, raw: Mapping[str, Any]) -> list[Mapping[str, Any]]
     return out
 
 
-def places_alike(st: HauntState, raw: Mapping[str, Any]) -> int:
+def places_alike(st: HauntState, candidates: list[Mapping[str, Any]]) -> int:
     """Compares ``in_place`` with the listed rooms for every location and room; the comparisons made."""
     rooms = [*sorted(st.house.spots), "no-such-room"]
     compared = 0
-    for where in locations(st, raw):
+    for where in locations(st, candidates):
         listed = set(st._rooms_for(where))
         for room in rooms:
             assert st.in_place(room, where) == (room in listed), \
@@ -115,13 +118,16 @@ def test_kept_rooms_and_ways_answer_as_worked_out_anew(number: int) -> None:
     table = seeded_table(0)
     st.quiet = True
     compared = passages = 0
+    candidates: list[Mapping[str, Any]] | None = None
     for _ in range(5000):
         actor = st.to_move()
         if actor is None:
             break
         if st.hs is not None and st.result is None:
+            if candidates is None:
+                candidates = candidate_places(st, raw)
             if len(st.history) % PLACES_EVERY == 0:
-                compared += places_alike(st, raw)
+                compared += places_alike(st, candidates)
             passages += any(st.kept_vertical_passages(r) for r in st.house.spots)
             compared += ways_alike(st, raw)
         st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
