@@ -176,3 +176,21 @@ def record_seeds(pairs: Sequence[str]) -> dict[str, int]:
 
 if __name__ == "__main__":
     print(record_seeds(sys.argv[1:]))
+
+
+def haunt_walk(number: int, seed: int, players: int, check: Callable[[HauntState], object]) -> int:
+    """A seeded random game of haunt ``number`` (forced at the reveal), played quiet, with ``check``
+    run before every decision of the haunt phase while nobody has won; the number of checks."""
+    st = hauntmod.new_game(game_spec("betrayal"), players, {"haunt": number, "force_haunt": True})
+    table = seeded_table(seed)
+    st.quiet = True
+    checked = 0
+    for _ in range(5000):
+        actor = st.to_move()
+        if actor is None:
+            break
+        if st.hs is not None and st.result is None:
+            check(st)
+            checked += 1
+        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
+    return checked

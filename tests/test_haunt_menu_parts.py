@@ -7,12 +7,12 @@ explorer in play."""
 from __future__ import annotations
 
 import pytest
+from betrayal_support import haunt_walk
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HauntState
 from hauntcheck.engine.betrayal.haunt.turns import MenuParts, Turns
 from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import seeded_table
 
 SPEC = game_spec("betrayal")
 HAUNTS = sorted(hauntmod.haunt_tables(SPEC)[0])
@@ -37,20 +37,12 @@ def everything(st: Turns) -> MenuParts:
 
 @pytest.mark.parametrize("number", HAUNTS)
 def test_menu_parts_left_out_offer_nothing(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    st = hauntmod.new_game(SPEC, PLAYERS[(number + 2) % len(PLAYERS)], {"haunt": number, "force_haunt": True})
-    table = seeded_table(0)
-    st.quiet = True
-    checked = 0
-    for _ in range(5000):
-        actor = st.to_move()
-        if actor is None:
-            break
-        if st.hs is not None and st.result is None:
-            kept = parts_of(st)
-            with monkeypatch.context() as m:
-                m.setattr(Turns, "menu_parts", everything)
-                full = parts_of(st)
-            assert kept == full, f"haunt {number}, step {len(st.history)}"
-            checked += 1
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
+    def alike(st: HauntState) -> None:
+        kept = parts_of(st)
+        with monkeypatch.context() as m:
+            m.setattr(Turns, "menu_parts", everything)
+            full = parts_of(st)
+        assert kept == full, f"haunt {number}, step {len(st.history)}"
+
+    checked = haunt_walk(number, 0, PLAYERS[(number + 2) % len(PLAYERS)], alike)
     assert checked, f"haunt {number}: no haunt-phase step was checked"

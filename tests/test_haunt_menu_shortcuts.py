@@ -14,16 +14,16 @@ seeded random games of all 50 haunts:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from betrayal_support import haunt_walk
 
 from hauntcheck.engine.betrayal import haunt as hauntmod
 from hauntcheck.engine.betrayal.haunt import HauntState
 from hauntcheck.engine.betrayal.haunt.tasks import task_gate
 from hauntcheck.engine.games import game_spec
-from hauntcheck.engine.play import seeded_table
 
 SPEC = game_spec("betrayal")
 HAUNTS = sorted(hauntmod.haunt_tables(SPEC)[0])
@@ -32,24 +32,6 @@ PLAYERS = (3, 4, 5, 6)
 #: A status no haunt file declares: it blocks, carries, pulls and costs nothing, but an explorer
 #: who has it is no longer an explorer without statuses.
 INERT = "test-inert-status"
-
-
-def play(number: int, seed: int, players: int, check: Callable[[HauntState], None]) -> int:
-    """A seeded random game of haunt ``number``, ``check`` run before every decision of the
-    haunt phase; the number of haunt-phase steps checked."""
-    st = hauntmod.new_game(SPEC, players, {"haunt": number, "force_haunt": True})
-    table = seeded_table(seed)
-    st.quiet = True
-    checked = 0
-    for _ in range(5000):
-        actor = st.to_move()
-        if actor is None:
-            break
-        if st.hs is not None and st.result is None:
-            check(st)
-            checked += 1
-        st.apply(table.for_actor(actor).choose(st, actor, st.legal_actions()))
-    return checked
 
 
 def menus_alike(st: HauntState) -> None:
@@ -143,5 +125,5 @@ def both_alike(st: HauntState) -> None:
 def test_menu_shortcuts_match_the_full_path(number: int) -> None:
     checked = 0
     for k, seed in enumerate(SEEDS):
-        checked += play(number, seed, PLAYERS[(number + k) % len(PLAYERS)], both_alike)
+        checked += haunt_walk(number, seed, PLAYERS[(number + k) % len(PLAYERS)], both_alike)
     assert checked > 0, f"haunt {number}: no haunt-phase step was checked"
