@@ -10,7 +10,6 @@ from typing import Any
 from hauntcheck.engine.betrayal.haunt import concealment
 from hauntcheck.engine.betrayal.haunt.base import HauntBase
 from hauntcheck.engine.betrayal.haunt.pieces import HERO
-from hauntcheck.engine.betrayal.house import step
 
 
 class Amounts(HauntBase):
@@ -157,9 +156,8 @@ class Amounts(HauntBase):
         ``adjoining``, the rooms joined to those by a doorway instead."""
         if where.get("with_neighbours"):
             base = self._rooms_for({k: v for k, v in where.items() if k != "with_neighbours"})
-            beside = {self.house.room_at(self.house.floor_of(r), step(self.house.spots[r].cell, side))
-                      for r in base if r in self.house.spots for side in range(4)}
-            return sorted(set(base) | {r for r in beside if r is not None})
+            beside = {other for r in base if r in self.house.spots for other in self.house.neighbours(r)}
+            return sorted(set(base) | beside)
         if where.get("adjoining"):
             base = self._rooms_for({k: v for k, v in where.items() if k != "adjoining"})
             return sorted({r for room in base if room in self.house.spots for r in self.adjoining_rooms(room)})

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hauntcheck.engine.betrayal.haunt import HauntState
-from hauntcheck.engine.betrayal.house import House, Spot, step
+from hauntcheck.engine.betrayal.house import House, Spot
 from hauntcheck.engine.betrayal.model import Tables
 
 
@@ -100,8 +100,7 @@ def _grown(st: HauntState, kept: Layout, version: tuple[int, int, int]) -> dict[
     added = set(new)
     again = set(new)
     for room in new:
-        spot = spots[room]
-        again.update(other for side in range(4) if (other := st.house.room_at(spot.floor, step(spot.cell, side))) is not None)
+        again.update(st.house.neighbours(room))
     # a printed connection (stairs, a strip) counts once the room it leads to is placed, and one
     # with a requirement once that holds (the rooms in the house)
     again.update(room for room, ways in st.t_links.items() if room in graph
